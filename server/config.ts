@@ -1,0 +1,100 @@
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+
+export interface ServiceConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  adminPin: string | undefined;
+  /** Unset means: start the bundled capture-app simulator on loopback. */
+  captureUrl: string | undefined;
+  captureDataDir: string | undefined;
+  capturePassword: string;
+  hardware: 'auto' | 'fake';
+  simulatorIntervalSeconds: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const PIN_PATTERN = /^\d{4,8}$/;
+
+const blankIsUnset = (value: unknown): unknown => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+const envSchema = z.object({
+  BOOTHDECK_PORT: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number')
+      .transform(Number)
+      .pipe(z.number().int().min(0, 'must be 0 to 65535').max(65535, 'must be 0 to 65535'))
+      .default(8080),
+  ),
+  BOOTHDECK_HOST: z.preprocess(blankIsUnset, z.string().default('0.0.0.0')),
+  BOOTHDECK_DATA_DIR: z.preprocess(blankIsUnset, z.string().optional()),
+  BOOTHDECK_ADMIN_PIN: z.preprocess(
+    blankIsUnset,
+    z.string().regex(PIN_PATTERN, 'must be 4 to 8 digits').optional(),
+  ),
+  BOOTHDECK_CAPTURE_URL: z.preprocess(
+    blankIsUnset,
+    z
+      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
+      .transform((u) => u.replace(/\/+$/, ''))
+      .optional(),
+  ),
+  BOOTHDECK_CAPTURE_DATA_DIR: z.preprocess(blankIsUnset, z.string().optional()),
+  BOOTHDECK_CAPTURE_PASSWORD: z.preprocess(blankIsUnset, z.string().default('0000')),
+  BOOTHDECK_HARDWARE: z.preprocess(
+    blankIsUnset,
+    z.enum(['auto', 'fake'], { error: 'must be "auto" or "fake"' }).default('auto'),
+  ),
+  BOOTHDECK_SIMULATOR_INTERVAL: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, 'must be a number of seconds')
+      .transform(Number)
+      .default(0),
+  ),
+});
+
+export const isValidPin = (pin: string): boolean => PIN_PATTERN.test(pin);
+
+/**
+ * Reads and validates the BOOTHDECK_* variables. A bad value stops the start with a message
+ * naming every variable at fault, instead of a surprise later.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, defaults: { dataDir?: string } = {}): ServiceConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      const raw = env[name];
+      return `  ${name}=${raw === undefined ? '(unset)' : JSON.stringify(raw)}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const v = parsed.data;
+  const dataDir = path.resolve(v.BOOTHDECK_DATA_DIR ?? defaults.dataDir ?? path.join(process.cwd(), 'data'));
+  const captureDataDir =
+    v.BOOTHDECK_CAPTURE_DATA_DIR !== undefined
+      ? path.resolve(v.BOOTHDECK_CAPTURE_DATA_DIR)
+      : v.BOOTHDECK_CAPTURE_URL !== undefined
+        ? path.join(os.homedir(), 'photobooth-data')
+        : undefined;
+  return {
+    port: v.BOOTHDECK_PORT,
+    host: v.BOOTHDECK_HOST,
+    dataDir,
+    adminPin: v.BOOTHDECK_ADMIN_PIN,
+    captureUrl: v.BOOTHDECK_CAPTURE_URL,
+    captureDataDir,
+    capturePassword: v.BOOTHDECK_CAPTURE_PASSWORD,
+    hardware: v.BOOTHDECK_HARDWARE,
+    simulatorIntervalSeconds: v.BOOTHDECK_SIMULATOR_INTERVAL,
+  };
+}

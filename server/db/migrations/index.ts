@@ -1,0 +1,5 @@
+import type { Migration } from '../migrator.js';
+import { initial } from './001-initial.js';
+
+/** Every schema change, in the order it must run. Append only. */
+export const migrations: readonly Migration[] = [initial];

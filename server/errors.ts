@@ -1,0 +1,68 @@
+/**
+ * Typed errors thrown by services. The error middleware is the only place that turns them
+ * into HTTP statuses, so services stay free of transport concerns.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(400, 'validation_failed', message, details);
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Admin session required') {
+    super(401, 'unauthorized', message);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message: string, code = 'forbidden') {
+    super(403, code, message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(message: string) {
+    super(404, 'not_found', message);
+  }
+}
+
+export class ConflictError extends AppError {
+  constructor(message: string, code = 'conflict') {
+    super(409, code, message);
+  }
+}
+
+export class TooManyRequestsError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, 'rate_limited', message);
+  }
+}
+
+/** The capture app answered, but not in a way we can use. */
+export class CaptureAppError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(502, 'capture_app_error', message, details);
+  }
+}
+
+/** The capture app could not be reached in time. */
+export class CaptureUnavailableError extends AppError {
+  constructor(message: string) {
+    super(503, 'capture_app_unavailable', message);
+  }
+}

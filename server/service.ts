@@ -1,0 +1,131 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { createHardware, type Hardware } from '../native/hardware.js';
+import { appVersion, defaultRendererDir } from './app-info.js';
+import { createApp } from './app.js';
+import { CaptureClient } from './capture/capture.client.js';
+import type { CaptureAppPort } from './capture/capture.port.js';
+import { startSimulator, type SimulatorHandle } from './capture/simulator/simulator.server.js';
+import type { Clock } from './clock/clock.port.js';
+import { createSystemClock } from './clock/clock.system.js';
+import type { ServiceConfig } from './config.js';
+import { openDatabase } from './db/database.js';
+import { createConsoleLogger, type Logger } from './logger.js';
+import { buildServices, type Services } from './services.js';
+import type { SystemPort } from './system/system.port.js';
+import { createExecSystem } from './system/system.exec.js';
+
+export interface ServiceHandle {
+  /** Where this process listens, on loopback: what the kiosk window loads. */
+  localUrl: string;
+  adminUrl: string;
+  galleryUrl: string;
+  captureUrl: string;
+  simulator: SimulatorHandle | undefined;
+  services: Services;
+  stop(): Promise<void>;
+}
+
+/** Ports a host may substitute (the tests do); everything else is built from the configuration. */
+export interface ServiceOverrides {
+  clock?: Clock;
+  system?: SystemPort;
+  hardware?: Hardware;
+  capture?: CaptureAppPort;
+  log?: Logger;
+  rendererDir?: string;
+  simulatorTimeScale?: number;
+}
+
+function lanAddress(): string | undefined {
+  for (const list of Object.values(os.networkInterfaces())) {
+    for (const entry of list ?? []) {
+      if (entry.family === 'IPv4' && !entry.internal) return entry.address;
+    }
+  }
+  return undefined;
+}
+
+/** The address a guest's phone would use: the booth's LAN address unless bound to one host. */
+function publicHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return lanAddress() ?? '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/**
+ * Composes the whole service: storage, capture app (or its simulator), hardware, HTTP app,
+ * background work. Returns once it listens; `stop()` undoes it all in reverse.
+ */
+export async function startService(config: ServiceConfig, overrides: ServiceOverrides = {}): Promise<ServiceHandle> {
+  const log = overrides.log ?? createConsoleLogger();
+  const clock = overrides.clock ?? createSystemClock();
+  const db = openDatabase(path.join(config.dataDir, 'boothdeck.sqlite'));
+  const cleanup: (() => Promise<void> | void)[] = [
+    () => {
+      db.close();
+    },
+  ];
+
+  try {
+    let simulator: SimulatorHandle | undefined;
+    let captureUrl = config.captureUrl;
+    if (!overrides.capture && captureUrl === undefined) {
+      simulator = await startSimulator({
+        dataDir: config.captureDataDir ?? path.join(config.dataDir, 'capture-simulator'),
+        password: config.capturePassword,
+        autoCaptureSeconds: config.simulatorIntervalSeconds,
+        timeScale: overrides.simulatorTimeScale ?? 1,
+      });
+      cleanup.push(() => simulator?.stop());
+      captureUrl = simulator.url;
+      log.info(`No BOOTHDECK_CAPTURE_URL: capture-app simulator on ${simulator.url} (data in ${simulator.dataDir})`);
+    }
+    const capture =
+      overrides.capture ?? new CaptureClient({ baseUrl: captureUrl ?? '', password: config.capturePassword, clock });
+    const hardware = overrides.hardware ?? (await createHardware(config.hardware));
+    cleanup.push(() => hardware.close());
+    for (const note of hardware.notes) log.info(`Hardware ${note}`);
+
+    const services = buildServices(
+      { db, capture, clock, system: overrides.system ?? createExecSystem(), hardware, log },
+      { version: appVersion() },
+    );
+    if (config.adminPin !== undefined) await services.auth.applyConfiguredPin(config.adminPin);
+
+    const app = createApp({ services, rendererDir: overrides.rendererDir ?? defaultRendererDir(), log });
+    const server: Server = await new Promise((resolve, reject) => {
+      const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
+    });
+    cleanup.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    );
+    services.captureLink.start();
+    cleanup.push(() => services.captureLink.stop());
+
+    const port = (server.address() as AddressInfo).port;
+    const lan = `http://${publicHost(config.host)}:${port}`;
+    let stopped = false;
+    return {
+      localUrl: `http://127.0.0.1:${port}`,
+      adminUrl: `${lan}/admin`,
+      galleryUrl: `${lan}/`,
+      captureUrl: capture.baseUrl,
+      simulator,
+      services,
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        for (const step of cleanup.reverse()) await step();
+      },
+    };
+  } catch (err) {
+    for (const step of cleanup.reverse()) await Promise.resolve(step()).catch(() => undefined);
+    throw err;
+  }
+}

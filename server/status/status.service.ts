@@ -1,0 +1,33 @@
+import type { Hardware } from '../../native/hardware.js';
+import type { CaptureLink } from '../capture/capture-link.js';
+import type { CaptureAppPort } from '../capture/capture.port.js';
+import type { Clock } from '../clock/clock.port.js';
+import type { ServiceStatus } from '../contract/status.contract.js';
+
+export class StatusService {
+  private readonly startedAt: number;
+
+  constructor(
+    private readonly version: string,
+    private readonly capture: CaptureAppPort,
+    private readonly link: CaptureLink,
+    private readonly hardware: Hardware,
+    clock: Clock,
+  ) {
+    this.startedAt = clock.now();
+  }
+
+  async status(): Promise<ServiceStatus> {
+    return {
+      version: this.version,
+      started_at: new Date(this.startedAt).toISOString(),
+      capture: { url: this.capture.baseUrl, reachable: await this.capture.isReachable(), stream: this.link.state },
+      hardware: {
+        relay: this.hardware.relay.driver,
+        lux: this.hardware.lux.driver,
+        led: this.hardware.led.driver,
+        notes: this.hardware.notes,
+      },
+    };
+  }
+}

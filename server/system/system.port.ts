@@ -1,0 +1,22 @@
+/** The only programs Boothdeck ever runs; anything else is refused before a process starts. */
+export const ALLOWED_COMMANDS = ['systemctl', 'wtype', 'reboot', 'lp', 'lpstat', 'cancel'] as const;
+export type SystemCommand = (typeof ALLOWED_COMMANDS)[number];
+
+export interface CommandResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/** System commands as argv arrays: no shell, no string ever parsed into a command line. */
+export interface SystemPort {
+  run(command: SystemCommand, args: readonly string[], options?: RunOptions): Promise<CommandResult>;
+}
+
+export const isAllowedCommand = (value: string): value is SystemCommand =>
+  (ALLOWED_COMMANDS as readonly string[]).includes(value);

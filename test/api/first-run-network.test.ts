@@ -1,0 +1,44 @@
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import type { Request } from 'express';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isLoopbackClient } from '../../server/http/request-context.js';
+import { buildTestApp } from '../support/app.js';
+
+const lanAddress = Object.values(os.networkInterfaces())
+  .flat()
+  .find((entry) => entry?.family === 'IPv4' && !entry.internal)?.address;
+
+const fromAddress = (remoteAddress: string): Request => ({ socket: { remoteAddress } }) as unknown as Request;
+
+describe('who may choose the first PIN', () => {
+  it('counts only loopback sockets as the booth itself', () => {
+    expect(isLoopbackClient(fromAddress('127.0.0.1'))).toBe(true);
+    expect(isLoopbackClient(fromAddress('::1'))).toBe(true);
+    expect(isLoopbackClient(fromAddress('::ffff:127.0.0.1'))).toBe(true);
+    expect(isLoopbackClient(fromAddress('192.168.1.20'))).toBe(false);
+    expect(isLoopbackClient(fromAddress('::ffff:10.0.0.5'))).toBe(false);
+  });
+
+  let close: (() => void) | undefined;
+  afterEach(() => close?.());
+
+  it.skipIf(!lanAddress)('refuses a guest on the network who tries to claim the booth', async () => {
+    const { app } = await buildTestApp({ pin: null });
+    const server = app.listen(0, '0.0.0.0');
+    close = () => server.close();
+    await new Promise((resolve) => server.once('listening', resolve));
+    const base = `http://${lanAddress}:${(server.address() as AddressInfo).port}`;
+    const status = (await (await fetch(`${base}/api/admin/session`)).json()) as { first_run_allowed: boolean };
+    expect(status.first_run_allowed).toBe(false);
+    const res = await fetch(`${base}/api/admin/session/pin`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ pin: '1234' }),
+    });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_local');
+    const after = (await (await fetch(`${base}/api/admin/session`)).json()) as { pin_set: boolean };
+    expect(after.pin_set).toBe(false);
+  });
+});

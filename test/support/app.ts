@@ -1,0 +1,67 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Express } from 'express';
+import { createFakeHardware } from '../../native/hardware.js';
+import { defaultAuthOptions, type AuthOptions } from '../../server/auth/auth.service.js';
+import { createApp } from '../../server/app.js';
+import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
+import type { CaptureAppPort } from '../../server/capture/capture.port.js';
+import { FakeClock } from '../../server/clock/clock.fake.js';
+import { openDatabase, type Db } from '../../server/db/database.js';
+import { createRecordingLogger, type RecordingLogger } from '../../server/logger.js';
+import { buildServices, type Services } from '../../server/services.js';
+import { FakeSystem } from '../../server/system/system.fake.js';
+
+export const TEST_PIN = '4321';
+
+export interface TestApp {
+  app: Express;
+  services: Services;
+  db: Db;
+  clock: FakeClock;
+  system: FakeSystem;
+  log: RecordingLogger;
+  rendererDir: string;
+}
+
+/** A throwaway renderer build: enough files to check how pages and assets are served. */
+export function fakeRendererDir(): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-renderer-'));
+  for (const name of ['admin', 'gallery']) {
+    mkdirSync(path.join(dir, name), { recursive: true });
+    writeFileSync(path.join(dir, name, 'index.html'), `<!doctype html><title>${name}</title><div id="app"></div>`);
+  }
+  mkdirSync(path.join(dir, 'assets'));
+  writeFileSync(path.join(dir, 'assets', 'admin-abc123.js'), 'console.log(1)');
+  return dir;
+}
+
+/** createApp on an in-memory database and fakes; `pin` set unless null. */
+export async function buildTestApp(
+  options: { pin?: string | null; capture?: CaptureAppPort; auth?: Partial<AuthOptions> } = {},
+): Promise<TestApp> {
+  const db = openDatabase(':memory:');
+  const clock = new FakeClock();
+  const system = new FakeSystem();
+  const log = createRecordingLogger();
+  const services = buildServices(
+    { db, capture: options.capture ?? new FakeCaptureApp(), clock, system, hardware: createFakeHardware(), log },
+    { version: '0.0.0-test', auth: { ...defaultAuthOptions, ...options.auth } },
+  );
+  const pin = options.pin === undefined ? TEST_PIN : options.pin;
+  if (pin !== null) await services.auth.applyConfiguredPin(pin);
+  const rendererDir = fakeRendererDir();
+  return { app: createApp({ services, rendererDir, log }), services, db, clock, system, log, rendererDir };
+}
+
+/** Signs in and returns the session cookie, ready for supertest's `.set('Cookie', …)`. */
+export async function signIn(app: Express, pin = TEST_PIN): Promise<string> {
+  const { default: request } = await import('supertest');
+  const res = await request(app).post('/api/admin/session').send({ pin });
+  if (res.status !== 204) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const cookie = res.headers['set-cookie'];
+  const first = Array.isArray(cookie) ? cookie[0] : cookie;
+  if (!first) throw new Error('no cookie');
+  return first.split(';')[0] ?? '';
+}

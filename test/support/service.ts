@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createFakeHardware } from '../../native/hardware.js';
+import { loadConfig } from '../../server/config.js';
+import { createRecordingLogger, type RecordingLogger } from '../../server/logger.js';
+import { startService, type ServiceHandle } from '../../server/service.js';
+import { FakeSystem } from '../../server/system/system.fake.js';
+
+export interface TestService extends ServiceHandle {
+  dataDir: string;
+  system: FakeSystem;
+  log: RecordingLogger;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole service as a user runs it (real HTTP, real SQLite, the capture-app simulator),
+ * in a temporary folder, with recorded system commands and simulated hardware.
+ */
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-test-'));
+  const config = loadConfig({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_DATA_DIR: dataDir, ...env });
+  const system = new FakeSystem();
+  const log = createRecordingLogger();
+  const handle = await startService(config, { system, hardware: createFakeHardware(), log, simulatorTimeScale: 0.01 });
+  return {
+    ...handle,
+    dataDir,
+    system,
+    log,
+    async close() {
+      await handle.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
