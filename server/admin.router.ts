@@ -1,10 +1,19 @@
 import { Router } from 'express';
+import { actionsRouter } from './actions/actions.router.js';
 import type { Services } from './services.js';
+import { settingsRouter } from './settings/settings.router.js';
 import { statusRouter } from './status/status.router.js';
+import { adminStreamRouter, systemRouter } from './system/system.router.js';
+import { userFilesRouter } from './userfiles/userfiles.router.js';
 
 /** Every /api/admin route that needs a session; the guard sits in front of this router. */
 export function adminRouter(services: Services): Router {
   const router = Router();
   router.use('/status', statusRouter(services.status));
+  router.use('/actions', actionsRouter(services.actions, services.presets));
+  router.use('/settings', settingsRouter(services.settings));
+  router.use('/userfiles', userFilesRouter(services.userFiles));
+  router.use('/system', systemRouter(services.restarter));
+  router.use('/stream', adminStreamRouter(services.hub, services.restarter));
   return router;
 }

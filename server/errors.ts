@@ -60,6 +60,16 @@ export class CaptureAppError extends AppError {
   }
 }
 
+/**
+ * The capture app refused a configuration as invalid (its 422). The content came from the
+ * operator, so this is a 400 with the capture app's reasons.
+ */
+export class CaptureRejectedError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(400, 'capture_app_rejected', message, details);
+  }
+}
+
 /** The capture app could not be reached in time. */
 export class CaptureUnavailableError extends AppError {
   constructor(message: string) {

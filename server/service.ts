@@ -14,7 +14,8 @@ import type { ServiceConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { createConsoleLogger, type Logger } from './logger.js';
 import { buildServices, type Services } from './services.js';
-import type { SystemPort } from './system/system.port.js';
+import { isAllowedCommand, type SystemPort } from './system/system.port.js';
+import type { CaptureRestartOptions } from './system/capture-restart.service.js';
 import { createExecSystem } from './system/system.exec.js';
 
 export interface ServiceHandle {
@@ -37,6 +38,7 @@ export interface ServiceOverrides {
   log?: Logger;
   rendererDir?: string;
   simulatorTimeScale?: number;
+  restart?: Partial<CaptureRestartOptions>;
 }
 
 function lanAddress(): string | undefined {
@@ -88,9 +90,22 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     cleanup.push(() => hardware.close());
     for (const note of hardware.notes) log.info(`Hardware ${note}`);
 
+    // The simulator has no screen of its own to refresh; a real capture app has the booth's.
+    const refreshArgv = config.screenRefresh === undefined ? (simulator ? null : ['wtype', '-k', 'F5']) : config.screenRefresh;
+    const [refreshCommand, ...refreshArgs] = refreshArgv ?? [];
     const services = buildServices(
       { db, capture, clock, system: overrides.system ?? createExecSystem(), hardware, log },
-      { version: appVersion() },
+      {
+        version: appVersion(),
+        restart: {
+          unit: config.captureUnit,
+          refresh:
+            refreshCommand && isAllowedCommand(refreshCommand)
+              ? { command: refreshCommand, args: refreshArgs, env: { WAYLAND_DISPLAY: config.waylandDisplay } }
+              : undefined,
+          ...overrides.restart,
+        },
+      },
     );
     if (config.adminPin !== undefined) await services.auth.applyConfiguredPin(config.adminPin);
 
@@ -107,6 +122,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     );
     services.captureLink.start();
     cleanup.push(() => services.captureLink.stop());
+    cleanup.push(() => services.restarter.stop());
 
     const port = (server.address() as AddressInfo).port;
     const lan = `http://${publicHost(config.host)}:${port}`;

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock/clock.port.js';
-import { CaptureAppError } from '../errors.js';
+import { CaptureAppError, CaptureRejectedError } from '../errors.js';
 import type { CaptureAppPort, CaptureConnectionState, CaptureFile, CaptureSubscription } from './capture.port.js';
 import { captureFetch, readJson, toFileStream, unexpected } from './capture.http.js';
 import { openSseStream } from './capture.sse.js';
@@ -94,10 +94,11 @@ export class CaptureClient implements CaptureAppPort {
     return body as CaptureConfig;
   }
 
-  updateConfig(change: (config: CaptureConfig) => CaptureConfig): Promise<CaptureConfig> {
+  updateConfig(change: (config: CaptureConfig) => CaptureConfig | null): Promise<CaptureConfig> {
     const run = async (): Promise<CaptureConfig> => {
       const before = await this.getConfig();
       const after = change(structuredClone(before));
+      if (after === null) return before;
       assertNoMaskedSecrets(before, after);
       const res = await this.admin('/api/admin/config/app', {
         method: 'PATCH',
@@ -106,7 +107,7 @@ export class CaptureClient implements CaptureAppPort {
       });
       if (res.status === 422) {
         const body = (await readJson(res, 'a validation error')) as { detail?: unknown };
-        throw new CaptureAppError('The capture app refused the configuration', { detail: body.detail });
+        throw new CaptureRejectedError('The capture app refused the configuration', { detail: body.detail });
       }
       if (!res.ok) throw await unexpected(res, 'saving the configuration');
       await res.body?.cancel();

@@ -29,9 +29,10 @@ export class FakeCaptureApp implements CaptureAppPort {
     return structuredClone(this.config);
   }
 
-  async updateConfig(change: (config: CaptureConfig) => CaptureConfig): Promise<CaptureConfig> {
+  async updateConfig(change: (config: CaptureConfig) => CaptureConfig | null): Promise<CaptureConfig> {
     this.guard();
     const next = change(structuredClone(this.config));
+    if (next === null) return structuredClone(this.config);
     this.config = structuredClone(next);
     this.configWrites++;
     return next;
@@ -72,9 +73,13 @@ export class FakeCaptureApp implements CaptureAppPort {
     this.triggers.push({ kind, index });
   }
 
+  /** Called after each restart, for a test to script what the app does next (stay down…). */
+  onRestart: (() => void) | undefined;
+
   async restart(): Promise<void> {
     this.guard();
     this.restarts++;
+    this.onRestart?.();
   }
 
   async isReachable(): Promise<boolean> {

@@ -24,9 +24,10 @@ export interface CaptureAppPort {
   getConfig(): Promise<CaptureConfig>;
   /**
    * One read-modify-write of the whole configuration: reads it, lets `change` return the new
-   * one, writes that back. Calls are serialized, so two changes never overwrite each other.
+   * one, writes that back. `change` returns null to leave the configuration as it is (nothing
+   * is written). Calls are serialized, so two changes never overwrite each other.
    */
-  updateConfig(change: (config: CaptureConfig) => CaptureConfig): Promise<CaptureConfig>;
+  updateConfig(change: (config: CaptureConfig) => CaptureConfig | null): Promise<CaptureConfig>;
   listMedia(offset: number, limit: number): Promise<MediaItem[]>;
   /** Null when the capture app does not know the id. */
   getMediaItem(id: string): Promise<MediaItem | null>;

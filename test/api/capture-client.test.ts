@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureClient } from '../../server/capture/capture.client.js';
 import type { SimulatorHandle } from '../../server/capture/simulator/simulator.server.js';
-import { CaptureAppError, CaptureUnavailableError } from '../../server/errors.js';
+import { CaptureAppError, CaptureRejectedError, CaptureUnavailableError } from '../../server/errors.js';
 import { StreamRecorder, clientFor, startTestSimulator } from '../support/simulator.js';
 
 type Json = Record<string, unknown>;
@@ -70,14 +70,14 @@ describe('configuration', () => {
     expect(imageActions(config)[0]!.name).toBe('Renamed');
   });
 
-  it('reports a refused configuration as a 502 with the capture app’s reasons, and writes nothing', async () => {
+  it('reports a refused configuration as a 400 with the capture app’s reasons, and writes nothing', async () => {
     const before = await client.getConfig();
     const error = await client
       .updateConfig((c) => ((imageActions(c)[0]!.processing as Json).img_frame_file = 'userdata/missing.png', c))
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CaptureAppError);
-    expect((error as CaptureAppError).status).toBe(502);
-    expect(JSON.stringify((error as CaptureAppError).details)).toContain('img_frame_file');
+    expect(error).toBeInstanceOf(CaptureRejectedError);
+    expect((error as CaptureRejectedError).status).toBe(400);
+    expect(JSON.stringify((error as CaptureRejectedError).details)).toContain('img_frame_file');
     expect(await client.getConfig()).toEqual(before);
   });
 

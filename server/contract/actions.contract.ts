@@ -1,0 +1,84 @@
+export type ActionKind = 'image' | 'collage' | 'animation' | 'video' | 'multicamera';
+
+export interface ActionGeneral {
+  name: string;
+  kind: ActionKind;
+  /** Seconds of countdown before the capture, 0 to 20 in steps of 0.1. */
+  countdown: number;
+}
+
+export interface ActionFrame {
+  enabled: boolean;
+  /** A path relative to the capture app's data folder, such as `userdata/frames/gold.png`. */
+  file: string | null;
+}
+
+export interface ActionBackground {
+  enabled: boolean;
+  file: string | null;
+  fill_enabled: boolean;
+  fill_color: string;
+}
+
+/** Which of these an action has depends on its kind. */
+export interface ActionProcessing {
+  image_filter?: string;
+  remove_background?: boolean;
+  texts_enabled?: boolean;
+  boomerang?: boolean;
+  video_duration?: number;
+}
+
+export interface ActionUiTrigger {
+  show_button: boolean;
+  title: string;
+  /** A Material icon name, as the capture app's screen uses. */
+  icon: string;
+  use_custom_color: boolean;
+  custom_color: string;
+}
+
+/** Derived from the current order every time; never stored. */
+export interface ActionButton {
+  /** 1-based place of the button on the booth's screen, or null when the button is hidden. */
+  screen_position: number | null;
+  trigger: { kind: ActionKind; index: number };
+  /** The capture app's URL that starts this action. */
+  trigger_path: string;
+}
+
+export interface BoothAction {
+  index: number;
+  general: ActionGeneral;
+  /** Null for kinds that have no frame (animation, video, multicamera). */
+  frame: ActionFrame | null;
+  background: ActionBackground | null;
+  processing: ActionProcessing;
+  ui_trigger: ActionUiTrigger;
+  button: ActionButton;
+}
+
+export interface ActionsResponse {
+  actions: BoothAction[];
+  /** Changes whenever the list changes; send it back in If-Match to refuse stale writes. */
+  version: string;
+}
+
+export interface ActionResponse {
+  index: number;
+  action: BoothAction;
+}
+
+export interface PresetSummary {
+  id: number;
+  name: string;
+  description: string;
+  created_at: string;
+  actions: { name: string; kind: ActionKind }[];
+}
+
+export interface UserFile {
+  path: string;
+  /** Where the console can show a small preview of it. */
+  preview_url: string;
+}

@@ -1,0 +1,36 @@
+export interface HardwareSettings {
+  relay: { gpio: number; inverted: boolean };
+  led: { gpio: number; count: number; idle_mode: 'solid' | 'off'; idle_color: string; brightness: number };
+  flash: {
+    /** Light the flash only when the measured light is below the threshold. */
+    auto: boolean;
+    lux_threshold: number;
+    /** 0–100 %, used when automatic brightness is off. */
+    manual_brightness: number;
+    /** How long before the end of the countdown the light comes on (0 to 3 s). */
+    preflash_seconds: number;
+    /** How long the flash stays on after the capture. */
+    hold_ms: number;
+  };
+}
+
+export interface PrintSettings {
+  enable: boolean;
+  /** Prints one guest session may order. */
+  quota: number;
+  /** The upper bound of the copies chooser. */
+  max_copies: number;
+}
+
+export interface GallerySettings {
+  /** The capture app's own gallery delete button (uisettings.gallery_show_delete). */
+  show_delete: boolean;
+  /** The address guests use, for the QR code; null to compute it from the booth's LAN address. */
+  public_url: string | null;
+}
+
+export interface Settings {
+  hardware: HardwareSettings;
+  print: PrintSettings;
+  gallery: GallerySettings;
+}

