@@ -1,5 +1,7 @@
 import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
 import type { MessageKey } from '../shared/i18n/index.js';
+import ActionEditPage from './pages/ActionEditPage.vue';
+import ActionsPage from './pages/ActionsPage.vue';
 import HomePage from './pages/HomePage.vue';
 import PlaceholderPage from './pages/PlaceholderPage.vue';
 
@@ -11,7 +13,8 @@ const placeholder = (path: string, titleKey: MessageKey): RouteRecordRaw => ({
 
 export const routes: RouteRecordRaw[] = [
   { path: '/admin', component: HomePage },
-  placeholder('/admin/actions', 'nav.actions'),
+  { path: '/admin/actions', component: ActionsPage },
+  { path: '/admin/actions/:idx(\\d+)', component: ActionEditPage },
   placeholder('/admin/events', 'nav.events'),
   placeholder('/admin/gallery', 'nav.gallery'),
   placeholder('/admin/print', 'nav.print'),

@@ -27,6 +27,7 @@ export function onUnauthorized(handler: UnauthorizedHandler): () => void {
 export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
+  headers?: Record<string, string>;
   /** A 401 here is expected (signing in); it must not lock the console again. */
   expectUnauthorized?: boolean;
 }
@@ -38,7 +39,11 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     res = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: options.body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers: {
+        Accept: 'application/json',
+        ...(options.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...options.headers,
+      },
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
     });

@@ -3,16 +3,30 @@ import { startTestService, type TestService } from '../support/service.js';
 
 export const ADMIN_PIN = '246810';
 
+const serviceEnv = { BOOTHDECK_ADMIN_PIN: ADMIN_PIN, BOOTHDECK_SCREEN_REFRESH: '["wtype","-k","F5"]' };
+
 /** One service per worker, with a known PIN; each test gets a page on it. */
 export const test = base.extend<object, { service: TestService }>({
   service: [
     async ({}, use) => {
-      const service = await startTestService({ BOOTHDECK_ADMIN_PIN: ADMIN_PIN });
+      const service = await startTestService(serviceEnv);
       await use(service);
       await service.close();
     },
     { scope: 'worker' },
   ],
+  baseURL: async ({ service }, use) => {
+    await use(service.localUrl);
+  },
+});
+
+/** A service of its own for each test, for tests that change what the others read. */
+export const isolatedTest = base.extend<{ service: TestService }>({
+  service: async ({}, use) => {
+    const service = await startTestService(serviceEnv);
+    await use(service);
+    await service.close();
+  },
   baseURL: async ({ service }, use) => {
     await use(service.localUrl);
   },

@@ -1,65 +1,7 @@
+import { frActions } from './fr/actions.js';
+import { frConsole } from './fr/console.js';
+
 /** French is the booth's first language: every key starts here, English must follow it. */
-export const fr = {
-  'app.name': 'Boothdeck',
-  'app.console': 'Console',
-  'lang.switch': 'English',
-  'common.loading': 'Chargement…',
-  'common.retry': 'Réessayer',
-  'common.cancel': 'Annuler',
-  'common.confirm': 'Confirmer',
-  'common.save': 'Enregistrer',
-  'common.close': 'Fermer',
-  'common.error.network': 'Le service ne répond pas. Vérifiez la connexion.',
-  'common.error.unknown': 'Une erreur est survenue : {message}',
-
-  'login.title': 'Console verrouillée',
-  'login.subtitle': 'Saisissez le code PIN administrateur',
-  'login.submit': 'Déverrouiller',
-  'login.wrong': 'Code PIN incorrect',
-  'login.rateLimited': 'Trop d’essais. Réessayez dans {seconds} s.',
-  'login.noPin': 'Aucun code PIN n’est défini. Choisissez-le depuis l’écran de la borne.',
-
-  'pinpad.clear': 'Effacer',
-  'pinpad.backspace': 'Retour',
-  'pinpad.digits': 'Chiffres saisis : {count}',
-
-  'firstRun.title': 'Bienvenue sur Boothdeck',
-  'firstRun.subtitle': 'Choisissez le code PIN administrateur (4 à 8 chiffres)',
-  'firstRun.confirm': 'Saisissez-le une seconde fois',
-  'firstRun.mismatch': 'Les deux codes ne correspondent pas. Recommencez.',
-  'firstRun.tooShort': 'Le code doit comporter au moins 4 chiffres.',
-  'firstRun.next': 'Suivant',
-  'firstRun.done': 'Valider le code',
-
-  'nav.home': 'Accueil',
-  'nav.actions': 'Actions',
-  'nav.events': 'Événements',
-  'nav.gallery': 'Galerie',
-  'nav.print': 'Impression',
-  'nav.hardware': 'Matériel',
-  'nav.dashboard': 'Maintenance',
-  'nav.lock': 'Verrouiller',
-
-  'home.title': 'Tableau de bord',
-  'home.capture': 'Application de capture',
-  'home.capture.ok': 'Connectée',
-  'home.capture.down': 'Injoignable',
-  'home.capture.stream': 'Flux en direct : {state}',
-  'home.stream.connected': 'actif',
-  'home.stream.connecting': 'connexion…',
-  'home.stream.disconnected': 'coupé',
-  'home.hardware': 'Matériel',
-  'home.hardware.relay': 'Relais flash',
-  'home.hardware.led': 'Anneau LED',
-  'home.hardware.lux': 'Capteur de lumière',
-  'home.hardware.simulated': 'simulé',
-  'home.version': 'Version {version}',
-
-  'placeholder.body': 'Cette partie de la console arrive dans une prochaine version.',
-
-  'gallery.title': 'Galerie photos',
-  'gallery.empty': 'Aucune photo pour le moment. Souriez, la borne vous attend !',
-  'gallery.error': 'La galerie est momentanément indisponible.',
-} as const;
+export const fr = { ...frConsole, ...frActions } as const;
 
 export type MessageKey = keyof typeof fr;

@@ -114,7 +114,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   app.get('/userdata/{*rest}', (req, res) => {
     const file = resolveUserFile(dataDir, req.path);
     if (!file) return detail(res, 404, 'Not Found');
-    res.sendFile(file);
+    res.sendFile(file, (err) => {
+      if (err && !res.headersSent) detail(res, 404, 'Not Found');
+    });
   });
 
   app.get('/api/mediacollection/', (req, res) => {

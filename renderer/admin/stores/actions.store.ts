@@ -1,0 +1,85 @@
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { ActionKind, BoothAction } from '../../../server/contract/actions.contract.js';
+import { actionsService, type ActionChanges } from '../services/actions.service.js';
+
+/**
+ * The action list as stored, and the order the operator is arranging. A new order is only a
+ * draft until `saveOrder`; `cancelOrder` puts the stored one back.
+ */
+export const useActionsStore = defineStore('actions', () => {
+  const actions = ref<BoothAction[]>([]);
+  const version = ref<string | undefined>(undefined);
+  const draft = ref<BoothAction[]>([]);
+  const loaded = ref(false);
+  const busy = ref(false);
+
+  const orderDirty = computed(() => draft.value.some((a, i) => a.index !== i) || draft.value.length !== actions.value.length);
+
+  function accept(list: BoothAction[], nextVersion: string): void {
+    actions.value = list;
+    version.value = nextVersion;
+    draft.value = [...list];
+  }
+
+  async function run<T>(work: () => Promise<T>): Promise<T> {
+    busy.value = true;
+    try {
+      return await work();
+    } finally {
+      busy.value = false;
+    }
+  }
+
+  async function load(): Promise<void> {
+    const res = await actionsService.list();
+    accept(res.actions, res.version);
+    loaded.value = true;
+  }
+
+  const create = (kind: ActionKind, name: string) =>
+    run(async () => {
+      const res = await actionsService.create(kind, name);
+      await load();
+      return res.index;
+    });
+
+  const clone = (index: number) =>
+    run(async () => {
+      const res = await actionsService.clone(index, version.value);
+      await load();
+      return res.index;
+    });
+
+  const remove = (index: number) =>
+    run(async () => {
+      const res = await actionsService.remove(index, version.value);
+      accept(res.actions, res.version);
+    });
+
+  const update = (index: number, changes: ActionChanges) =>
+    run(async () => {
+      const res = await actionsService.update(index, changes, version.value);
+      await load();
+      return res.action;
+    });
+
+  const saveOrder = () =>
+    run(async () => {
+      const res = await actionsService.reorder(
+        draft.value.map((a) => a.index),
+        version.value,
+      );
+      accept(res.actions, res.version);
+    });
+
+  function cancelOrder(): void {
+    draft.value = [...actions.value];
+  }
+
+  function replace(list: BoothAction[], nextVersion: string): void {
+    accept(list, nextVersion);
+  }
+
+  return { actions, version, draft, loaded, busy, orderDirty, load, create, clone, remove, update, saveOrder, cancelOrder, replace };
+});

@@ -1,0 +1,30 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { PresetSummary } from '../../../server/contract/actions.contract.js';
+import { actionsService } from '../services/actions.service.js';
+import { useActionsStore } from './actions.store.js';
+
+export const usePresetsStore = defineStore('presets', () => {
+  const presets = ref<PresetSummary[]>([]);
+
+  async function load(): Promise<void> {
+    presets.value = (await actionsService.presets()).presets;
+  }
+
+  async function save(name: string, description: string): Promise<void> {
+    await actionsService.savePreset(name, description);
+    await load();
+  }
+
+  async function restore(id: number): Promise<void> {
+    const res = await actionsService.restorePreset(id);
+    useActionsStore().replace(res.actions, res.version);
+  }
+
+  async function remove(id: number): Promise<void> {
+    await actionsService.deletePreset(id);
+    await load();
+  }
+
+  return { presets, load, save, restore, remove };
+});

@@ -1,0 +1,26 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { UserFile } from '../../../server/contract/actions.contract.js';
+import { actionsService } from '../services/actions.service.js';
+
+/** The capture app's userdata images, offered for frames and backgrounds. */
+export const useUserFilesStore = defineStore('userfiles', () => {
+  const files = ref<UserFile[]>([]);
+  const error = ref<string | null>(null);
+
+  async function load(): Promise<void> {
+    try {
+      files.value = (await actionsService.userFiles()).files;
+      error.value = null;
+    } catch (err) {
+      error.value = err instanceof Error ? err.message : String(err);
+    }
+  }
+
+  const previewOf = (path: string | null): string | null => {
+    if (!path) return null;
+    return files.value.find((f) => f.path === path)?.preview_url ?? `/api/admin/userfiles/preview?path=${encodeURIComponent(path)}`;
+  };
+
+  return { files, error, load, previewOf };
+});
