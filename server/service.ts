@@ -99,8 +99,6 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         version: appVersion(),
         restart: {
           unit: config.captureUnit,
-          // The simulator restarts in an instant; the real app takes a moment to go down.
-          ...(simulator ? { downGraceMs: 200 } : {}),
           refresh:
             refreshCommand && isAllowedCommand(refreshCommand)
               ? { command: refreshCommand, args: refreshArgs, env: { WAYLAND_DISPLAY: config.waylandDisplay } }

@@ -8,7 +8,7 @@ import { CaptureLink } from './capture/capture-link.js';
 import type { CaptureAppPort } from './capture/capture.port.js';
 import type { Clock } from './clock/clock.port.js';
 import type { Db } from './db/database.js';
-import { EventHub } from './events/event-hub.js';
+import { EventHub } from './live/event-hub.js';
 import type { Logger } from './logger.js';
 import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
@@ -61,10 +61,14 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   const captureLink = new CaptureLink(ports.capture, ports.log);
   const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock);
-  const restarter = new CaptureRestartService(ports.capture, ports.system, ports.clock, ports.log, {
-    ...defaultRestartOptions,
-    ...options.restart,
-  });
+  const restarter = new CaptureRestartService(
+    ports.capture,
+    ports.system,
+    ports.clock,
+    ports.log,
+    { ...defaultRestartOptions, ...options.restart },
+    captureLink,
+  );
   restarter.onChange((s) => hub.publish('admin', 'restart', s));
   const actions = new ActionsService(ports.capture, new ActionOrderRepository(ports.db), restarter);
   const presets = new PresetsService(new PresetRepository(ports.db), actions, ports.clock);

@@ -5,7 +5,10 @@ import type { ActionsService } from './actions.service.js';
 import { indexParam, presetBody, presetIdParam, reorderBody } from './actions.schema.js';
 
 /** The version a client saw, from If-Match; writes made against another version are refused. */
-const ifMatch = (req: Request): string | undefined => req.headers['if-match']?.replace(/^W\//, '').replace(/"/g, '') || undefined;
+const ifMatch = (req: Request): string | undefined => {
+  const value = req.headers['if-match']?.replace(/^W\//, '').replace(/"/g, '').trim();
+  return value && value !== '*' ? value : undefined;
+};
 
 const withVersion = <T extends { version: string }>(res: Response, body: T): T => {
   res.setHeader('ETag', `"${body.version}"`);

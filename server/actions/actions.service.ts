@@ -3,7 +3,7 @@ import { ACTION_KINDS } from '../capture/capture.types.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { CaptureConfig } from '../capture/capture.types.js';
 import type { ActionKind, ActionResponse, ActionsResponse, BoothAction } from '../contract/actions.contract.js';
-import { CaptureRejectedError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { CaptureAppError, CaptureRejectedError, CaptureUnavailableError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { CaptureRestartService } from '../system/capture-restart.service.js';
 import { Mutex } from '../util/mutex.js';
 import { fieldForCapturePath } from './action.fields.js';
@@ -84,7 +84,7 @@ export class ActionsService {
 
   private mutate<T>(ifMatch: string | undefined, reason: string, change: (list: StoredAction[]) => Change<T>): Promise<T> {
     return this.lock.run(async () => {
-      let outcome: { next: StoredAction[]; changed: boolean; result: Change<T>['result'] } | undefined;
+      let outcome: { next: StoredAction[]; listChanged: boolean; configChanged: boolean; result: Change<T>['result'] } | undefined;
       try {
         await this.capture.updateConfig((config) => {
           const current = reconcile(config, this.order.load());
@@ -92,21 +92,34 @@ export class ActionsService {
             throw new ConflictError('The actions changed since they were loaded; reload them and try again', 'stale_version');
           }
           const { list, result } = change(structuredClone(current));
-          const changed = versionOf(list) !== versionOf(current);
-          outcome = { next: list, changed, result };
-          return changed ? writeList(config, list) : null;
+          const written = writeList(config, list);
+          // Moving an action among actions of other kinds changes only Boothdeck's order:
+          // the capture app's lists, and so its screen, stay the same.
+          const configChanged = JSON.stringify(written.actions) !== JSON.stringify(config.actions);
+          outcome = { next: list, listChanged: versionOf(list) !== versionOf(current), configChanged, result };
+          return configChanged ? written : null;
         });
       } catch (err) {
         if (err instanceof CaptureRejectedError && outcome) throw this.explain(err, outcome.next);
-        throw err;
+        // The answer to the write was lost (timeout, 5xx): the write itself may have landed.
+        const uncertain = err instanceof CaptureUnavailableError || err instanceof CaptureAppError;
+        if (!uncertain || !outcome?.configChanged || !(await this.landed(outcome.next))) throw err;
       }
       if (!outcome) throw new Error('the change did not run');
-      if (outcome.changed) {
-        this.order.save(outcome.next.map((a) => a.kind));
-        this.restarter.request(reason);
-      }
+      if (outcome.listChanged) this.order.save(outcome.next.map((a) => a.kind));
+      if (outcome.configChanged) this.restarter.request(reason);
       return outcome.result(toBoothActions(outcome.next), versionOf(outcome.next));
     });
+  }
+
+  /** True when the capture app now holds `intended`, as far as Boothdeck's fields tell. */
+  private async landed(intended: readonly StoredAction[]): Promise<boolean> {
+    try {
+      const now = reconcile(await this.capture.getConfig(), intended.map((a) => a.kind));
+      return JSON.stringify(toBoothActions(now)) === JSON.stringify(toBoothActions(intended));
+    } catch {
+      return false;
+    }
   }
 
   /** Turns the capture app's field paths into Boothdeck's action positions and field names. */
@@ -133,7 +146,7 @@ export class ActionsService {
     const entry = applyChanges(kind, newActionEntry(kind, typeof name === 'string' && name.trim() ? name.trim() : 'Nouvelle action'), changes);
     return this.mutate(ifMatch, 'actions', (list) => ({
       list: [...list, { kind, entry }],
-      result: (actions) => ({ index: actions.length - 1, action: actions[actions.length - 1] as BoothAction }),
+      result: (actions, version) => ({ index: actions.length - 1, action: actions[actions.length - 1] as BoothAction, actions, version }),
     }));
   }
 
@@ -145,7 +158,7 @@ export class ActionsService {
       entry.name = `${name} (copie)`.slice(0, MAX_NAME);
       return {
         list: [...list.slice(0, idx + 1), { kind: original.kind, entry }, ...list.slice(idx + 1)],
-        result: (actions) => ({ index: idx + 1, action: actions[idx + 1] as BoothAction }),
+        result: (actions, version) => ({ index: idx + 1, action: actions[idx + 1] as BoothAction, actions, version }),
       };
     });
   }
@@ -175,7 +188,7 @@ export class ActionsService {
       const item = this.at(list, idx);
       const next = [...list];
       next[idx] = { kind: item.kind, entry: applyChanges(item.kind, item.entry, changes) };
-      return { list: next, result: (actions) => ({ index: idx, action: actions[idx] as BoothAction }) };
+      return { list: next, result: (actions, version) => ({ index: idx, action: actions[idx] as BoothAction, actions, version }) };
     });
   }
 

@@ -1,12 +1,6 @@
 import { Router } from 'express';
 import { parseInput } from '../http/validate.js';
-import {
-  clearSessionCookie,
-  clientKey,
-  isLoopbackClient,
-  sessionToken,
-  setSessionCookie,
-} from '../http/request-context.js';
+import { clearSessionCookie, clientInfo, isLoopbackClient, sessionToken, setSessionCookie } from '../http/request-context.js';
 import { requireAdmin } from '../http/guards.middleware.js';
 import type { AuthService } from './auth.service.js';
 import { changePinBody, initialPinBody, signInBody } from './auth.schema.js';
@@ -21,7 +15,7 @@ export function authRouter(auth: AuthService): Router {
 
   router.post('/', async (req, res) => {
     const { pin } = parseInput(signInBody, req.body);
-    const token = await auth.signIn(pin, clientKey(req));
+    const token = await auth.signIn(pin, clientInfo(req));
     setSessionCookie(res, token, auth.sessionMaxAgeMs);
     res.status(204).end();
   });
@@ -41,7 +35,7 @@ export function authRouter(auth: AuthService): Router {
 
   router.put('/pin', requireAdmin(auth), async (req, res) => {
     const body = parseInput(changePinBody, req.body);
-    await auth.changePin(sessionToken(req) ?? '', body.current_pin, body.new_pin, clientKey(req));
+    await auth.changePin(sessionToken(req) ?? '', body.current_pin, body.new_pin, clientInfo(req));
     res.status(204).end();
   });
 

@@ -28,6 +28,12 @@ export const defaultAuthOptions: AuthOptions = {
 /** Refreshing last_seen on every request would write on every click; once a minute is enough. */
 const TOUCH_EVERY_MS = 60_000;
 
+export interface ClientInfo {
+  address: string;
+  /** Connected over loopback: the booth itself. */
+  isLocal: boolean;
+}
+
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 export class AuthService {
@@ -83,15 +89,12 @@ export class AuthService {
     return this.options.sessionTtlMs;
   }
 
-  async signIn(pin: string, clientKey: string): Promise<string> {
-    this.limiter.assertAllowed(clientKey);
+  async signIn(pin: string, client: ClientInfo): Promise<string> {
     const stored = this.storedHash();
     if (!stored) throw new ConflictError('No admin PIN is set yet; set one at the booth first', 'pin_not_set');
-    if (!(await verifyPin(pin, stored))) {
-      this.limiter.recordFailure(clientKey);
-      throw new UnauthorizedError('Wrong PIN');
-    }
-    this.limiter.reset(clientKey);
+    const succeeded = this.limiter.begin(client.address, client.isLocal);
+    if (!(await verifyPin(pin, stored))) throw new UnauthorizedError('Wrong PIN');
+    succeeded();
     return this.openSession();
   }
 
@@ -124,13 +127,11 @@ export class AuthService {
   }
 
   /** Changing the PIN needs the current one and signs out every other session. */
-  async changePin(token: string, currentPin: string, newPin: string, clientKey: string): Promise<void> {
-    this.limiter.assertAllowed(clientKey);
+  async changePin(token: string, currentPin: string, newPin: string, client: ClientInfo): Promise<void> {
+    const succeeded = this.limiter.begin(client.address, client.isLocal);
     const stored = this.storedHash();
-    if (!stored || !(await verifyPin(currentPin, stored))) {
-      this.limiter.recordFailure(clientKey);
-      throw new ForbiddenError('The current PIN is wrong', 'wrong_pin');
-    }
+    if (!stored || !(await verifyPin(currentPin, stored))) throw new ForbiddenError('The current PIN is wrong', 'wrong_pin');
+    succeeded();
     this.settings.set(PIN_KEY, await hashPin(newPin));
     this.sessions.deleteAllExcept(hashToken(token));
   }

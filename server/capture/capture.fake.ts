@@ -68,6 +68,13 @@ export class FakeCaptureApp implements CaptureAppPort {
     return this.userFiles.filter((f) => f.toLowerCase().includes(query.toLowerCase()));
   }
 
+  async deleteMedia(id: string): Promise<boolean> {
+    this.guard();
+    const before = this.items.length;
+    this.items = this.items.filter((i) => i.id !== id);
+    return this.items.length < before;
+  }
+
   async triggerAction(kind: ActionKind, index: number): Promise<void> {
     this.guard();
     this.triggers.push({ kind, index });

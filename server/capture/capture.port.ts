@@ -36,6 +36,8 @@ export interface CaptureAppPort {
   /** Fetches a file by its local URL path on the capture app, such as `/userdata/...`. */
   openFile(urlPath: string): Promise<CaptureFile | null>;
   listUserFiles(query: string): Promise<string[]>;
+  /** Deletes a photo in the capture app (its files and its item); false if it did not know it. */
+  deleteMedia(id: string): Promise<boolean>;
   triggerAction(kind: ActionKind, index: number): Promise<void>;
   restart(): Promise<void>;
   isReachable(): Promise<boolean>;

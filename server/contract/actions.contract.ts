@@ -64,7 +64,8 @@ export interface ActionsResponse {
   version: string;
 }
 
-export interface ActionResponse {
+/** The changed action, with the whole list after the change so that a client need not reload. */
+export interface ActionResponse extends ActionsResponse {
   index: number;
   action: BoothAction;
 }

@@ -35,4 +35,7 @@ export function isLoopbackClient(req: Request): boolean {
   return address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.');
 }
 
-export const clientKey = (req: Request): string => req.socket.remoteAddress ?? 'unknown';
+export const clientInfo = (req: Request): { address: string; isLocal: boolean } => ({
+  address: req.socket.remoteAddress ?? 'unknown',
+  isLocal: isLoopbackClient(req),
+});

@@ -52,13 +52,21 @@ export class PresetsService {
   async save(input: { name: string; description: string }): Promise<PresetSummary> {
     if (this.presets.findByName(input.name)) throw new ConflictError(`A preset named "${input.name}" already exists`, 'preset_exists');
     const actions = await this.actions.current();
-    const row = this.presets.insert({
-      name: input.name,
-      description: input.description,
-      actions,
-      created_at: new Date(this.clock.now()).toISOString(),
-    });
-    return summary(row);
+    try {
+      const row = this.presets.insert({
+        name: input.name,
+        description: input.description,
+        actions,
+        created_at: new Date(this.clock.now()).toISOString(),
+      });
+      return summary(row);
+    } catch (err) {
+      // Another save of the same name got in while the list was being read.
+      if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+        throw new ConflictError(`A preset named "${input.name}" already exists`, 'preset_exists');
+      }
+      throw err;
+    }
   }
 
   async restore(id: number): Promise<ActionsResponse> {

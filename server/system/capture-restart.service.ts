@@ -1,4 +1,4 @@
-import type { CaptureAppPort } from '../capture/capture.port.js';
+import type { CaptureAppPort, CaptureConnectionState } from '../capture/capture.port.js';
 import type { Clock, TimerHandle } from '../clock/clock.port.js';
 import type { RestartStatus } from '../contract/system.contract.js';
 import type { Logger } from '../logger.js';
@@ -27,13 +27,18 @@ export interface CaptureRestartOptions {
 export const defaultRestartOptions: CaptureRestartOptions = {
   debounceMs: 1500,
   readyTimeoutMs: 60_000,
-  downGraceMs: 3000,
+  downGraceMs: 10_000,
   pollMs: 500,
   unit: 'photobooth-app',
   refresh: { command: 'wtype', args: ['-k', 'F5'], env: { WAYLAND_DISPLAY: 'wayland-0' } },
 };
 
 type Listener = (status: RestartStatus) => void;
+
+/** The live stream from the capture app: it breaks when the app goes down, a sure sign of a restart. */
+export interface LinkWatch {
+  onState(listener: (state: CaptureConnectionState) => void): () => void;
+}
 
 const idle = (): RestartStatus => ({
   state: 'idle',
@@ -66,6 +71,7 @@ export class CaptureRestartService {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly options: CaptureRestartOptions = defaultRestartOptions,
+    private readonly link?: LinkWatch,
   ) {}
 
   status(): RestartStatus {
@@ -140,10 +146,19 @@ export class CaptureRestartService {
     return new Promise((resolve) => this.clock.setTimeout(resolve, ms));
   }
 
-  /** Waits for the capture app to go down (or a short grace period), then to answer again. */
-  private async waitForReturn(): Promise<boolean> {
+  /**
+   * Waits for the capture app to go down (its stream breaks, or it stops answering), for at most
+   * the grace period, then for it to answer again. Without the first wait a slow restart would
+   * look finished while the old process still answers.
+   */
+  private async waitForReturn(dropped: () => boolean): Promise<boolean> {
     const graceUntil = this.clock.now() + this.options.downGraceMs;
-    while (!this.stopped && this.clock.now() < graceUntil && (await this.capture.isReachable())) await this.wait(this.options.pollMs);
+    let down = false;
+    while (!this.stopped && !down && this.clock.now() < graceUntil) {
+      down = dropped() || !(await this.capture.isReachable());
+      if (!down) await this.wait(this.options.pollMs);
+    }
+    if (!down) this.log.warn('The capture app did not seem to go down after the restart request');
     const deadline = this.clock.now() + this.options.readyTimeoutMs;
     while (!this.stopped && this.clock.now() < deadline) {
       if (await this.capture.isReachable()) return true;
@@ -154,6 +169,18 @@ export class CaptureRestartService {
 
   private async run(reasons: string[]): Promise<void> {
     this.set({ state: 'restarting', reasons });
+    let linkDropped = false;
+    const unwatch = this.link?.onState((state) => {
+      if (state === 'disconnected') linkDropped = true;
+    });
+    try {
+      await this.restartAndRefresh(() => linkDropped);
+    } finally {
+      unwatch?.();
+    }
+  }
+
+  private async restartAndRefresh(dropped: () => boolean): Promise<void> {
     let method: 'api' | 'systemctl' = 'api';
     try {
       await this.capture.restart();
@@ -166,7 +193,7 @@ export class CaptureRestartService {
         return;
       }
     }
-    if (!(await this.waitForReturn())) {
+    if (!(await this.waitForReturn(dropped))) {
       this.finish('failed', 'The capture app did not come back after its restart', method, null);
       return;
     }

@@ -33,7 +33,7 @@ export class UserFilesService {
     }
     const cached = this.cache.get(path);
     if (cached) return cached;
-    const file = await this.capture.openFile(`/${path.split('/').map(encodeURIComponent).join('/')}`);
+    const file = await this.capture.openFile(`/${path}`);
     if (!file) throw new NotFoundError(`No such file in the capture app: ${path}`);
     const chunks: Buffer[] = [];
     let size = 0;

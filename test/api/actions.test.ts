@@ -164,6 +164,14 @@ describe('PUT /api/admin/actions/{idx}', () => {
     expect(t.services.restarter.status().state).toBe('idle');
   });
 
+  it('round trip through a real write: changing a field and changing it back restores the same configuration', async () => {
+    const before = JSON.parse(readFileSync(configFile(), 'utf8')) as unknown;
+    expect((await api().put('/0', { 'ui_trigger.title': 'Temporaire', 'general.countdown': 5 })).status).toBe(200);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8'))).not.toEqual(before);
+    expect((await api().put('/0', { 'ui_trigger.title': 'Image', 'general.countdown': 2 })).status).toBe(200);
+    expect(JSON.parse(readFileSync(configFile(), 'utf8'))).toEqual(before);
+  });
+
   it.each([
     [{ 'ui_trigger.titel': 'x' }, 'ui_trigger.titel: unknown field'],
     [{ ui_trigger: { title: 42 } }, 'ui_trigger.title'],
@@ -216,12 +224,50 @@ describe('PUT /api/admin/actions/{idx}', () => {
   });
 });
 
+describe('when the capture app fails the write', () => {
+  const storedOrder = () => t.db.prepare('SELECT kinds FROM action_order').get();
+
+  it('answers 502 for a refused write, and nothing is written on either side', async () => {
+    const before = readFileSync(configFile(), 'utf8');
+    t.sim.setFault('patch-error');
+    const res = await api().del('/0');
+    expect(res.status).toBe(502);
+    expect(res.body.error.code).toBe('capture_app_error');
+    expect(readFileSync(configFile(), 'utf8')).toBe(before);
+    expect(storedOrder()).toBeUndefined();
+    expect(t.services.restarter.status().state).toBe('idle');
+  });
+
+  it('treats a write whose answer was lost as done once it is seen in the capture app', async () => {
+    t.sim.setFault('patch-slow-after-apply', 3000);
+    const res = await api().del('/0');
+    t.sim.setFault(null);
+    expect(res.status).toBe(200);
+    expect(names(res.body.actions)).toEqual(['Collage', 'Animation', 'Video']);
+    expect(storedOrder()).toEqual({ kinds: JSON.stringify(['collage', 'animation', 'video']) });
+    expect(t.services.restarter.status().state).not.toBe('idle');
+  });
+
+  it('stores a move among actions of other kinds without touching the capture app, which shows them by kind', async () => {
+    const writes = t.sim.state().config_writes;
+    const res = await api().put('/reorder', { order: [3, 2, 1, 0] });
+    expect(res.status).toBe(200);
+    expect(names(res.body.actions)).toEqual(['Video', 'Animation', 'Collage', 'Photo simple']);
+    expect(res.body.actions[3].button).toMatchObject({ screen_position: 1, trigger_path: '/api/actions/image/0' });
+    expect(t.sim.state().config_writes).toBe(writes);
+    expect(t.services.restarter.status().state).toBe('idle');
+  });
+});
+
 describe('after a stored change', () => {
   it('restarts the capture app once for a burst of edits, then refreshes the wayland-0 screen', async () => {
     for (const title of ['1', '2', '3', '4', '5']) expect((await api().put('/0', { 'ui_trigger.title': title })).status).toBe(200);
-    expect((await api().put('/reorder', { order: [1, 0, 2, 3] })).status).toBe(200);
+    expect((await api().post('/0/clone')).status).toBe(201);
+    expect((await api().put('/reorder', { order: [1, 0, 2, 3, 4] })).status).toBe(200);
     const status = await t.restartFinished();
     expect(status).toMatchObject({ state: 'done', method: 'api', screen_refreshed: true });
+    await t.services.restarter.settled();
+    expect(t.services.restarter.status().state).toBe('done');
     expect(t.sim.state().restarts).toBe(1);
     expect(t.system.calls).toEqual([{ command: 'wtype', args: ['-k', 'F5'], env: { WAYLAND_DISPLAY: 'wayland-0' } }]);
     const live = await request(t.app).get('/api/admin/system/capture-restart').set('Cookie', t.cookie);
@@ -231,7 +277,6 @@ describe('after a stored change', () => {
   it('answers 503 with a clear message when the capture app is down, and stores nothing', async () => {
     const storedOrder = () => t.db.prepare('SELECT kinds FROM action_order').get();
     expect((await api().put('/reorder', { order: [1, 0, 2, 3] })).status).toBe(200);
-    await t.restartFinished();
     const before = storedOrder();
     await t.sim.stop();
     const res = await api().put('/reorder', { order: [3, 2, 1, 0] });
@@ -239,6 +284,6 @@ describe('after a stored change', () => {
     expect(res.body.error.code).toBe('capture_app_unavailable');
     expect(res.body.error.message).toMatch(/capture app .* is not reachable/);
     expect(storedOrder()).toEqual(before);
-    expect(t.services.restarter.status().state).toBe('done');
+    expect(t.services.restarter.status().state).toBe('idle');
   });
 });

@@ -117,3 +117,15 @@ describe('first run', () => {
     expect((await request(app).get('/api/admin/session')).body.pin_set).toBe(false);
   });
 });
+
+describe('guessing the PIN in parallel', () => {
+  it('counts attempts before checking them: a burst of guesses gets 5 tries, then 429', async () => {
+    const { app } = await buildTestApp();
+    const guesses = Array.from({ length: 20 }, (_, i) => String(1000 + i));
+    const results = await Promise.all([...guesses, TEST_PIN].map((pin) => request(app).post('/api/admin/session').send({ pin })));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(16);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});

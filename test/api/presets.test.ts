@@ -144,3 +144,17 @@ describe('userdata files for frames and backgrounds', () => {
     expect(res.status).toBe(404);
   });
 });
+
+describe('userdata names with spaces and accents', () => {
+  it('previews them like any other', async () => {
+    const { copyFileSync } = await import('node:fs');
+    const dir = path.join(t.sim.dataDir, 'userdata', 'demoassets', 'frames');
+    copyFileSync(path.join(dir, 'frame_image_photobooth-app.png'), path.join(dir, 'cadre doré (2).png'));
+    const res = await request(t.app).get('/api/admin/userfiles').set('Cookie', t.cookie);
+    const file = (res.body.files as { path: string; preview_url: string }[]).find((f) => f.path.endsWith('cadre doré (2).png'));
+    expect(file).toBeDefined();
+    const preview = await request(t.app).get(file!.preview_url).set('Cookie', t.cookie);
+    expect(preview.status).toBe(200);
+    expect(preview.headers['content-type']).toBe('image/png');
+  });
+});

@@ -25,7 +25,8 @@ export interface SimApp {
 /** createApp wired to the capture-app simulator over real HTTP, with quick restart timings. */
 export async function startSimApp(): Promise<SimApp> {
   const sim = await startTestSimulator();
-  const client = clientFor(sim);
+  // A short write deadline, so that tests of a lost answer do not wait 20 s.
+  const client = clientFor(sim, { configWriteTimeoutMs: 1500 });
   const { app, services, system, db } = await buildTestApp({
     capture: client,
     clock: createSystemClock(),

@@ -15,8 +15,17 @@ export async function startTestSimulator(options: { autoCaptureSeconds?: number 
   });
 }
 
-export const clientFor = (sim: { url: string }, options: { password?: string; timeoutMs?: number } = {}): CaptureClient =>
-  new CaptureClient({ baseUrl: sim.url, password: options.password ?? '0000', clock: createSystemClock(), timeoutMs: options.timeoutMs });
+export const clientFor = (
+  sim: { url: string },
+  options: { password?: string; timeoutMs?: number; configWriteTimeoutMs?: number } = {},
+): CaptureClient =>
+  new CaptureClient({
+    baseUrl: sim.url,
+    password: options.password ?? '0000',
+    clock: createSystemClock(),
+    timeoutMs: options.timeoutMs,
+    configWriteTimeoutMs: options.configWriteTimeoutMs,
+  });
 
 type Waiter<T> = { match: (value: T) => boolean; resolve: (value: T) => void };
 

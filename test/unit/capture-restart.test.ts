@@ -112,3 +112,20 @@ describe('applying changes to the capture app', () => {
     expect(restarter.status()).toMatchObject({ state: 'done', screen_refreshed: null, message: expect.stringContaining('No booth screen') });
   });
 });
+
+describe('a capture app slow to go down', () => {
+  it('refreshes the screen only after it went down and came back, not while the old process answers', async () => {
+    const { capture, system, clock, restarter, run } = setup({ downGraceMs: 10_000 });
+    capture.onRestart = () => {
+      clock.setTimeout(() => (capture.down = true), 2000);
+      clock.setTimeout(() => (capture.down = false), 3000);
+    };
+    restarter.request('actions');
+    await run(1000 + 2500);
+    expect(system.calls).toEqual([]);
+    expect(restarter.status().state).toBe('restarting');
+    await run(1500);
+    expect(system.calls.map((c) => c.command)).toEqual(['wtype']);
+    expect(restarter.status().state).toBe('done');
+  });
+});

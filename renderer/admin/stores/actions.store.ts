@@ -40,14 +40,14 @@ export const useActionsStore = defineStore('actions', () => {
   const create = (kind: ActionKind, name: string) =>
     run(async () => {
       const res = await actionsService.create(kind, name);
-      await load();
+      accept(res.actions, res.version);
       return res.index;
     });
 
   const clone = (index: number) =>
     run(async () => {
       const res = await actionsService.clone(index, version.value);
-      await load();
+      accept(res.actions, res.version);
       return res.index;
     });
 
@@ -60,7 +60,7 @@ export const useActionsStore = defineStore('actions', () => {
   const update = (index: number, changes: ActionChanges) =>
     run(async () => {
       const res = await actionsService.update(index, changes, version.value);
-      await load();
+      accept(res.actions, res.version);
       return res.action;
     });
 

@@ -32,9 +32,14 @@ export interface SimulatorState {
   sse_clients: number;
 }
 
+/** Faults a test can make the simulator show on its next configuration writes. */
+export type SimulatorFault = 'patch-error' | 'patch-slow-after-apply' | null;
+
 export interface SimulatorHandle {
   url: string;
   dataDir: string;
+  /** patch-error: PATCH answers 500 and writes nothing; patch-slow-after-apply: writes, then answers only after `delayMs`. */
+  setFault(fault: SimulatorFault, delayMs?: number): void;
   /** Takes a photo at once, without countdown, as if a guest had pressed the button. */
   capture(label?: string): Promise<MediaItem>;
   state(): SimulatorState;
@@ -63,6 +68,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const tokens = new Map<string, number>();
   const counters = { restarts: 0, config_writes: 0 };
   let restartingUntil = 0;
+  let fault: { kind: SimulatorFault; delayMs: number } = { kind: null, delayMs: 0 };
 
   const adminPassword = (): string => String((config.common as { admin_password?: unknown }).admin_password ?? '');
   const detail = (res: Response, status: number, text: unknown): void => {
@@ -99,12 +105,14 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     res.json(config);
   });
   app.patch('/api/admin/config/app', requireAdmin, express.json({ limit: '5mb' }), async (req, res) => {
+    if (fault.kind === 'patch-error') return res.status(500).type('text/plain').send('Internal Server Error');
     const next = withDefaults(defaults, req.body as unknown) as CaptureConfig;
     const issues = validateConfig(next, defaults, dataDir);
     if (issues.length > 0) return detail(res, 422, issues);
     await writeJsonAtomic(configFile, next);
     config = next;
     counters.config_writes++;
+    if (fault.kind === 'patch-slow-after-apply') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     res.json(null);
   });
 
@@ -216,6 +224,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     dataDir,
     capture,
     state,
+    setFault(kind, delayMs = 0) {
+      fault = { kind, delayMs };
+    },
     async stop() {
       clearInterval(autoTimer);
       events.close();

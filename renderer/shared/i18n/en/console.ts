@@ -40,6 +40,8 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'nav.hardware': 'Hardware',
   'nav.dashboard': 'Maintenance',
   'nav.lock': 'Lock',
+  'idle.warning': 'The console locks in {seconds} s',
+  'idle.touch': 'Touch the screen to go on.',
 
   'home.title': 'Overview',
   'home.capture': 'Capture app',

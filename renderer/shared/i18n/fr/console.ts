@@ -39,6 +39,8 @@ export const frConsole = {
   'nav.hardware': 'Matériel',
   'nav.dashboard': 'Maintenance',
   'nav.lock': 'Verrouiller',
+  'idle.warning': 'La console se verrouille dans {seconds} s',
+  'idle.touch': 'Touchez l’écran pour continuer.',
 
   'home.title': 'Tableau de bord',
   'home.capture': 'Application de capture',

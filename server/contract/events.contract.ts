@@ -1,0 +1,32 @@
+export interface EventHistoryEntry {
+  at: string;
+  kind: 'created' | 'archived' | 'exported';
+  detail: string;
+}
+
+export interface BoothEvent {
+  slug: string;
+  name: string;
+  /** Only the current event shows the badge "En cours". */
+  current: boolean;
+  created_at: string;
+  archived_at: string | null;
+  photo_count: number;
+  first_photo_at: string | null;
+  last_photo_at: string | null;
+  history: EventHistoryEntry[];
+}
+
+export interface EventsResponse {
+  current_slug: string | null;
+  events: BoothEvent[];
+}
+
+export interface ExportProgress {
+  state: 'running' | 'done' | 'failed' | 'aborted';
+  files_done: number;
+  files_total: number;
+  bytes_done: number;
+  bytes_total: number;
+  missing: number;
+}

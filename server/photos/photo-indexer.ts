@@ -1,0 +1,203 @@
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { CaptureAppPort } from '../capture/capture.port.js';
+import type { CaptureEvent, MediaItem } from '../capture/capture.types.js';
+import { mediaItemSchema } from '../capture/capture.types.js';
+import type { Clock } from '../clock/clock.port.js';
+import type { EventRepository } from '../events/event.repository.js';
+import { parseStem } from '../events/names.js';
+import type { Logger } from '../logger.js';
+import type { PhotoRepository, PhotoRow } from './photo.repository.js';
+
+export interface RescanReport {
+  files: number;
+  unchanged: number;
+  added: number;
+  updated: number;
+  missing: number;
+  /** Files the capture app does not list (yet): left for a later rescan. */
+  unresolved: number;
+  ms: number;
+}
+
+export type PhotoChange = { type: 'added' | 'updated'; id: string } | { type: 'removed'; id: string };
+
+const IMAGE = /\.(jpe?g|png|webp|gif)$/i;
+const PROCESSED_DIR = ['media', 'processed_full'] as const;
+const PAGE = 500;
+const STAT_PARALLEL = 64;
+
+interface FileInfo {
+  mtime: number;
+  size: number;
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * Keeps the photo index in step with the capture app: live from its DbInsert/DbUpdate/DbRemove
+ * events, and by a rescan at start (and after each reconnection) that compares file mtimes and
+ * sizes with the index, and asks the capture app only about files it has not seen.
+ */
+export class PhotoIndexer {
+  private readonly mediaRoot: string;
+
+  constructor(
+    private readonly photos: PhotoRepository,
+    private readonly events: EventRepository,
+    private readonly capture: CaptureAppPort,
+    captureDataDir: string,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly onChange: (change: PhotoChange) => void,
+  ) {
+    this.mediaRoot = path.resolve(captureDataDir);
+  }
+
+  /** A path the capture app reported, only if it stays inside its media folder. */
+  private localPath(relative: string): string | undefined {
+    const full = path.resolve(this.mediaRoot, relative);
+    return full.startsWith(path.join(this.mediaRoot, 'media') + path.sep) ? full : undefined;
+  }
+
+  private async statFile(full: string | undefined): Promise<FileInfo | undefined> {
+    if (!full) return undefined;
+    try {
+      const st = await fsp.stat(full);
+      return st.isFile() ? { mtime: Math.trunc(st.mtimeMs), size: st.size } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private rowFor(item: MediaItem, file: FileInfo | undefined): PhotoRow | undefined {
+    if (!IMAGE.test(item.processed)) return undefined;
+    const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
+    const created = Date.parse(`${item.created_at}Z`);
+    const createdAt = Number.isNaN(created) ? null : created;
+    const takenAt = parseStem(stem)?.time ?? createdAt ?? this.clock.now();
+    return {
+      id: item.id,
+      stem,
+      file: item.processed,
+      event_id: this.events.idAt(takenAt),
+      taken_at: takenAt,
+      created_at: createdAt,
+      mtime: file?.mtime ?? createdAt ?? takenAt,
+      size: file?.size ?? 0,
+      processed: 1,
+      visible: item.show_in_gallery === false ? 0 : 1,
+      missing: file ? 0 : 1,
+      printed_copies: 0,
+      indexed_at: this.clock.now(),
+    };
+  }
+
+  /** Indexes one item the capture app announced. */
+  async indexItem(item: MediaItem): Promise<PhotoRow | undefined> {
+    const row = this.rowFor(item, await this.statFile(this.localPath(item.processed)));
+    if (!row) return undefined;
+    const existed = this.photos.find(row.id) !== undefined;
+    this.photos.upsert(row);
+    this.onChange({ type: existed ? 'updated' : 'added', id: row.id });
+    return row;
+  }
+
+  remove(id: string): void {
+    if (this.photos.remove(id)) this.onChange({ type: 'removed', id });
+  }
+
+  /** Entry point for the capture app's live stream. */
+  handle(event: CaptureEvent): Promise<void> {
+    const parsed = mediaItemSchema.safeParse(event.data);
+    if (!parsed.success) return Promise.resolve();
+    if (event.event === 'DbInsert' || event.event === 'DbUpdate') {
+      return this.indexItem(parsed.data).then(
+        () => undefined,
+        (err: unknown) => this.log.error(`Could not index photo ${parsed.data.id}`, err),
+      );
+    }
+    if (event.event === 'DbRemove') this.remove(parsed.data.id);
+    return Promise.resolve();
+  }
+
+  async rescan(): Promise<RescanReport> {
+    const started = this.clock.now();
+    const dir = path.join(this.mediaRoot, ...PROCESSED_DIR);
+    let names: string[] = [];
+    try {
+      names = (await fsp.readdir(dir)).filter((n) => IMAGE.test(n));
+    } catch (err) {
+      this.log.warn(`Cannot read ${dir}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const known = new Map(this.photos.fileStates().map((f) => [f.stem, f]));
+    const onDisk = new Set<string>();
+    const fresh = new Map<string, FileInfo>();
+    const changed: { stem: string; info: FileInfo }[] = [];
+    let unchanged = 0;
+
+    const infos = await mapLimited(names, STAT_PARALLEL, (name) => this.statFile(path.join(dir, name)));
+    names.forEach((name, i) => {
+      const info = infos[i];
+      if (!info) return;
+      const stem = name.replace(/\.[^.]+$/, '');
+      onDisk.add(stem);
+      const row = known.get(stem);
+      if (!row) fresh.set(stem, info);
+      else if (row.mtime !== info.mtime || row.size !== info.size || row.missing) changed.push({ stem, info });
+      else unchanged++;
+    });
+    const vanished = [...known.values()].filter((f) => !f.missing && !onDisk.has(f.stem)).map((f) => f.stem);
+
+    const rows = fresh.size > 0 ? await this.resolve(fresh) : [];
+    const at = this.clock.now();
+    this.photos.upsertMany(rows);
+    changed.forEach((c) => this.photos.updateFile(c.stem, c.info.mtime, c.info.size, at));
+    this.photos.markMissing(vanished, true);
+    if (vanished.length > 0) this.log.warn(`${vanished.length} indexed photo file(s) vanished from ${dir}`);
+    rows.forEach((r) => this.onChange({ type: 'added', id: r.id }));
+
+    return {
+      files: onDisk.size,
+      unchanged,
+      added: rows.length,
+      updated: changed.length,
+      missing: vanished.length,
+      unresolved: fresh.size - rows.length,
+      ms: this.clock.now() - started,
+    };
+  }
+
+  /** Finds the capture app's items for new files, newest first, stopping once all are found. */
+  private async resolve(fresh: Map<string, FileInfo>): Promise<PhotoRow[]> {
+    const rows: PhotoRow[] = [];
+    const wanted = new Set(fresh.keys());
+    try {
+      for (let offset = 0; wanted.size > 0; offset += PAGE) {
+        const page = await this.capture.listMedia(offset, PAGE);
+        for (const item of page) {
+          const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
+          if (!wanted.has(stem)) continue;
+          wanted.delete(stem);
+          const row = this.rowFor(item, fresh.get(stem));
+          if (row) rows.push(row);
+        }
+        if (page.length < PAGE) break;
+      }
+    } catch (err) {
+      this.log.warn(`Could not list the capture app's media to index new files: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return rows;
+  }
+}

@@ -1,0 +1,138 @@
+import type { Db } from '../db/database.js';
+
+export interface PhotoRow {
+  id: string;
+  stem: string;
+  file: string;
+  event_id: number | null;
+  taken_at: number;
+  created_at: number | null;
+  mtime: number;
+  size: number;
+  processed: number;
+  visible: number;
+  missing: number;
+  printed_copies: number;
+  indexed_at: number;
+}
+
+export interface PhotoWithEvent extends PhotoRow {
+  event_slug: string | null;
+  event_name: string | null;
+}
+
+export interface PhotoQuery {
+  eventId?: number;
+  /** mtime bounds, inclusive, in ms. */
+  from?: number;
+  to?: number;
+  printed?: boolean;
+  /** Stems below this one (newest first). */
+  before?: string;
+  limit: number;
+}
+
+export interface FileState {
+  stem: string;
+  mtime: number;
+  size: number;
+  missing: number;
+}
+
+const SELECT = `SELECT p.*, e.slug AS event_slug, e.name AS event_name FROM photos p LEFT JOIN events e ON e.id = p.event_id`;
+
+/** The photo index. All photo SQL lives here. */
+export class PhotoRepository {
+  private readonly upsertStmt;
+
+  constructor(private readonly db: Db) {
+    this.upsertStmt = db.prepare(
+      `INSERT INTO photos (id, stem, file, event_id, taken_at, created_at, mtime, size, processed, visible, missing, printed_copies, indexed_at)
+       VALUES (@id, @stem, @file, @event_id, @taken_at, @created_at, @mtime, @size, @processed, @visible, @missing, @printed_copies, @indexed_at)
+       ON CONFLICT(id) DO UPDATE SET stem = excluded.stem, file = excluded.file, created_at = COALESCE(excluded.created_at, photos.created_at),
+         mtime = excluded.mtime, size = excluded.size, processed = excluded.processed, visible = excluded.visible,
+         missing = excluded.missing, indexed_at = excluded.indexed_at`,
+    );
+  }
+
+  upsert(row: PhotoRow): void {
+    this.upsertStmt.run(row);
+  }
+
+  upsertMany(rows: readonly PhotoRow[]): void {
+    this.db.transaction(() => rows.forEach((row) => this.upsertStmt.run(row)))();
+  }
+
+  find(id: string): PhotoWithEvent | undefined {
+    return this.db.prepare<[string], PhotoWithEvent>(`${SELECT} WHERE p.id = ?`).get(id);
+  }
+
+  findByStem(stem: string): PhotoRow | undefined {
+    return this.db.prepare<[string], PhotoRow>('SELECT * FROM photos WHERE stem = ?').get(stem);
+  }
+
+  query(q: PhotoQuery): PhotoWithEvent[] {
+    const where = ['p.visible = 1'];
+    const params: Record<string, unknown> = { limit: q.limit };
+    if (q.eventId !== undefined) {
+      where.push('p.event_id = @eventId');
+      params.eventId = q.eventId;
+    }
+    if (q.from !== undefined) {
+      where.push('p.mtime >= @from');
+      params.from = q.from;
+    }
+    if (q.to !== undefined) {
+      where.push('p.mtime <= @to');
+      params.to = q.to;
+    }
+    if (q.printed !== undefined) where.push(q.printed ? 'p.printed_copies > 0' : 'p.printed_copies = 0');
+    if (q.before !== undefined) {
+      where.push('p.stem < @before');
+      params.before = q.before;
+    }
+    return this.db.prepare<Record<string, unknown>, PhotoWithEvent>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY p.stem DESC LIMIT @limit`).all(params);
+  }
+
+  /** How many photos of the same event were taken in the same second, before this one. */
+  rankInSecond(photo: Pick<PhotoRow, 'event_id' | 'stem'>): number {
+    const second = photo.stem.slice(0, 15);
+    return (
+      this.db
+        .prepare<[number | null, string, string], { n: number }>(
+          'SELECT COUNT(*) AS n FROM photos WHERE event_id IS ? AND stem >= ? AND stem < ? AND visible = 1',
+        )
+        .get(photo.event_id, second, photo.stem)?.n ?? 0
+    );
+  }
+
+  /** Every visible photo of an event, oldest first, for an export. */
+  ofEvent(eventId: number): PhotoRow[] {
+    return this.db.prepare<[number], PhotoRow>('SELECT * FROM photos WHERE event_id = ? AND visible = 1 ORDER BY stem').all(eventId);
+  }
+
+  fileStates(): FileState[] {
+    return this.db.prepare<[], FileState>('SELECT stem, mtime, size, missing FROM photos').all();
+  }
+
+  markMissing(stems: readonly string[], missing: boolean): void {
+    const stmt = this.db.prepare('UPDATE photos SET missing = ? WHERE stem = ?');
+    this.db.transaction(() => stems.forEach((stem) => stmt.run(missing ? 1 : 0, stem)))();
+  }
+
+  updateFile(stem: string, mtime: number, size: number, at: number): void {
+    this.db.prepare('UPDATE photos SET mtime = ?, size = ?, missing = 0, indexed_at = ? WHERE stem = ?').run(mtime, size, at, stem);
+  }
+
+  setPrinted(id: string, copies: number): void {
+    this.db.prepare('UPDATE photos SET printed_copies = ? WHERE id = ?').run(copies, id);
+  }
+
+  remove(id: string): boolean {
+    return this.db.prepare('DELETE FROM photos WHERE id = ?').run(id).changes > 0;
+  }
+
+  count(): number {
+    return this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM photos').get()?.n ?? 0;
+  }
+}

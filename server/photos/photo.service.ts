@@ -1,0 +1,170 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { CaptureAppPort, CaptureFile } from '../capture/capture.port.js';
+import type { AdminPhoto, PhotoPage, PublicPhoto } from '../contract/photos.contract.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { EventRepository } from '../events/event.repository.js';
+import { photoFileName } from '../events/names.js';
+import type { EventHub } from '../live/event-hub.js';
+import type { PhotoChange } from './photo-indexer.js';
+import type { PhotoQuery, PhotoRepository, PhotoWithEvent } from './photo.repository.js';
+import type { ThumbnailStore } from './thumbnail.store.js';
+
+export interface AdminFilters {
+  event?: string;
+  from?: number;
+  to?: number;
+  status: 'all' | 'printed' | 'not_printed';
+  cursor?: string;
+  limit: number;
+}
+
+export interface PhotoDownload {
+  fileName: string;
+  file: CaptureFile;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+const encodeCursor = (stem: string): string => Buffer.from(stem, 'utf8').toString('base64url');
+function decodeCursor(cursor: string): string {
+  const stem = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^[\w.-]{1,80}$/.test(stem)) throw new ValidationError('Invalid query: cursor: is not a cursor this service gave');
+  return stem;
+}
+
+type Scope = 'admin' | 'gallery';
+
+/** The photo index as the two galleries see it, and the files behind it. */
+export class PhotoService {
+  constructor(
+    private readonly photos: PhotoRepository,
+    private readonly events: EventRepository,
+    private readonly capture: CaptureAppPort,
+    private readonly thumbnails: ThumbnailStore,
+    private readonly hub: EventHub,
+    private readonly captureDataDir: string,
+  ) {}
+
+  private urls(scope: Scope, id: string): AdminPhoto['urls'] {
+    const base = `/api/${scope}/photos/${id}`;
+    return { thumb: `${base}/thumb`, preview: `${base}/preview`, download: `${base}/download` };
+  }
+
+  private fileName(row: PhotoWithEvent): string {
+    return photoFileName(row.event_name, row.stem, this.photos.rankInSecond(row), path.extname(row.file));
+  }
+
+  toAdmin(row: PhotoWithEvent): AdminPhoto {
+    return {
+      id: row.id,
+      event: row.event_slug && row.event_name ? { slug: row.event_slug, name: row.event_name } : null,
+      taken_at: new Date(row.taken_at).toISOString(),
+      created_at: iso(row.created_at),
+      mtime: new Date(row.mtime).toISOString(),
+      processed: row.processed === 1,
+      printed_copies: row.printed_copies,
+      missing: row.missing === 1,
+      file_name: this.fileName(row),
+      urls: this.urls('admin', row.id),
+    };
+  }
+
+  toPublic(row: PhotoWithEvent): PublicPhoto {
+    return { id: row.id, taken_at: new Date(row.taken_at).toISOString(), printed_copies: row.printed_copies, urls: this.urls('gallery', row.id) };
+  }
+
+  private page<P>(rows: PhotoWithEvent[], limit: number, map: (row: PhotoWithEvent) => P): PhotoPage<P> {
+    const more = rows.length > limit;
+    const shown = more ? rows.slice(0, limit) : rows;
+    const last = shown[shown.length - 1];
+    return { photos: shown.map(map), next_cursor: more && last ? encodeCursor(last.stem) : null };
+  }
+
+  listAdmin(filters: AdminFilters): PhotoPage<AdminPhoto> {
+    const query: PhotoQuery = { limit: filters.limit + 1 };
+    if (filters.event !== undefined) {
+      const event = this.events.findBySlug(filters.event);
+      if (!event) throw new NotFoundError(`There is no event "${filters.event}"`);
+      query.eventId = event.id;
+    }
+    if (filters.from !== undefined) query.from = filters.from;
+    if (filters.to !== undefined) query.to = filters.to;
+    if (filters.status !== 'all') query.printed = filters.status === 'printed';
+    if (filters.cursor !== undefined) query.before = decodeCursor(filters.cursor);
+    return this.page(this.photos.query(query), filters.limit, (row) => this.toAdmin(row));
+  }
+
+  /** The current event's photos only: guests never see another event. */
+  listPublic(cursor: string | undefined, limit: number): PhotoPage<PublicPhoto> & { event: { name: string } | null } {
+    const current = this.events.current();
+    if (!current) return { photos: [], next_cursor: null, event: null };
+    const query: PhotoQuery = { eventId: current.id, limit: limit + 1 };
+    if (cursor !== undefined) query.before = decodeCursor(cursor);
+    return { ...this.page(this.photos.query(query), limit, (row) => this.toPublic(row)), event: { name: current.name } };
+  }
+
+  /** A photo a scope may see; for guests, only one of the current event. */
+  private visible(scope: Scope, id: string): PhotoWithEvent {
+    const row = this.photos.find(id);
+    const allowed = row && row.visible === 1 && (scope === 'admin' || row.event_id === (this.events.current()?.id ?? -1));
+    if (!row || !allowed) throw new NotFoundError('No such photo');
+    return row;
+  }
+
+  private localFile(row: PhotoWithEvent): string | undefined {
+    const root = path.resolve(this.captureDataDir);
+    const full = path.resolve(root, row.file);
+    return full.startsWith(path.join(root, 'media') + path.sep) && existsSync(full) ? full : undefined;
+  }
+
+  async thumbnail(scope: Scope, id: string): Promise<string> {
+    const row = this.visible(scope, id);
+    return this.thumbnails.ensure(row.id, async () => {
+      const local = this.localFile(row);
+      if (local) return local;
+      const remote = await this.capture.openMedia('thumbnail', row.id);
+      if (!remote) throw new NotFoundError('The photo’s file is missing');
+      const chunks: Buffer[] = [];
+      for await (const chunk of remote.stream) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    });
+  }
+
+  async preview(scope: Scope, id: string): Promise<CaptureFile> {
+    const row = this.visible(scope, id);
+    const file = await this.capture.openMedia('preview', row.id);
+    if (!file) throw new NotFoundError('The photo’s file is missing');
+    return file;
+  }
+
+  /** The full image, fetched from the capture app, under a name made of the event and the time. */
+  async download(scope: Scope, id: string): Promise<PhotoDownload> {
+    const row = this.visible(scope, id);
+    const file = await this.capture.openMedia('full', row.id);
+    if (!file) throw new NotFoundError('The photo’s file is missing');
+    return { fileName: this.fileName(row), file };
+  }
+
+  async delete(id: string): Promise<void> {
+    const row = this.visible('admin', id);
+    await this.capture.deleteMedia(row.id);
+    this.photos.remove(row.id);
+    await this.thumbnails.remove(row.id);
+    this.announce({ type: 'removed', id: row.id });
+  }
+
+  /** Tells open galleries about a change of the index. */
+  announce(change: PhotoChange): void {
+    if (change.type === 'removed') {
+      this.hub.publish('admin', 'photo-removed', { id: change.id });
+      this.hub.publish('gallery', 'photo-removed', { id: change.id });
+      return;
+    }
+    const row = this.photos.find(change.id);
+    if (!row || row.visible !== 1) return;
+    const event = change.type === 'added' ? 'photo-added' : 'photo-updated';
+    this.hub.publish('admin', event, this.toAdmin(row));
+    if (row.event_id !== null && row.event_id === this.events.current()?.id) this.hub.publish('gallery', event, this.toPublic(row));
+  }
+}

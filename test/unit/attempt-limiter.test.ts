@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { AttemptLimiter } from '../../server/auth/attempt-limiter.js';
+import { FakeClock } from '../../server/clock/clock.fake.js';
+import { TooManyRequestsError } from '../../server/errors.js';
+
+const fail = (limiter: AttemptLimiter, address: string, local = false): void => {
+  limiter.begin(address, local);
+};
+
+describe('the PIN attempt limiter', () => {
+  it('forgives an attempt that succeeds', () => {
+    const limiter = new AttemptLimiter(new FakeClock());
+    for (let i = 0; i < 10; i++) limiter.begin('10.0.0.2', false)();
+    expect(() => limiter.begin('10.0.0.2', false)).not.toThrow();
+  });
+
+  it('keys an IPv6 client by its /64, so rotating addresses does not buy more guesses', () => {
+    const limiter = new AttemptLimiter(new FakeClock());
+    for (let i = 0; i < 5; i++) fail(limiter, `2001:db8:1:2:0:0:0:${i + 1}`);
+    expect(() => limiter.begin('2001:db8:1:2::99', false)).toThrow(TooManyRequestsError);
+    expect(() => limiter.begin('2001:db8:1:3::1', false)).not.toThrow();
+  });
+
+  it('stops the whole network after 30 failures, but never the booth itself', () => {
+    const limiter = new AttemptLimiter(new FakeClock());
+    for (let c = 0; c < 6; c++) for (let i = 0; i < 5; i++) fail(limiter, `192.168.1.${c + 10}`);
+    expect(() => limiter.begin('192.168.1.99', false)).toThrow(TooManyRequestsError);
+    expect(() => limiter.begin('127.0.0.1', true)).not.toThrow();
+  });
+
+  it('lets a client try again once its failures leave the window', () => {
+    const clock = new FakeClock();
+    const limiter = new AttemptLimiter(clock);
+    for (let i = 0; i < 5; i++) fail(limiter, '10.0.0.3');
+    expect(() => limiter.begin('10.0.0.3', false)).toThrow(TooManyRequestsError);
+    clock.advance(5 * 60_000 + 1);
+    expect(() => limiter.begin('10.0.0.3', false)).not.toThrow();
+  });
+});
