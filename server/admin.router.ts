@@ -1,5 +1,7 @@
 import { Router } from 'express';
 import { actionsRouter } from './actions/actions.router.js';
+import { eventRouter } from './events/event.router.js';
+import { adminPhotoRouter } from './photos/photo.router.js';
 import type { Services } from './services.js';
 import { settingsRouter } from './settings/settings.router.js';
 import { statusRouter } from './status/status.router.js';
@@ -15,5 +17,10 @@ export function adminRouter(services: Services): Router {
   router.use('/userfiles', userFilesRouter(services.userFiles));
   router.use('/system', systemRouter(services.restarter));
   router.use('/stream', adminStreamRouter(services.hub, services.restarter));
+  router.use('/events', eventRouter(services.events, services.exports));
+  router.use('/photos', adminPhotoRouter(services.photos));
+  router.get('/gallery-link', async (_req, res) => {
+    res.json(await services.galleryLink.get());
+  });
   return router;
 }

@@ -1,6 +1,7 @@
 import express, { type Express } from 'express';
 import { adminRouter } from './admin.router.js';
 import { authRouter } from './auth/auth.router.js';
+import { galleryRouter } from './gallery/gallery.router.js';
 import { apiNotFound, errorMiddleware, pageNotFound } from './http/error.middleware.js';
 import { requireAdmin, sameOriginGuard } from './http/guards.middleware.js';
 import { securityHeaders } from './http/security.middleware.js';
@@ -38,6 +39,7 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use('/admin/session', authRouter(services.auth));
   api.use('/admin', requireAdmin(services.auth), adminRouter(services));
+  api.use('/gallery', galleryRouter(services.photos, services.hub));
   api.use(apiNotFound);
   app.use('/api', api);
 

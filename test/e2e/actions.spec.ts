@@ -31,7 +31,7 @@ test('the page loads its list from the API and shows each action as a card', asy
   await expect(cardNames(page)).toHaveText(['Photo simple', 'Collage', 'Animation', 'Video']);
   await expect(page.getByTestId('action-card-0').getByTestId('frame-thumb')).toBeVisible();
   await expect(page.getByTestId('action-card-0').getByTestId('button-preview')).toContainText('Image');
-  await page.screenshot({ path: 'test-results/screens/actions-list.png', fullPage: true });
+  await page.screenshot({ path: 'test-screens/actions-list.png', fullPage: true });
 });
 
 test('the operator creates an action and finds it at the end of the list', async ({ page }) => {
@@ -39,7 +39,7 @@ test('the operator creates an action and finds it at the end of the list', async
   await page.getByTestId('action-new').click();
   await page.getByTestId('new-kind-image').click();
   await page.getByTestId('new-action-name').fill('Portrait');
-  await page.screenshot({ path: 'test-results/screens/actions-new.png' });
+  await page.screenshot({ path: 'test-screens/actions-new.png' });
   await page.getByTestId('new-action-create').click();
   await expect(page.getByTestId('action-editor')).toBeVisible();
   await expect(page.getByTestId('field-general.name')).toHaveValue('Portrait');
@@ -52,7 +52,7 @@ test('editing the button title saves it, and the capture app is restarted and th
   await unlockConsole(page, '/admin/actions');
   await page.getByTestId('action-card-0').getByTestId('action-edit').click();
   await page.getByTestId('field-ui_trigger.title').fill('Souriez !');
-  await page.screenshot({ path: 'test-results/screens/action-editor.png', fullPage: true });
+  await page.screenshot({ path: 'test-screens/action-editor.png', fullPage: true });
   await page.getByTestId('editor-save').click();
   await expect(page.getByTestId('notice')).toContainText('Action enregistrée');
   expect((await stored(page))[0]?.ui_trigger.title).toBe('Souriez !');
@@ -68,7 +68,7 @@ test('a drag-and-drop reorder is stored only when the operator saves', async ({ 
   await expect(cardNames(page)).toHaveText(['Animation', 'Photo simple', 'Collage', 'Video']);
   await expect(page.getByTestId('order-bar')).toBeVisible();
   expect(await storedNames(page)).toEqual(['Photo simple', 'Collage', 'Animation', 'Video']);
-  await page.screenshot({ path: 'test-results/screens/actions-reordered.png' });
+  await page.screenshot({ path: 'test-screens/actions-reordered.png' });
   await page.getByTestId('order-save').click();
   await expect(page.getByTestId('order-bar')).toBeHidden();
   expect(await storedNames(page)).toEqual(['Animation', 'Photo simple', 'Collage', 'Video']);
@@ -91,7 +91,7 @@ test('without Save, a reorder changes nothing: Cancel restores, and leaving asks
   await expect(page.getByTestId('actions-page')).toBeVisible();
   await page.getByTestId('nav-events').click();
   await page.getByTestId('confirm-ok').click();
-  await expect(page.getByTestId('placeholder-page')).toBeVisible();
+  await expect(page.getByTestId('events-page')).toBeVisible();
   expect(await storedNames(page)).toEqual(['Photo simple', 'Collage', 'Animation', 'Video']);
 });
 
@@ -99,7 +99,7 @@ test('a frame is chosen from the dropdown of userdata images, or typed as a path
   await unlockConsole(page, '/admin/actions/0');
   await page.getByTestId('file-select-frame').click();
   await expect(page.getByTestId('file-options-frame').getByTestId('file-option').first()).toBeVisible();
-  await page.screenshot({ path: 'test-results/screens/action-frame-dropdown.png' });
+  await page.screenshot({ path: 'test-screens/action-frame-dropdown.png' });
   await page.locator('[data-testid="file-option"][data-path$="pixabay-poster-2871536_1920.png"]').click();
   await page.getByTestId('editor-save').click();
   await expect(page.getByTestId('notice')).toContainText('Action enregistrée');
@@ -129,7 +129,7 @@ test('presets: save the list, change it, restore it after a confirmation, delete
 
   await page.getByTestId('preset-Mariage').getByTestId('preset-restore').click();
   await expect(page.getByTestId('confirm-dialog')).toContainText('Restaurer « Mariage » ?');
-  await page.screenshot({ path: 'test-results/screens/actions-preset-confirm.png' });
+  await page.screenshot({ path: 'test-screens/actions-preset-confirm.png' });
   await page.getByTestId('confirm-ok').click();
   await expect(cardNames(page)).toHaveText(['Photo simple', 'Collage', 'Animation', 'Video']);
   expect(await storedNames(page)).toEqual(['Photo simple', 'Collage', 'Animation', 'Video']);

@@ -9,5 +9,5 @@ test('the public gallery shell loads on a phone, in French', async ({ page }) =>
   await expect(page.getByTestId('gallery-shell')).toBeVisible();
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(PHONE.width);
-  await page.screenshot({ path: 'test-results/screens/gallery-phone.png' });
+  await page.screenshot({ path: 'test-screens/gallery-phone.png' });
 });

@@ -8,7 +8,7 @@ test('the operator unlocks the console with the keypad and sees the navigation',
   await page.goto('/admin');
   await expect(page.getByTestId('login-screen')).toBeVisible();
   await expect(page.getByText('Console verrouillée')).toBeVisible();
-  await page.screenshot({ path: 'test-results/screens/admin-login.png' });
+  await page.screenshot({ path: 'test-screens/admin-login.png' });
   await typePin(page, ADMIN_PIN);
   await page.getByTestId('pin-submit').click();
   await expect(page.getByTestId('home-page')).toBeVisible();
@@ -16,7 +16,7 @@ test('the operator unlocks the console with the keypad and sees the navigation',
     await expect(page.getByTestId(`nav-${part}`)).toBeVisible();
   }
   await expect(page.getByTestId('capture-status')).toContainText('Connectée');
-  await page.screenshot({ path: 'test-results/screens/admin-home.png' });
+  await page.screenshot({ path: 'test-screens/admin-home.png' });
 });
 
 test('a wrong PIN is refused with a message and the keypad stays', async ({ page }) => {
@@ -29,7 +29,7 @@ test('a wrong PIN is refused with a message and the keypad stays', async ({ page
 
 test('the lock button and a reload both keep the console honest', async ({ page }) => {
   await unlockConsole(page, '/admin/events');
-  await expect(page.getByTestId('placeholder-page')).toContainText('Événements');
+  await expect(page.getByTestId('events-page')).toContainText('Événements');
   await page.reload();
   await expect(page.getByTestId('nav-lock')).toBeVisible();
   await page.getByTestId('nav-lock').click();
@@ -42,7 +42,7 @@ test('the console locks itself after five idle minutes, and not before', async (
   await page.clock.install();
   await unlockConsole(page);
   await page.clock.runFor(4 * 60_000);
-  await page.getByTestId('nav-events').click();
+  await page.getByTestId('nav-print').click();
   await page.clock.runFor(4 * 60_000);
   await expect(page.getByTestId('placeholder-page')).toBeVisible();
   await page.clock.runFor(61_000);
@@ -67,7 +67,7 @@ test('first run: the booth itself chooses the PIN, twice the same, then is signe
   try {
     await page.goto(`${fresh.localUrl}/admin`);
     await expect(page.getByTestId('first-run-screen')).toBeVisible();
-    await page.screenshot({ path: 'test-results/screens/admin-first-run.png' });
+    await page.screenshot({ path: 'test-screens/admin-first-run.png' });
     await typePin(page, '1357');
     await page.getByTestId('pin-submit').click();
     await typePin(page, '1358');

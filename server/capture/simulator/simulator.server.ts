@@ -40,8 +40,8 @@ export interface SimulatorHandle {
   dataDir: string;
   /** patch-error: PATCH answers 500 and writes nothing; patch-slow-after-apply: writes, then answers only after `delayMs`. */
   setFault(fault: SimulatorFault, delayMs?: number): void;
-  /** Takes a photo at once, without countdown, as if a guest had pressed the button. */
-  capture(label?: string): Promise<MediaItem>;
+  /** Takes a photo at once, without countdown, as if a guest had pressed the button (at `at`, for tests). */
+  capture(label?: string, at?: Date): Promise<MediaItem>;
   state(): SimulatorState;
   stop(): Promise<void>;
 }
@@ -194,8 +194,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   app.use((_req: Request, res: Response) => detail(res, 404, 'Not Found'));
 
-  const capture = async (label = 'Simulateur'): Promise<MediaItem> => {
-    const { item } = await media.makePhoto({ label, mediaType: 'image', frameFile: null, now: new Date() });
+  const capture = async (label = 'Simulateur', at = new Date()): Promise<MediaItem> => {
+    const { item } = await media.makePhoto({ label, mediaType: 'image', frameFile: null, now: at });
     events.broadcast('DbInsert', item);
     return item;
   };

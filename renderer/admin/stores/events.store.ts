@@ -1,0 +1,25 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { BoothEvent } from '../../../server/contract/events.contract.js';
+import { eventsService } from '../services/events.service.js';
+
+export const useEventsStore = defineStore('events', () => {
+  const events = ref<BoothEvent[]>([]);
+  const currentSlug = ref<string | null>(null);
+  const loaded = ref(false);
+
+  async function load(): Promise<void> {
+    const res = await eventsService.list();
+    events.value = res.events;
+    currentSlug.value = res.current_slug;
+    loaded.value = true;
+  }
+
+  async function create(name: string, slug: string | undefined): Promise<BoothEvent> {
+    const { event } = await eventsService.create(name, slug);
+    await load();
+    return event;
+  }
+
+  return { events, currentSlug, loaded, load, create };
+});

@@ -1,0 +1,73 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { PublicPhoto } from '../../../server/contract/photos.contract.js';
+import { galleryService } from '../services/gallery.service.js';
+
+/** The current event's photos for a guest, newest first, kept live. */
+export const useGalleryStore = defineStore('gallery', () => {
+  const photos = ref<PublicPhoto[]>([]);
+  const eventName = ref<string | null>(null);
+  const loaded = ref(false);
+  const loading = ref(false);
+  const done = ref(false);
+  const error = ref(false);
+  const live = ref(false);
+  let cursor: string | null = null;
+  let generation = 0;
+  let close: (() => void) | undefined;
+
+  async function loadMore(): Promise<void> {
+    if (loading.value || done.value) return;
+    loading.value = true;
+    const mine = generation;
+    try {
+      const page = await galleryService.page(cursor);
+      if (mine !== generation) return;
+      const known = new Set(photos.value.map((p) => p.id));
+      photos.value.push(...page.photos.filter((p) => !known.has(p.id)));
+      eventName.value = page.event?.name ?? null;
+      cursor = page.next_cursor;
+      done.value = cursor === null;
+      error.value = false;
+    } catch {
+      if (mine === generation) error.value = true;
+    } finally {
+      if (mine === generation) {
+        loading.value = false;
+        loaded.value = true;
+      }
+    }
+  }
+
+  function reload(): Promise<void> {
+    generation++;
+    photos.value = [];
+    cursor = null;
+    done.value = false;
+    loading.value = false;
+    return loadMore();
+  }
+
+  function connect(): void {
+    close ??= galleryService.openStream({
+      added: (photo) => {
+        if (!photos.value.some((p) => p.id === photo.id)) photos.value.unshift(photo);
+      },
+      updated: (photo) => {
+        const i = photos.value.findIndex((p) => p.id === photo.id);
+        if (i >= 0) photos.value[i] = photo;
+      },
+      removed: (id) => {
+        photos.value = photos.value.filter((p) => p.id !== id);
+      },
+      eventChanged: () => void reload(),
+      connected: (up) => {
+        // Back after a cut: photos taken meanwhile are fetched again.
+        if (up && !live.value && loaded.value) void reload();
+        live.value = up;
+      },
+    });
+  }
+
+  return { photos, eventName, loaded, loading, done, error, live, loadMore, reload, connect };
+});

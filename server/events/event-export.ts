@@ -1,0 +1,136 @@
+import { once } from 'node:events';
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
+import type { Writable } from 'node:stream';
+import { ZipArchive } from 'archiver';
+import type { Clock } from '../clock/clock.port.js';
+import type { ExportProgress } from '../contract/events.contract.js';
+import type { PhotoRepository } from '../photos/photo.repository.js';
+import type { EventService } from './event.service.js';
+import { fileNamePart, photoFileName } from './names.js';
+
+export interface ExportEntry {
+  name: string;
+  file: string;
+  size: number;
+  mtime: number;
+}
+
+export interface ExportPlan {
+  eventId: number;
+  fileName: string;
+  entries: ExportEntry[];
+  totalBytes: number;
+}
+
+const PROGRESS_TTL_MS = 10 * 60_000;
+
+/**
+ * Streams an event's photos as a ZIP read straight from the capture app's data folder. Entries
+ * are stored, not deflated (JPEGs do not compress), and added one file at a time, so memory and
+ * open files stay flat however large the event.
+ */
+export class EventExportService {
+  private readonly progress = new Map<string, { value: ExportProgress; expires: number }>();
+  private readonly root: string;
+
+  constructor(
+    private readonly events: EventService,
+    private readonly photos: PhotoRepository,
+    captureDataDir: string,
+    private readonly clock: Clock,
+  ) {
+    this.root = path.resolve(captureDataDir);
+  }
+
+  plan(slug: string): ExportPlan {
+    const event = this.events.get(slug);
+    const entries: ExportEntry[] = [];
+    let previousSecond = '';
+    let rank = 0;
+    for (const photo of this.photos.ofEvent(event.id)) {
+      const second = photo.stem.slice(0, 15);
+      rank = second === previousSecond ? rank + 1 : 0;
+      previousSecond = second;
+      const file = path.resolve(this.root, photo.file);
+      if (!file.startsWith(path.join(this.root, 'media') + path.sep)) continue;
+      entries.push({ name: photoFileName(event.name, photo.stem, rank, path.extname(photo.file)), file, size: photo.size, mtime: photo.mtime });
+    }
+    return { eventId: event.id, fileName: `${fileNamePart(event.name)}.zip`, entries, totalBytes: entries.reduce((n, e) => n + e.size, 0) };
+  }
+
+  progressOf(token: string): ExportProgress | undefined {
+    const now = this.clock.now();
+    for (const [key, p] of this.progress) if (p.expires < now) this.progress.delete(key);
+    return this.progress.get(token)?.value;
+  }
+
+  /**
+   * Writes the ZIP to `out`. Resolves when it is complete, or when `out` closes early (the
+   * client went away): then the archive is aborted and the open file closed.
+   */
+  async write(plan: ExportPlan, out: Writable, token?: string): Promise<ExportProgress> {
+    const state: ExportProgress = { state: 'running', files_done: 0, files_total: plan.entries.length, bytes_done: 0, bytes_total: plan.totalBytes, missing: 0 };
+    const track = (): void => {
+      if (token) this.progress.set(token, { value: { ...state }, expires: this.clock.now() + PROGRESS_TTL_MS });
+    };
+    track();
+
+    const archive = new ZipArchive({ store: true });
+    let aborted = false;
+    let current: fsp.FileHandle | undefined;
+    let onAbort: () => void = () => undefined;
+    const abortedSignal = new Promise<void>((resolve) => (onAbort = resolve));
+    const onClose = (): void => {
+      if (out.writableFinished) return;
+      aborted = true;
+      archive.abort();
+      void current?.close().catch(() => undefined);
+      onAbort();
+    };
+    out.once('close', onClose);
+    const failure = once(archive, 'error').then(([err]) => {
+      throw err;
+    });
+    failure.catch(() => undefined);
+    archive.pipe(out);
+
+    const missing: string[] = [];
+    try {
+      for (const entry of plan.entries) {
+        if (aborted) break;
+        try {
+          current = await fsp.open(entry.file, 'r');
+        } catch {
+          missing.push(entry.name);
+          state.missing = missing.length;
+          continue;
+        }
+        const stream = current.createReadStream({ autoClose: true });
+        archive.append(stream, { name: entry.name, date: new Date(entry.mtime) });
+        await Promise.race([once(archive, 'entry'), failure, abortedSignal]);
+        current = undefined;
+        if (aborted) break;
+        state.files_done++;
+        state.bytes_done += entry.size;
+        track();
+      }
+      if (!aborted) {
+        if (missing.length > 0) archive.append(`Photos dont le fichier a disparu :\n${missing.join('\n')}\n`, { name: '_fichiers-manquants.txt' });
+        await Promise.race([archive.finalize(), failure, abortedSignal]);
+        await Promise.race([finished(out), abortedSignal]);
+      }
+      state.state = aborted ? 'aborted' : 'done';
+    } catch (err) {
+      state.state = aborted ? 'aborted' : 'failed';
+      if (!aborted) throw err;
+    } finally {
+      out.off('close', onClose);
+      await current?.close().catch(() => undefined);
+      track();
+      if (state.state === 'done') this.events.recordExport(plan.eventId, `${state.files_done} photo(s)${missing.length ? `, ${missing.length} manquante(s)` : ''}`);
+    }
+    return state;
+  }
+}

@@ -1,0 +1,39 @@
+import { Router } from 'express';
+import { NotFoundError } from '../errors.js';
+import { attachment } from '../http/send.js';
+import { parseInput } from '../http/validate.js';
+import type { EventExportService } from './event-export.js';
+import { createEventBody, progressToken, slugParam } from './event.schema.js';
+import type { EventService } from './event.service.js';
+
+/** /api/admin/events */
+export function eventRouter(events: EventService, exports: EventExportService): Router {
+  const router = Router();
+
+  router.get('/', (_req, res) => {
+    res.json(events.list());
+  });
+
+  router.post('/', (req, res) => {
+    res.status(201).json({ event: events.create(parseInput(createEventBody, req.body)) });
+  });
+
+  router.get('/:slug/export.zip', async (req, res) => {
+    const plan = exports.plan(parseInput(slugParam, req.params.slug, 'event slug'));
+    const token = req.query.progress === undefined ? undefined : parseInput(progressToken, req.query.progress, 'progress token');
+    res.setHeader('Content-Type', 'application/zip');
+    res.setHeader('Content-Disposition', attachment(plan.fileName));
+    res.setHeader('X-Export-Files', String(plan.entries.length));
+    res.setHeader('X-Export-Bytes', String(plan.totalBytes));
+    await exports.write(plan, res, token);
+  });
+
+  router.get('/:slug/export/progress/:token', (req, res) => {
+    parseInput(slugParam, req.params.slug, 'event slug');
+    const progress = exports.progressOf(parseInput(progressToken, req.params.token, 'progress token'));
+    if (!progress) throw new NotFoundError('No export with that token');
+    res.json(progress);
+  });
+
+  return router;
+}

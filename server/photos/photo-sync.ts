@@ -1,0 +1,67 @@
+import type { CaptureLink } from '../capture/capture-link.js';
+import type { Logger } from '../logger.js';
+import type { PhotoIndexer, RescanReport } from './photo-indexer.js';
+
+/**
+ * Runs the indexer: a rescan at start and after each reconnection to the capture app (photos
+ * taken while Boothdeck was away), and live indexing from the capture app's stream.
+ */
+export class PhotoSync {
+  private offEvents: (() => void) | undefined;
+  private offState: (() => void) | undefined;
+  private running: Promise<RescanReport | undefined> | undefined;
+  private again = false;
+  private wasConnected = false;
+
+  constructor(
+    private readonly indexer: PhotoIndexer,
+    private readonly link: CaptureLink,
+    private readonly log: Logger,
+  ) {}
+
+  start(): void {
+    this.offEvents = this.link.on((event) => void this.indexer.handle(event));
+    this.offState = this.link.onState((state) => {
+      if (state === 'connected' && this.wasConnected) void this.rescan();
+      if (state === 'connected') this.wasConnected = true;
+    });
+    void this.rescan();
+  }
+
+  /** One rescan at a time; a request during one runs one more afterwards. */
+  rescan(): Promise<RescanReport | undefined> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.indexer
+      .rescan()
+      .then(
+        (report) => {
+          this.log.info(
+            `Photo index: ${report.files} file(s), ${report.added} added, ${report.updated} updated, ${report.missing} missing, ${report.unresolved} not yet known to the capture app (${report.ms} ms)`,
+          );
+          return report;
+        },
+        (err: unknown) => {
+          this.log.error('Photo rescan failed', err);
+          return undefined;
+        },
+      )
+      .finally(() => {
+        this.running = undefined;
+        if (this.again) {
+          this.again = false;
+          void this.rescan();
+        }
+      });
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.offEvents?.();
+    this.offState?.();
+    this.again = false;
+    await this.running;
+  }
+}

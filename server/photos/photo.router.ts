@@ -1,0 +1,52 @@
+import { Router, type Response } from 'express';
+import { attachment, sendCaptureFile } from '../http/send.js';
+import { parseInput } from '../http/validate.js';
+import { adminPhotoQuery, photoIdParam, publicPhotoQuery } from './photo.schema.js';
+import type { PhotoService } from './photo.service.js';
+
+type Scope = 'admin' | 'gallery';
+
+const sendThumb = (res: Response, file: string): void => {
+  // A photo never changes under its id: its thumbnail can be kept.
+  res.sendFile(file, { headers: { 'Cache-Control': 'private, max-age=604800, immutable', 'Content-Type': 'image/webp' } });
+};
+
+/** Thumbnail, preview and download of one photo, for the admin or for guests (current event only). */
+function photoFiles(router: Router, photos: PhotoService, scope: Scope): void {
+  router.get('/:id/thumb', async (req, res) => {
+    sendThumb(res, await photos.thumbnail(scope, parseInput(photoIdParam, req.params.id, 'photo id')));
+  });
+  router.get('/:id/preview', async (req, res) => {
+    const file = await photos.preview(scope, parseInput(photoIdParam, req.params.id, 'photo id'));
+    await sendCaptureFile(res, file, { 'Cache-Control': 'private, max-age=86400' });
+  });
+  router.get('/:id/download', async (req, res) => {
+    const { fileName, file } = await photos.download(scope, parseInput(photoIdParam, req.params.id, 'photo id'));
+    await sendCaptureFile(res, file, { 'Content-Disposition': attachment(fileName) });
+  });
+}
+
+/** /api/admin/photos */
+export function adminPhotoRouter(photos: PhotoService): Router {
+  const router = Router();
+  router.get('/', (req, res) => {
+    res.json(photos.listAdmin(parseInput(adminPhotoQuery, req.query, 'query')));
+  });
+  photoFiles(router, photos, 'admin');
+  router.delete('/:id', async (req, res) => {
+    await photos.delete(parseInput(photoIdParam, req.params.id, 'photo id'));
+    res.status(204).end();
+  });
+  return router;
+}
+
+/** /api/gallery/photos: what a guest's phone may ask for. */
+export function galleryPhotoRouter(photos: PhotoService): Router {
+  const router = Router();
+  router.get('/', (req, res) => {
+    const q = parseInput(publicPhotoQuery, req.query, 'query');
+    res.json(photos.listPublic(q.cursor, q.limit));
+  });
+  photoFiles(router, photos, 'gallery');
+  return router;
+}

@@ -1,0 +1,41 @@
+import { readFileSync } from 'node:fs';
+import { expect, isolatedTest as test } from './fixtures.js';
+import { BOOTH_SCREEN, unlockConsole } from './helpers.js';
+import { readZip } from '../support/zip.js';
+
+test.use({ viewport: BOOTH_SCREEN });
+
+test('the operator creates events: the new one is current, alone with the badge “En cours”', async ({ page }) => {
+  await unlockConsole(page, '/admin/events');
+  await expect(page.getByTestId('events-empty')).toBeVisible();
+  await page.getByTestId('event-name').fill('Mariage Léa & Tom');
+  await expect(page.getByTestId('event-slug')).toHaveValue('mariage-lea-et-tom');
+  await page.getByTestId('event-create').click();
+  await expect(page.getByTestId('event-mariage-lea-et-tom').getByTestId('current-badge')).toHaveText('En cours');
+
+  await page.getByTestId('event-name').fill('Soirée dansante');
+  await page.getByTestId('event-slug').fill('soiree-2026');
+  await page.getByTestId('event-create').click();
+  await expect(page.getByTestId('event-soiree-2026').getByTestId('current-badge')).toHaveText('En cours');
+  await expect(page.getByTestId('current-badge')).toHaveCount(1);
+  await page.getByTestId('event-mariage-lea-et-tom').getByTestId('event-history-toggle').click();
+  await expect(page.getByTestId('event-mariage-lea-et-tom').getByTestId('event-history')).toContainText('Archivé');
+  await page.screenshot({ path: 'test-screens/events.png' });
+});
+
+test('a ZIP export downloads with a progress bar that ends complete', async ({ page, service }) => {
+  service.services.events.create({ name: 'Gala' });
+  for (let i = 0; i < 3; i++) await service.simulator!.capture(`gala ${i}`);
+  await expect.poll(() => service.services.photoRepository.count()).toBe(3);
+  await unlockConsole(page, '/admin/events');
+  await expect(page.getByTestId('event-gala').getByTestId('photo-count')).toHaveText('3 photo(s)');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('event-gala').getByTestId('event-export').click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe('Gala.zip');
+  const entries = await readZip(readFileSync((await file.path())!));
+  expect(entries).toHaveLength(3);
+  expect(entries.every((e) => /^Gala_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}(-\d)?\.jpg$/.test(e.name))).toBe(true);
+  await expect(page.getByTestId('export-progress')).toHaveAttribute('data-state', 'done');
+  await expect(page.getByTestId('export-progress')).toContainText('Export terminé : 3 photo(s).');
+});
