@@ -1,14 +1,12 @@
-import { once } from 'node:events';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import { finished } from 'node:stream/promises';
 import type { Writable } from 'node:stream';
-import { ZipArchive } from 'archiver';
 import type { Clock } from '../clock/clock.port.js';
 import type { ExportProgress } from '../contract/events.contract.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
 import type { EventService } from './event.service.js';
 import { fileNamePart, photoFileName } from './names.js';
+import { StoredZipWriter, ZipAbortedError } from './zip-writer.js';
 
 export interface ExportEntry {
   name: string;
@@ -28,8 +26,8 @@ const PROGRESS_TTL_MS = 10 * 60_000;
 
 /**
  * Streams an event's photos as a ZIP read straight from the capture app's data folder. Entries
- * are stored, not deflated (JPEGs do not compress), and added one file at a time, so memory and
- * open files stay flat however large the event.
+ * are stored, not deflated (JPEGs do not compress), one open file at a time, so memory and open
+ * files stay flat however large the event.
  */
 export class EventExportService {
   private readonly progress = new Map<string, { value: ExportProgress; expires: number }>();
@@ -68,7 +66,7 @@ export class EventExportService {
 
   /**
    * Writes the ZIP to `out`. Resolves when it is complete, or when `out` closes early (the
-   * client went away): then the archive is aborted and the open file closed.
+   * client went away): then the file being read is closed and nothing else is opened.
    */
   async write(plan: ExportPlan, out: Writable, token?: string): Promise<ExportProgress> {
     const state: ExportProgress = { state: 'running', files_done: 0, files_total: plan.entries.length, bytes_done: 0, bytes_total: plan.totalBytes, missing: 0 };
@@ -76,60 +74,41 @@ export class EventExportService {
       if (token) this.progress.set(token, { value: { ...state }, expires: this.clock.now() + PROGRESS_TTL_MS });
     };
     track();
-
-    const archive = new ZipArchive({ store: true });
-    let aborted = false;
-    let current: fsp.FileHandle | undefined;
-    let onAbort: () => void = () => undefined;
-    const abortedSignal = new Promise<void>((resolve) => (onAbort = resolve));
-    const onClose = (): void => {
-      if (out.writableFinished) return;
-      aborted = true;
-      archive.abort();
-      void current?.close().catch(() => undefined);
-      onAbort();
-    };
-    out.once('close', onClose);
-    const failure = once(archive, 'error').then(([err]) => {
-      throw err;
-    });
-    failure.catch(() => undefined);
-    archive.pipe(out);
-
+    const zip = new StoredZipWriter(out);
     const missing: string[] = [];
     try {
       for (const entry of plan.entries) {
-        if (aborted) break;
+        let handle: fsp.FileHandle;
         try {
-          current = await fsp.open(entry.file, 'r');
+          handle = await fsp.open(entry.file, 'r');
         } catch {
           missing.push(entry.name);
           state.missing = missing.length;
           continue;
         }
-        const stream = current.createReadStream({ autoClose: true });
-        archive.append(stream, { name: entry.name, date: new Date(entry.mtime) });
-        await Promise.race([once(archive, 'entry'), failure, abortedSignal]);
-        current = undefined;
-        if (aborted) break;
+        try {
+          await zip.addFile(entry.name, new Date(entry.mtime), handle);
+        } finally {
+          await handle.close();
+        }
         state.files_done++;
         state.bytes_done += entry.size;
         track();
       }
-      if (!aborted) {
-        if (missing.length > 0) archive.append(`Photos dont le fichier a disparu :\n${missing.join('\n')}\n`, { name: '_fichiers-manquants.txt' });
-        await Promise.race([archive.finalize(), failure, abortedSignal]);
-        await Promise.race([finished(out), abortedSignal]);
+      if (missing.length > 0) {
+        await zip.addBuffer('_fichiers-manquants.txt', new Date(this.clock.now()), Buffer.from(`Photos dont le fichier a disparu :\n${missing.join('\n')}\n`));
       }
-      state.state = aborted ? 'aborted' : 'done';
+      await zip.finish();
+      state.state = 'done';
+      this.events.recordExport(plan.eventId, `${state.files_done} photo(s)${missing.length ? `, ${missing.length} manquante(s)` : ''}`);
     } catch (err) {
-      state.state = aborted ? 'aborted' : 'failed';
-      if (!aborted) throw err;
+      state.state = err instanceof ZipAbortedError ? 'aborted' : 'failed';
+      if (!(err instanceof ZipAbortedError)) {
+        out.destroy();
+        throw err;
+      }
     } finally {
-      out.off('close', onClose);
-      await current?.close().catch(() => undefined);
       track();
-      if (state.state === 'done') this.events.recordExport(plan.eventId, `${state.files_done} photo(s)${missing.length ? `, ${missing.length} manquante(s)` : ''}`);
     }
     return state;
   }

@@ -1,0 +1,58 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdtempSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { StoredZipWriter } from '../../server/events/zip-writer.js';
+import { readZip } from '../support/zip.js';
+
+/** Python's zipfile checks every CRC and the ZIP64 records: an independent reader. */
+function pythonCheck(zipPath: string): { names: string[]; bad: string | null } {
+  const script = 'import sys,zipfile,json\nz=zipfile.ZipFile(sys.argv[1])\nprint(json.dumps({"names":z.namelist(),"bad":z.testzip()}))';
+  const result = spawnSync('python3', ['-c', script, zipPath], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(result.stderr);
+  return JSON.parse(result.stdout) as { names: string[]; bad: string | null };
+}
+
+async function build(files: { name: string; data: Buffer }[], threshold?: number): Promise<string> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-zip-'));
+  const zipPath = path.join(dir, 'out.zip');
+  const out = createWriteStream(zipPath);
+  const zip = new StoredZipWriter(out, threshold);
+  for (const [i, f] of files.entries()) {
+    const file = path.join(dir, `src-${i}`);
+    writeFileSync(file, f.data);
+    const handle = await open(file, 'r');
+    await zip.addFile(f.name, new Date(2026, 10, 22, 14, 30, 6), handle);
+    await handle.close();
+  }
+  await zip.finish();
+  return zipPath;
+}
+
+describe('the stored ZIP writer', () => {
+  it('writes entries any reader accepts, with correct CRCs, stored and UTF-8 named', async () => {
+    const files = [
+      { name: 'Mariage-Lea-et-Tom_2026-11-22_14-30-05.jpg', data: randomBytes(3 * 1024 * 1024 + 17) },
+      { name: 'Fête_été.jpg', data: randomBytes(1000) },
+      { name: 'vide.txt', data: Buffer.alloc(0) },
+    ];
+    const zipPath = await build(files);
+    expect(pythonCheck(zipPath)).toEqual({ names: files.map((f) => f.name), bad: null });
+    const entries = await readZip((await import('node:fs')).readFileSync(zipPath));
+    expect(entries.map((e) => e.method)).toEqual([0, 0, 0]);
+    entries.forEach((e, i) => expect(e.data.equals(files[i]!.data)).toBe(true));
+  });
+
+  it('switches to ZIP64 records past the limit, and stays readable', async () => {
+    const files = [
+      { name: 'a.jpg', data: randomBytes(5000) },
+      { name: 'b.jpg', data: randomBytes(300) },
+      { name: 'c.jpg', data: randomBytes(7000) },
+    ];
+    const zipPath = await build(files, 4096);
+    expect(pythonCheck(zipPath)).toEqual({ names: ['a.jpg', 'b.jpg', 'c.jpg'], bad: null });
+  });
+});
