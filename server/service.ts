@@ -41,13 +41,20 @@ export interface ServiceOverrides {
   restart?: Partial<CaptureRestartOptions>;
 }
 
+/** Guests join the booth's Wi-Fi: its interface first, then wired ones; never container bridges. */
+function interfaceRank(name: string): number {
+  if (/^(wlan|wl)/.test(name)) return 0;
+  if (/^(eth|en)/.test(name)) return 1;
+  if (/^(docker|br-|veth|virbr|lxc|tun|tap|zt|wg)/.test(name)) return 9;
+  return 5;
+}
+
+/** Read at each call: the Wi-Fi lease often arrives after the service has started. */
 function lanAddress(): string | undefined {
-  for (const list of Object.values(os.networkInterfaces())) {
-    for (const entry of list ?? []) {
-      if (entry.family === 'IPv4' && !entry.internal) return entry.address;
-    }
-  }
-  return undefined;
+  const candidates = Object.entries(os.networkInterfaces()).flatMap(([name, list]) =>
+    (list ?? []).filter((e) => e.family === 'IPv4' && !e.internal).map((e) => ({ name, address: e.address })),
+  );
+  return candidates.filter((c) => interfaceRank(c.name) < 9).sort((a, b) => interfaceRank(a.name) - interfaceRank(b.name))[0]?.address;
 }
 
 /** The address a guest's phone would use: the booth's LAN address unless bound to one host. */
@@ -94,14 +101,14 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     const refreshArgv = config.screenRefresh === undefined ? (simulator ? null : ['wtype', '-k', 'F5']) : config.screenRefresh;
     const [refreshCommand, ...refreshArgs] = refreshArgv ?? [];
     const captureDataDir = simulator?.dataDir ?? config.captureDataDir ?? path.join(os.homedir(), 'photobooth-data');
-    let galleryUrl = `http://${publicHost(config.host)}:${config.port}/`;
+    let port = config.port;
     const services = buildServices(
       { db, capture, clock, system: overrides.system ?? createExecSystem(), hardware, log },
       {
         version: appVersion(),
         dataDir: config.dataDir,
         captureDataDir,
-        galleryUrl: () => galleryUrl,
+        galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,
         restart: {
           unit: config.captureUnit,
           refresh:
@@ -125,8 +132,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
           server.close(() => resolve());
         }),
     );
-    const port = (server.address() as AddressInfo).port;
-    galleryUrl = `http://${publicHost(config.host)}:${port}/`;
+    port = (server.address() as AddressInfo).port;
     services.photoSync.start();
     cleanup.push(() => services.photoSync.stop());
     services.captureLink.start();

@@ -69,6 +69,8 @@ export class EventRepository {
    * moment with two current events, nor one without the new event if it was created.
    */
   createCurrent(slug: string, name: string, at: number): EventRow {
+    // IMMEDIATE: the write lock is taken before the open events are read, so two connections
+    // creating events at once run one after the other instead of both archiving the same one.
     return this.db.transaction(() => {
       const open = this.db.prepare<[], EventRow>('SELECT * FROM events WHERE archived_at IS NULL').all();
       for (const event of open) {
@@ -79,6 +81,6 @@ export class EventRepository {
       const id = Number(info.lastInsertRowid);
       this.addHistory({ event_id: id, at, kind: 'created', detail: '' });
       return { id, slug, name, created_at: at, archived_at: null };
-    })();
+    }).immediate();
   }
 }

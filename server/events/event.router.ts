@@ -25,6 +25,11 @@ export function eventRouter(events: EventService, exports: EventExportService): 
     res.setHeader('Content-Disposition', attachment(plan.fileName));
     res.setHeader('X-Export-Files', String(plan.entries.length));
     res.setHeader('X-Export-Bytes', String(plan.totalBytes));
+    // A HEAD asks what the export would be, not for the export itself.
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
     await exports.write(plan, res, token);
   });
 

@@ -7,7 +7,7 @@ import type { Clock } from '../clock/clock.port.js';
 import type { EventRepository } from '../events/event.repository.js';
 import { parseStem } from '../events/names.js';
 import type { Logger } from '../logger.js';
-import type { PhotoRepository, PhotoRow } from './photo.repository.js';
+import type { FileState, PhotoRepository, PhotoRow } from './photo.repository.js';
 
 export interface RescanReport {
   files: number;
@@ -23,6 +23,9 @@ export interface RescanReport {
 export type PhotoChange = { type: 'added' | 'updated'; id: string } | { type: 'removed'; id: string };
 
 const IMAGE = /\.(jpe?g|png|webp|gif)$/i;
+/** Vanished files checked one by one with the capture app; beyond this, only marked missing. */
+const MAX_VANISHED_CHECKS = 200;
+const REMOVED_MEMORY_MS = 10 * 60_000;
 const PROCESSED_DIR = ['media', 'processed_full'] as const;
 const PAGE = 500;
 const STAT_PARALLEL = 64;
@@ -52,6 +55,8 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
  */
 export class PhotoIndexer {
   private readonly mediaRoot: string;
+  /** Ids removed lately: a rescan that listed them before their removal must not bring them back. */
+  private readonly removed = new Map<string, number>();
 
   constructor(
     private readonly photos: PhotoRepository,
@@ -115,6 +120,9 @@ export class PhotoIndexer {
   }
 
   remove(id: string): void {
+    const now = this.clock.now();
+    this.removed.set(id, now);
+    for (const [key, at] of this.removed) if (at < now - REMOVED_MEMORY_MS) this.removed.delete(key);
     if (this.photos.remove(id)) this.onChange({ type: 'removed', id });
   }
 
@@ -158,14 +166,13 @@ export class PhotoIndexer {
       else if (row.mtime !== info.mtime || row.size !== info.size || row.missing) changed.push({ stem, info });
       else unchanged++;
     });
-    const vanished = [...known.values()].filter((f) => !f.missing && !onDisk.has(f.stem)).map((f) => f.stem);
+    const vanished = [...known.values()].filter((f) => !f.missing && !onDisk.has(f.stem));
 
-    const rows = fresh.size > 0 ? await this.resolve(fresh) : [];
+    const rows = (fresh.size > 0 ? await this.resolve(fresh) : []).filter((r) => !this.removed.has(r.id));
     const at = this.clock.now();
     this.photos.upsertMany(rows);
     changed.forEach((c) => this.photos.updateFile(c.stem, c.info.mtime, c.info.size, at));
-    this.photos.markMissing(vanished, true);
-    if (vanished.length > 0) this.log.warn(`${vanished.length} indexed photo file(s) vanished from ${dir}`);
+    const gone = await this.settleVanished(vanished);
     rows.forEach((r) => this.onChange({ type: 'added', id: r.id }));
 
     return {
@@ -173,10 +180,34 @@ export class PhotoIndexer {
       unchanged,
       added: rows.length,
       updated: changed.length,
-      missing: vanished.length,
+      missing: vanished.length - gone,
       unresolved: fresh.size - rows.length,
       ms: this.clock.now() - started,
     };
+  }
+
+  /**
+   * A file that vanished is either a photo deleted in the capture app (its item is gone too: the
+   * row goes) or a file lost on its own (the item remains: the photo is reported missing).
+   * Returns how many rows went.
+   */
+  private async settleVanished(vanished: readonly FileState[]): Promise<number> {
+    if (vanished.length === 0) return 0;
+    let gone = 0;
+    const missing: string[] = [];
+    for (const [i, file] of vanished.entries()) {
+      let item: MediaItem | null | undefined;
+      if (i < MAX_VANISHED_CHECKS) item = await this.capture.getMediaItem(file.id).catch(() => undefined);
+      if (item === null) {
+        this.remove(file.id);
+        gone++;
+      } else {
+        missing.push(file.stem);
+      }
+    }
+    this.photos.markMissing(missing, true);
+    if (missing.length > 0) this.log.warn(`${missing.length} indexed photo file(s) vanished from the capture app's media folder`);
+    return gone;
   }
 
   /** Finds the capture app's items for new files, newest first, stopping once all are found. */

@@ -3,15 +3,14 @@ import type { Logger } from '../logger.js';
 import type { PhotoIndexer, RescanReport } from './photo-indexer.js';
 
 /**
- * Runs the indexer: a rescan at start and after each reconnection to the capture app (photos
- * taken while Boothdeck was away), and live indexing from the capture app's stream.
+ * Runs the indexer: a rescan at start and on each connection to the capture app (photos taken
+ * while Boothdeck or the stream was away), and live indexing from the capture app's stream.
  */
 export class PhotoSync {
   private offEvents: (() => void) | undefined;
   private offState: (() => void) | undefined;
   private running: Promise<RescanReport | undefined> | undefined;
   private again = false;
-  private wasConnected = false;
 
   constructor(
     private readonly indexer: PhotoIndexer,
@@ -21,9 +20,10 @@ export class PhotoSync {
 
   start(): void {
     this.offEvents = this.link.on((event) => void this.indexer.handle(event));
+    // Each connection, the first included, may follow photos taken while the stream was down
+    // (the capture app often starts after Boothdeck on boot).
     this.offState = this.link.onState((state) => {
-      if (state === 'connected' && this.wasConnected) void this.rescan();
-      if (state === 'connected') this.wasConnected = true;
+      if (state === 'connected') void this.rescan();
     });
     void this.rescan();
   }

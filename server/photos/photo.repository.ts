@@ -33,6 +33,7 @@ export interface PhotoQuery {
 }
 
 export interface FileState {
+  id: string;
   stem: string;
   mtime: number;
   size: number;
@@ -112,7 +113,7 @@ export class PhotoRepository {
   }
 
   fileStates(): FileState[] {
-    return this.db.prepare<[], FileState>('SELECT stem, mtime, size, missing FROM photos').all();
+    return this.db.prepare<[], FileState>('SELECT id, stem, mtime, size, missing FROM photos').all();
   }
 
   markMissing(stems: readonly string[], missing: boolean): void {

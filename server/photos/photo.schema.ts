@@ -7,13 +7,15 @@ const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 const dateBound = (end: boolean) =>
   z.string().transform((text, ctx) => {
     const day = DAY.exec(text);
-    const time = day
-      ? end
-        ? new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3]), 23, 59, 59, 999).getTime()
-        : new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])).getTime()
-      : /^\d{4}-\d{2}-\d{2}T/.test(text)
-        ? Date.parse(text)
-        : Number.NaN;
+    let time = Number.NaN;
+    if (day) {
+      const [y, m, d] = [Number(day[1]), Number(day[2]) - 1, Number(day[3])];
+      const date = end ? new Date(y, m, d, 23, 59, 59, 999) : new Date(y, m, d);
+      // Date rolls 2026-02-30 over to March: such a day does not exist.
+      if (date.getFullYear() === y && date.getMonth() === m && date.getDate() === d) time = date.getTime();
+    } else if (/^\d{4}-\d{2}-\d{2}T/.test(text)) {
+      time = Date.parse(text);
+    }
     if (Number.isNaN(time)) {
       ctx.addIssue({ code: 'custom', message: 'must be a date such as 2026-11-22 or 2026-11-22T14:30:00' });
       return z.NEVER;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CaptureAppPort, CaptureFile } from '../capture/capture.port.js';
 import type { AdminPhoto, PhotoPage, PublicPhoto } from '../contract/photos.contract.js';
-import { NotFoundError, ValidationError } from '../errors.js';
+import { CaptureAppError, NotFoundError, ValidationError } from '../errors.js';
 import type { EventRepository } from '../events/event.repository.js';
 import { photoFileName } from '../events/names.js';
 import type { EventHub } from '../live/event-hub.js';
@@ -120,7 +120,8 @@ export class PhotoService {
 
   async thumbnail(scope: Scope, id: string): Promise<string> {
     const row = this.visible(scope, id);
-    return this.thumbnails.ensure(row.id, async () => {
+    const stillIndexed = (): boolean => this.photos.find(row.id) !== undefined;
+    return this.thumbnails.ensure(row.id, stillIndexed, async () => {
       const local = this.localFile(row);
       if (local) return local;
       const remote = await this.capture.openMedia('thumbnail', row.id);
@@ -148,21 +149,23 @@ export class PhotoService {
 
   async delete(id: string): Promise<void> {
     const row = this.visible('admin', id);
-    await this.capture.deleteMedia(row.id);
-    this.photos.remove(row.id);
-    await this.thumbnails.remove(row.id);
-    this.announce({ type: 'removed', id: row.id });
+    // An unknown id and a failure look alike in the capture app's answer: ask again.
+    if (!(await this.capture.deleteMedia(row.id)) && (await this.capture.getMediaItem(row.id)) !== null) {
+      throw new CaptureAppError('The capture app did not delete the photo; it is kept');
+    }
+    if (this.photos.remove(row.id)) this.announce({ type: 'removed', id: row.id });
   }
 
   /** Tells open galleries about a change of the index. */
   announce(change: PhotoChange): void {
-    if (change.type === 'removed') {
+    const row = change.type === 'removed' ? undefined : this.photos.find(change.id);
+    // A photo hidden by an update leaves the galleries as a removed one does.
+    if (!row || row.visible !== 1) {
+      void this.thumbnails.remove(change.id);
       this.hub.publish('admin', 'photo-removed', { id: change.id });
       this.hub.publish('gallery', 'photo-removed', { id: change.id });
       return;
     }
-    const row = this.photos.find(change.id);
-    if (!row || row.visible !== 1) return;
     const event = change.type === 'added' ? 'photo-added' : 'photo-updated';
     this.hub.publish('admin', event, this.toAdmin(row));
     if (row.event_id !== null && row.event_id === this.events.current()?.id) this.hub.publish('gallery', event, this.toPublic(row));

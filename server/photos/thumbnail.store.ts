@@ -4,6 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { writeFileAtomic } from '../fs/atomic-write.js';
 import { isUuid } from '../capture/capture.types.js';
+import { NotFoundError } from '../errors.js';
 
 const EDGE_PX = 480;
 const QUALITY = 72;
@@ -32,8 +33,11 @@ export class ThumbnailStore {
     return existsSync(this.pathOf(id));
   }
 
-  /** The thumbnail file, made from `source` (an image buffer or a file path) if not there yet. */
-  ensure(id: string, source: () => Promise<Buffer | string>): Promise<string> {
+  /**
+   * The thumbnail file, made from `source` (an image buffer or a file path) if not there yet.
+   * `wanted` is asked again before writing: a photo deleted meanwhile leaves no thumbnail.
+   */
+  ensure(id: string, wanted: () => boolean, source: () => Promise<Buffer | string>): Promise<string> {
     const file = this.pathOf(id);
     if (existsSync(file)) return Promise.resolve(file);
     const pending = this.inFlight.get(id);
@@ -45,6 +49,7 @@ export class ThumbnailStore {
         .resize(EDGE_PX, EDGE_PX, { fit: 'inside', withoutEnlargement: true })
         .webp({ quality: QUALITY })
         .toBuffer();
+      if (!wanted()) throw new NotFoundError('No such photo');
       mkdirSync(path.dirname(file), { recursive: true });
       await writeFileAtomic(file, data);
       return file;

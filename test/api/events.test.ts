@@ -47,7 +47,7 @@ describe('events', () => {
     expect(openEvents()).toBe(1);
   });
 
-  it('keeps exactly one current event when many are created at once', async () => {
+  it('keeps exactly one current event through a burst of creations', async () => {
     const results = await Promise.all(Array.from({ length: 12 }, (_, i) => admin('post', '/events', { name: `Fête ${i % 4}` })));
     expect(results.filter((r) => r.status === 201)).toHaveLength(4);
     expect(results.filter((r) => r.status === 409)).toHaveLength(8);
@@ -136,5 +136,40 @@ describe('ZIP export', () => {
     expect(progress.body).toMatchObject({ state: 'done', files_done: 2, files_total: 2, missing: 0 });
     expect(progress.body.bytes_done).toBe(progress.body.bytes_total);
     expect((await admin('get', '/events/progress/export/progress/unknown-token')).status).toBe(404);
+  });
+});
+
+describe('the one-current-event rule in the database itself', () => {
+  it('holds across connections, and forbids a second open event outright', async () => {
+    const { openDatabase } = await import('../../server/db/database.js');
+    const { EventRepository } = await import('../../server/events/event.repository.js');
+    const { mkdtempSync } = await import('node:fs');
+    const os = await import('node:os');
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'boothdeck-events-')), 'db.sqlite');
+    const first = openDatabase(file);
+    const second = openDatabase(file);
+    const a = new EventRepository(first);
+    const b = new EventRepository(second);
+    a.createCurrent('un', 'Un', 1000);
+    b.createCurrent('deux', 'Deux', 2000);
+    a.createCurrent('trois', 'Trois', 3000);
+    expect(b.current()?.slug).toBe('trois');
+    expect((second.prepare('SELECT COUNT(*) AS n FROM events WHERE archived_at IS NULL').get() as { n: number }).n).toBe(1);
+    expect(() => second.prepare("INSERT INTO events (slug, name, created_at) VALUES ('quatre', 'Quatre', 4000)").run()).toThrow(/UNIQUE/);
+    first.close();
+    second.close();
+  });
+});
+
+describe('a HEAD on the export', () => {
+  it('answers the headers without exporting anything', async () => {
+    await createEvent('Tête');
+    await t.sim.capture();
+    await t.services.indexer.rescan();
+    const res = await request(t.app).head('/api/admin/events/tete/export.zip').set('Cookie', t.cookie);
+    expect(res.status).toBe(200);
+    expect(res.headers['x-export-files']).toBe('1');
+    const events = (await admin('get', '/events')).body.events as BoothEvent[];
+    expect(events[0]?.history.map((h) => h.kind)).toEqual(['created']);
   });
 });

@@ -63,6 +63,25 @@ describe('the photo index', () => {
     expect(await t.services.indexer.rescan()).toMatchObject({ unchanged: 5, updated: 1 });
   });
 
+  it('drops a photo deleted in the capture app while Boothdeck was away, at the next rescan', async () => {
+    const { now } = await twoEvents();
+    const gone = now[0]!;
+    expect(await t.client.deleteMedia(gone.id)).toBe(true);
+    const report = await t.services.indexer.rescan();
+    expect(report).toMatchObject({ files: 4, missing: 0 });
+    expect(t.services.photoRepository.find(gone.id)).toBeUndefined();
+  });
+
+  it('hides a photo the capture app hides, in both galleries', async () => {
+    const { now } = await twoEvents();
+    const removed: unknown[] = [];
+    t.services.hub.subscribe('gallery', (event, data) => event === 'photo-removed' && removed.push(data));
+    const item = { ...now[0]!, show_in_gallery: false };
+    await t.services.indexer.handle({ event: 'DbUpdate', data: item });
+    expect(removed).toEqual([{ id: item.id }]);
+    expect(ids((await guest('/photos')).body.photos)).not.toContain(item.id);
+  });
+
   it('reports a photo whose file vanished, without failing', async () => {
     const { now } = await twoEvents();
     const lost = now[1]!;
@@ -106,7 +125,7 @@ describe('GET /api/admin/photos filters and cursor', () => {
     expect(seen).toEqual(ids([...now].reverse()).concat(ids([...before].reverse())));
   });
 
-  it.each(['status=sold', 'from=yesterday', 'from=2026-02-30x', 'limit=0', 'limit=500', 'limit=abc', 'cursor=%2E%2E%2F', 'event=Not%20A%20Slug', 'colour=red', 'from=2026-02-02&to=2026-02-01'])(
+  it.each(['status=sold', 'from=yesterday', 'from=2026-02-30', 'to=2026-13-01', 'from=2026-02-30x', 'limit=0', 'limit=500', 'limit=abc', 'cursor=%2E%2E%2F', 'event=Not%20A%20Slug', 'colour=red', 'from=2026-02-02&to=2026-02-01'])(
     'refuses ?%s with 400',
     async (query) => {
       const res = await admin(`/photos?${query}`);
@@ -192,6 +211,16 @@ describe('deleting a photo and the QR code', () => {
     expect(res.status).toBe(204);
     expect(await t.client.getMediaItem(now[0]!.id)).toBeNull();
     expect(ids((await guest('/photos')).body.photos)).not.toContain(now[0]!.id);
+  });
+
+  it('keeps the photo, and says so, when the capture app does not delete it', async () => {
+    const { now } = await twoEvents();
+    // The capture app answers its bare 500 though the photo is still there.
+    t.client.deleteMedia = async () => false;
+    const res = await request(t.app).delete(`/api/admin/photos/${now[0]!.id}`).set('Cookie', t.cookie);
+    expect(res.status).toBe(502);
+    expect(res.body.error.message).toContain('did not delete');
+    expect(t.services.photoRepository.find(now[0]!.id)).toBeDefined();
   });
 
   it('gives the gallery address as a QR code, computed or from the settings', async () => {

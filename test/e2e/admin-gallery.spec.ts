@@ -79,5 +79,7 @@ test('the lightbox navigates with the keyboard and its arrows, shows info, delet
   await expect(page.getByTestId('notice')).toContainText('Photo supprimée');
   await expect(tiles(page)).toHaveCount(4);
   expect(await service.services.ports.capture.getMediaItem(newestFirst[1]!)).toBeNull();
+  // The lightbox stays open, on the photo that followed the deleted one.
+  await expect.poll(() => shownId(page)).toBe(newestFirst[2]);
   await page.keyboard.press('Escape');
 });

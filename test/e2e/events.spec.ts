@@ -39,3 +39,15 @@ test('a ZIP export downloads with a progress bar that ends complete', async ({ p
   await expect(page.getByTestId('export-progress')).toHaveAttribute('data-state', 'done');
   await expect(page.getByTestId('export-progress')).toContainText('Export terminé : 3 photo(s).');
 });
+
+test('the console shows a large QR code of the public gallery’s address', async ({ page, service }) => {
+  await unlockConsole(page, '/admin');
+  await page.getByTestId('qr-card').getByTestId('qr-show').click();
+  await expect(page.getByTestId('qr-dialog')).toBeVisible();
+  const url = (await service.services.galleryLink.get()).url;
+  expect(url).toBe(service.galleryUrl);
+  await expect(page.getByTestId('qr-url')).toHaveText(url);
+  const size = await page.getByTestId('qr-image').boundingBox();
+  expect(size?.width).toBeGreaterThan(300);
+  await page.screenshot({ path: 'test-screens/admin-qr.png' });
+});

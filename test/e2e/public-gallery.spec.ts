@@ -85,3 +85,38 @@ test('the lightbox follows swipes, arrows and keys, and downloads with the event
   await page.locator('.viewer-toolbar .viewer-download').tap();
   expect((await download).suggestedFilename()).toMatch(/^Mariage-Lea-et-Tom_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}(-\d)?\.jpg$/);
 });
+
+test('more photos than one page: the gallery keeps loading as the guest scrolls', async ({ page, service }) => {
+  service.services.events.create({ name: 'Grande fête' });
+  for (let i = 0; i < 75; i++) await service.simulator!.capture(`p${i}`);
+  await expect.poll(() => service.services.photoRepository.count()).toBe(75);
+  await page.goto('/');
+  await expect(tiles(page).first()).toBeVisible();
+  // The guest keeps scrolling down until nothing more comes.
+  await expect
+    .poll(
+      async () => {
+        await page.mouse.wheel(0, 3000);
+        return tiles(page).count();
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(75);
+  const ids = await tiles(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-photo-id')));
+  expect(new Set(ids).size).toBe(75);
+});
+
+test('a photo arriving while a guest looks at another leaves the lightbox where it was', async ({ page, service }) => {
+  service.services.events.create({ name: 'Soirée' });
+  const items = [await service.simulator!.capture('1'), await service.simulator!.capture('2'), await service.simulator!.capture('3')];
+  await expect.poll(() => service.services.photoRepository.count()).toBe(3);
+  await page.goto('/');
+  await expect(page.getByTestId('gallery-live')).toBeVisible();
+  await tiles(page).nth(1).tap();
+  await expect.poll(() => shownId(page)).toBe(items[1]!.id);
+  const fresh = await service.simulator!.capture('new');
+  await expect(page.locator(`[data-testid="photo-tile"][data-photo-id="${fresh.id}"]`)).toHaveCount(1);
+  await expect.poll(() => shownId(page)).toBe(items[1]!.id);
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => shownId(page)).toBe(items[0]!.id);
+});

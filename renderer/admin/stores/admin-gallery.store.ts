@@ -5,6 +5,20 @@ import { photosService, type PhotoFilters } from '../services/events.service.js'
 
 const emptyFilters = (): PhotoFilters => ({ event: '', from: '', to: '', status: 'all' });
 
+/** The server's filter rules, for photos that arrive live: days are local, on the file's mtime. */
+function matches(photo: AdminPhoto, f: PhotoFilters): boolean {
+  const day = (iso: string): string => {
+    const d = new Date(iso);
+    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+  };
+  if (f.event && photo.event?.slug !== f.event) return false;
+  if (f.status === 'printed' && photo.printed_copies === 0) return false;
+  if (f.status === 'not_printed' && photo.printed_copies > 0) return false;
+  if (f.from && day(photo.mtime) < f.from) return false;
+  if (f.to && day(photo.mtime) > f.to) return false;
+  return true;
+}
+
 /**
  * The admin gallery: filtered photos loaded page by page. A request for a page that comes back
  * after the filters changed is dropped, so the grid never mixes two filters.
@@ -16,26 +30,27 @@ export const useAdminGalleryStore = defineStore('adminGallery', () => {
   const done = ref(false);
   const loading = ref(false);
   const error = ref<string | null>(null);
-  /** New photos announced while filters are on: shown on demand. */
-  const pendingNew = ref(0);
   let generation = 0;
 
   const filtered = computed(() => JSON.stringify(filters.value) !== JSON.stringify(emptyFilters()));
 
-  async function loadMore(): Promise<void> {
-    if (loading.value || done.value) return;
+  /** Loads the next page; resolves to whether more pages remain. */
+  async function loadMore(): Promise<boolean> {
+    if (loading.value || done.value) return !done.value;
     loading.value = true;
     const mine = generation;
     try {
       const page = await photosService.list(filters.value, cursor.value);
-      if (mine !== generation) return;
+      if (mine !== generation) return false;
       const known = new Set(photos.value.map((p) => p.id));
       photos.value.push(...page.photos.filter((p) => !known.has(p.id)));
       cursor.value = page.next_cursor;
       done.value = page.next_cursor === null;
       error.value = null;
+      return !done.value;
     } catch (err) {
       if (mine === generation) error.value = err instanceof Error ? err.message : String(err);
+      return false;
     } finally {
       if (mine === generation) loading.value = false;
     }
@@ -47,7 +62,6 @@ export const useAdminGalleryStore = defineStore('adminGallery', () => {
     cursor.value = null;
     done.value = false;
     loading.value = false;
-    pendingNew.value = 0;
     await loadMore();
   }
 
@@ -58,10 +72,10 @@ export const useAdminGalleryStore = defineStore('adminGallery', () => {
 
   const clearFilters = (): Promise<void> => setFilters(emptyFilters());
 
+  /** A new photo is the newest: it goes first, if the filters let it in at all. */
   function added(photo: AdminPhoto): void {
-    if (photos.value.some((p) => p.id === photo.id)) return;
-    if (filtered.value) pendingNew.value++;
-    else photos.value.unshift(photo);
+    if (photos.value.some((p) => p.id === photo.id) || !matches(photo, filters.value)) return;
+    photos.value.unshift(photo);
   }
 
   function updated(photo: AdminPhoto): void {
@@ -78,5 +92,5 @@ export const useAdminGalleryStore = defineStore('adminGallery', () => {
     removed(id);
   }
 
-  return { photos, filters, done, loading, error, pendingNew, filtered, loadMore, reload, setFilters, clearFilters, added, updated, removed, remove };
+  return { photos, filters, done, loading, error, filtered, loadMore, reload, setFilters, clearFilters, added, updated, removed, remove };
 });

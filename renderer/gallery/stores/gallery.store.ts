@@ -16,21 +16,24 @@ export const useGalleryStore = defineStore('gallery', () => {
   let generation = 0;
   let close: (() => void) | undefined;
 
-  async function loadMore(): Promise<void> {
-    if (loading.value || done.value) return;
+  /** Loads the next page; resolves to whether more pages remain. */
+  async function loadMore(): Promise<boolean> {
+    if (loading.value || done.value) return !done.value;
     loading.value = true;
     const mine = generation;
     try {
       const page = await galleryService.page(cursor);
-      if (mine !== generation) return;
+      if (mine !== generation) return false;
       const known = new Set(photos.value.map((p) => p.id));
       photos.value.push(...page.photos.filter((p) => !known.has(p.id)));
       eventName.value = page.event?.name ?? null;
       cursor = page.next_cursor;
       done.value = cursor === null;
       error.value = false;
+      return !done.value;
     } catch {
       if (mine === generation) error.value = true;
+      return false;
     } finally {
       if (mine === generation) {
         loading.value = false;
@@ -39,13 +42,13 @@ export const useGalleryStore = defineStore('gallery', () => {
     }
   }
 
-  function reload(): Promise<void> {
+  async function reload(): Promise<void> {
     generation++;
     photos.value = [];
     cursor = null;
     done.value = false;
     loading.value = false;
-    return loadMore();
+    await loadMore();
   }
 
   function connect(): void {

@@ -45,7 +45,6 @@ export const enGallery: Record<keyof typeof frGallery, string> = {
   'adminGallery.status.not_printed': 'Not printed',
   'adminGallery.clear': 'Clear filters',
   'adminGallery.empty': 'No photo matches.',
-  'adminGallery.newPhotos': '{count} new photo(s) — show',
   'adminGallery.confirmDelete.title': 'Delete this photo?',
   'adminGallery.confirmDelete.body': 'It will be erased from the capture app and from both galleries.',
   'adminGallery.deleted': 'Photo deleted.',

@@ -43,7 +43,6 @@ export const frGallery = {
   'adminGallery.status.not_printed': 'Non imprimées',
   'adminGallery.clear': 'Effacer les filtres',
   'adminGallery.empty': 'Aucune photo ne correspond.',
-  'adminGallery.newPhotos': '{count} nouvelle(s) photo(s) — afficher',
   'adminGallery.confirmDelete.title': 'Supprimer cette photo ?',
   'adminGallery.confirmDelete.body': 'Elle sera effacée de l’application de capture et des deux galeries.',
   'adminGallery.deleted': 'Photo supprimée.',
