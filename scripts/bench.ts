@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { chromium } from '@playwright/test';
 import { CaptureClient } from '../server/capture/capture.client.js';
 import { createSystemClock } from '../server/clock/clock.system.js';
+import { localDay } from '../server/events/names.js';
 import type { ServiceHandle } from '../server/service.js';
 import { percentile, round, seedCaptureFolder } from './bench/seed.js';
 import { adminCookie, seedEvents, startBenchService, tempDir } from './bench/setup.js';
@@ -58,10 +59,7 @@ async function indexAndQueries(): Promise<void> {
   const repo = handle.services.photoRepository;
   photos.forEach((p, i) => i % 10 === 0 && repo.setPrinted(p.item.id, 1 + (i % 3)));
   const slugs = Array.from({ length: 20 }, (_, i) => `evenement-${i + 1}`);
-  const day = (offset: number): string => {
-    const d = new Date(start + offset * 86_400_000);
-    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-  };
+  const day = (offset: number): string => localDay(new Date(start + offset * 86_400_000));
   const pick = <T>(list: readonly T[]): T => list[Math.floor(Math.random() * list.length)] as T;
   const filters = () => {
     const from = Math.floor(Math.random() * 18);

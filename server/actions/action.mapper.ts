@@ -2,6 +2,7 @@ import { ACTION_KINDS } from '../capture/capture.types.js';
 import type { ActionKind, BoothAction } from '../contract/actions.contract.js';
 import { ValidationError } from '../errors.js';
 import { ALL_FIELD_NAMES, FIELDS } from './action.fields.js';
+import { isObject } from '../util/json.js';
 
 export type RawEntry = Record<string, unknown>;
 
@@ -11,7 +12,6 @@ export interface StoredAction {
   entry: RawEntry;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function getPath(entry: RawEntry, path: readonly string[]): unknown {
   let node: unknown = entry;

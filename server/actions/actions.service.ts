@@ -9,8 +9,8 @@ import { Mutex } from '../util/mutex.js';
 import { fieldForCapturePath } from './action.fields.js';
 import { applyChanges, flattenChanges, newActionEntry, toBoothActions, type RawEntry, type StoredAction } from './action.mapper.js';
 import type { ActionOrderRepository } from './action-order.repository.js';
+import { isObject } from '../util/json.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isKind = (v: unknown): v is ActionKind => typeof v === 'string' && (ACTION_KINDS as readonly string[]).includes(v);
 
 export const versionOf = (list: readonly StoredAction[]): string =>

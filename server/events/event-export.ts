@@ -7,6 +7,7 @@ import type { PhotoRepository } from '../photos/photo.repository.js';
 import type { EventService } from './event.service.js';
 import { fileNamePart, photoFileName } from './names.js';
 import { StoredZipWriter, ZipAbortedError } from './zip-writer.js';
+import { captureMediaPath } from '../capture/capture-media.js';
 
 export interface ExportEntry {
   name: string;
@@ -31,16 +32,13 @@ const PROGRESS_TTL_MS = 10 * 60_000;
  */
 export class EventExportService {
   private readonly progress = new Map<string, { value: ExportProgress; expires: number }>();
-  private readonly root: string;
 
   constructor(
     private readonly events: EventService,
     private readonly photos: PhotoRepository,
-    captureDataDir: string,
+    private readonly captureDataDir: string,
     private readonly clock: Clock,
-  ) {
-    this.root = path.resolve(captureDataDir);
-  }
+  ) {}
 
   plan(slug: string): ExportPlan {
     const event = this.events.get(slug);
@@ -51,8 +49,8 @@ export class EventExportService {
       const second = photo.stem.slice(0, 15);
       rank = second === previousSecond ? rank + 1 : 0;
       previousSecond = second;
-      const file = path.resolve(this.root, photo.file);
-      if (!file.startsWith(path.join(this.root, 'media') + path.sep)) continue;
+      const file = captureMediaPath(this.captureDataDir, photo.file);
+      if (!file) continue;
       entries.push({ name: photoFileName(event.name, photo.stem, rank, path.extname(photo.file)), file, size: photo.size, mtime: photo.mtime });
     }
     return { eventId: event.id, fileName: `${fileNamePart(event.name)}.zip`, entries, totalBytes: entries.reduce((n, e) => n + e.size, 0) };

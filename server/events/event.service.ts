@@ -4,8 +4,8 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { EventHub } from '../live/event-hub.js';
 import type { EventRepository, EventRow } from './event.repository.js';
 import { slugify } from './names.js';
+import { isoOrNull as iso } from '../util/json.js';
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** Events: named groups of photos, one current at a time, each with its history. */
 export class EventService {

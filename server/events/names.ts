@@ -23,6 +23,11 @@ export function fileNamePart(eventName: string | null): string {
   return part || 'Boothdeck';
 }
 
+const two = (n: number): string => String(n).padStart(2, '0');
+
+/** A date's local day as the date filters write it: 2026-11-22. */
+export const localDay = (date: Date): string => `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+
 const STEM = /^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-(\d{6})$/;
 
 /** The capture app's stem is the local capture time, %Y%m%d-%H%M%S-%f. */

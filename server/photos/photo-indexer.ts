@@ -8,6 +8,7 @@ import type { EventRepository } from '../events/event.repository.js';
 import { parseStem } from '../events/names.js';
 import type { Logger } from '../logger.js';
 import type { FileState, PhotoRepository, PhotoRow } from './photo.repository.js';
+import { captureMediaPath } from '../capture/capture-media.js';
 
 export interface RescanReport {
   files: number;
@@ -54,7 +55,6 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
  * sizes with the index, and asks the capture app only about files it has not seen.
  */
 export class PhotoIndexer {
-  private readonly mediaRoot: string;
   /** Ids removed lately: a rescan that listed them before their removal must not bring them back. */
   private readonly removed = new Map<string, number>();
 
@@ -62,18 +62,11 @@ export class PhotoIndexer {
     private readonly photos: PhotoRepository,
     private readonly events: EventRepository,
     private readonly capture: CaptureAppPort,
-    captureDataDir: string,
+    private readonly captureDataDir: string,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly onChange: (change: PhotoChange) => void,
   ) {
-    this.mediaRoot = path.resolve(captureDataDir);
-  }
-
-  /** A path the capture app reported, only if it stays inside its media folder. */
-  private localPath(relative: string): string | undefined {
-    const full = path.resolve(this.mediaRoot, relative);
-    return full.startsWith(path.join(this.mediaRoot, 'media') + path.sep) ? full : undefined;
   }
 
   private async statFile(full: string | undefined): Promise<FileInfo | undefined> {
@@ -111,7 +104,7 @@ export class PhotoIndexer {
 
   /** Indexes one item the capture app announced. */
   async indexItem(item: MediaItem): Promise<PhotoRow | undefined> {
-    const row = this.rowFor(item, await this.statFile(this.localPath(item.processed)));
+    const row = this.rowFor(item, await this.statFile(captureMediaPath(this.captureDataDir, item.processed)));
     if (!row) return undefined;
     const existed = this.photos.find(row.id) !== undefined;
     this.photos.upsert(row);
@@ -142,7 +135,7 @@ export class PhotoIndexer {
 
   async rescan(): Promise<RescanReport> {
     const started = this.clock.now();
-    const dir = path.join(this.mediaRoot, ...PROCESSED_DIR);
+    const dir = path.join(this.captureDataDir, ...PROCESSED_DIR);
     let names: string[] = [];
     try {
       names = (await fsp.readdir(dir)).filter((n) => IMAGE.test(n));

@@ -9,6 +9,8 @@ import type { EventHub } from '../live/event-hub.js';
 import type { PhotoChange } from './photo-indexer.js';
 import type { PhotoQuery, PhotoRepository, PhotoWithEvent } from './photo.repository.js';
 import type { ThumbnailStore } from './thumbnail.store.js';
+import { isoOrNull as iso } from '../util/json.js';
+import { captureMediaPath } from '../capture/capture-media.js';
 
 export interface AdminFilters {
   event?: string;
@@ -24,7 +26,6 @@ export interface PhotoDownload {
   file: CaptureFile;
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 const encodeCursor = (stem: string): string => Buffer.from(stem, 'utf8').toString('base64url');
 function decodeCursor(cursor: string): string {
@@ -113,9 +114,8 @@ export class PhotoService {
   }
 
   private localFile(row: PhotoWithEvent): string | undefined {
-    const root = path.resolve(this.captureDataDir);
-    const full = path.resolve(root, row.file);
-    return full.startsWith(path.join(root, 'media') + path.sep) && existsSync(full) ? full : undefined;
+    const full = captureMediaPath(this.captureDataDir, row.file);
+    return full && existsSync(full) ? full : undefined;
   }
 
   async thumbnail(scope: Scope, id: string): Promise<string> {

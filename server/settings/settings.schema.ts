@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Settings } from '../contract/settings.contract.js';
+import { isObject } from '../util/json.js';
 
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #ffaa00');
 const percent = z.number().int('must be a whole percentage').min(0).max(100);
@@ -46,7 +47,6 @@ export const defaultSettings: Settings = {
   gallery: { show_delete: true, public_url: null },
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Lays a partial update over the current settings; validation of the result comes after. */
 export function deepMerge(base: unknown, patch: unknown): unknown {

@@ -6,11 +6,10 @@ import type { CaptureRestartService } from '../system/capture-restart.service.js
 import { Mutex } from '../util/mutex.js';
 import type { SettingsRepository } from './settings.repository.js';
 import { deepMerge, defaultSettings, settingsSchema } from './settings.schema.js';
+import { isObject } from '../util/json.js';
 
 const KEY = 'console.settings';
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * Hardware, print and gallery settings. They live in SQLite, except the gallery's delete button,

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { MediaItem } from '../../server/capture/capture.types.js';
+import { localDay } from '../../server/events/names.js';
 import type { TestService } from '../support/service.js';
 import { expect, isolatedTest as test } from './fixtures.js';
 import { BOOTH_SCREEN, unlockConsole } from './helpers.js';
@@ -43,8 +44,7 @@ test('filters by event and by printed status, with the badge on printed photos',
   await page.getByTestId('filter-status').selectOption('not_printed');
   await expect(tiles(page)).toHaveCount(4);
 
-  const today = new Date();
-  const day = `${today.getFullYear()}-${String(today.getMonth() + 1).padStart(2, '0')}-${String(today.getDate()).padStart(2, '0')}`;
+  const day = localDay(new Date());
   await page.getByTestId('filter-clear').click();
   await page.getByTestId('filter-to').fill('2020-01-01');
   await page.getByTestId('filter-to').dispatchEvent('change');

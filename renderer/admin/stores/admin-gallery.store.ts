@@ -1,16 +1,14 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { AdminPhoto } from '../../../server/contract/photos.contract.js';
+import { localDay } from '../../../server/events/names.js';
 import { photosService, type PhotoFilters } from '../services/events.service.js';
 
 const emptyFilters = (): PhotoFilters => ({ event: '', from: '', to: '', status: 'all' });
 
 /** The server's filter rules, for photos that arrive live: days are local, on the file's mtime. */
 function matches(photo: AdminPhoto, f: PhotoFilters): boolean {
-  const day = (iso: string): string => {
-    const d = new Date(iso);
-    return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-  };
+  const day = (iso: string): string => localDay(new Date(iso));
   if (f.event && photo.event?.slug !== f.event) return false;
   if (f.status === 'printed' && photo.printed_copies === 0) return false;
   if (f.status === 'not_printed' && photo.printed_copies > 0) return false;

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ACTION_KINDS, type CaptureConfig } from '../capture.types.js';
 import { actionItemDefaults } from './simulator.defaults.js';
+import { isObject } from '../../util/json.js';
 
 /** One validation failure, in the shape FastAPI gives pydantic errors inside a 422 `detail`. */
 export interface ConfigIssue {
@@ -12,7 +13,6 @@ export interface ConfigIssue {
 }
 
 type Json = unknown;
-const isObject = (v: Json): v is Record<string, Json> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const COLOR = /^(#[0-9a-f]{3}|#[0-9a-f]{6}|#[0-9a-f]{8}|[a-z]+)$/i;
 

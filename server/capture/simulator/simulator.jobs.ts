@@ -1,9 +1,9 @@
 import type { ActionKind, CaptureConfig, MediaItem } from '../capture.types.js';
 import type { SimulatorEvents } from './simulator.events.js';
 import type { SimulatorMedia } from './simulator.media.js';
+import { asObject } from '../../util/json.js';
 
 type Json = Record<string, unknown>;
-const asObject = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 
 export class JobRefusedError extends Error {}
 
