@@ -3,8 +3,8 @@ import type { Logger } from '../logger.js';
 import type { PhotoIndexer, RescanReport } from './photo-indexer.js';
 
 /**
- * Runs the indexer: a rescan at start and on each connection to the capture app (photos taken
- * while Boothdeck or the stream was away), and live indexing from the capture app's stream.
+ * Runs the indexer: a rescan on each connection to the capture app, the first at start included
+ * (photos taken while Boothdeck or the stream was away), and live indexing from its stream.
  */
 export class PhotoSync {
   private offEvents: (() => void) | undefined;
@@ -21,11 +21,11 @@ export class PhotoSync {
   start(): void {
     this.offEvents = this.link.on((event) => void this.indexer.handle(event));
     // Each connection, the first included, may follow photos taken while the stream was down
-    // (the capture app often starts after Boothdeck on boot).
+    // (the capture app often starts after Boothdeck on boot). Before the first one there is
+    // nothing to rescan with: new files need the capture app to be matched.
     this.offState = this.link.onState((state) => {
       if (state === 'connected') void this.rescan();
     });
-    void this.rescan();
   }
 
   /** One rescan at a time; a request during one runs one more afterwards. */
