@@ -104,11 +104,14 @@ test('a frame is chosen from the dropdown of userdata images, or typed as a path
   await page.getByTestId('editor-save').click();
   await expect(page.getByTestId('notice')).toContainText('Action enregistrée');
   expect((await stored(page))[0]?.frame?.file).toBe('userdata/demoassets/frames/pixabay-poster-2871536_1920.png');
+  // The next save's notice must be its own, not this one still on screen.
+  await page.getByTestId('notice').getByRole('button').click();
 
   await page.getByTestId('file-free-frame').fill('userdata/demoassets/frames/frame_image_photobooth-app.png');
   await page.getByTestId('editor-save').click();
   await expect(page.getByTestId('notice')).toContainText('Action enregistrée');
   expect((await stored(page))[0]?.frame?.file).toBe('userdata/demoassets/frames/frame_image_photobooth-app.png');
+  await page.getByTestId('notice').getByRole('button').click();
 
   await page.getByTestId('file-free-frame').fill('userdata/nowhere/missing.png');
   await page.getByTestId('editor-save').click();

@@ -39,7 +39,8 @@ export const useAdminGalleryStore = defineStore('adminGallery', () => {
     const mine = generation;
     try {
       const page = await photosService.list(filters.value, cursor.value);
-      if (mine !== generation) return false;
+      // Superseded by a reload: its own first page is on the way, and more may follow.
+      if (mine !== generation) return true;
       const known = new Set(photos.value.map((p) => p.id));
       photos.value.push(...page.photos.filter((p) => !known.has(p.id)));
       cursor.value = page.next_cursor;

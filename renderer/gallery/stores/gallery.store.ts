@@ -23,7 +23,8 @@ export const useGalleryStore = defineStore('gallery', () => {
     const mine = generation;
     try {
       const page = await galleryService.page(cursor);
-      if (mine !== generation) return false;
+      // Superseded by a reload: its own first page is on the way, and more may follow.
+      if (mine !== generation) return true;
       const known = new Set(photos.value.map((p) => p.id));
       photos.value.push(...page.photos.filter((p) => !known.has(p.id)));
       eventName.value = page.event?.name ?? null;
