@@ -25,7 +25,16 @@ export function registerKioskIpc(deps: KioskIpcDeps): void {
       return handler();
     };
 
-  deps.ipcMain.handle(KIOSK_CHANNELS.getInfo, guarded((): KioskInfo => ({ version: deps.version, kiosk: true })));
-  deps.ipcMain.handle(KIOSK_CHANNELS.reload, guarded(() => deps.reload()));
-  deps.ipcMain.handle(KIOSK_CHANNELS.relaunch, guarded(() => deps.relaunch()));
+  deps.ipcMain.handle(
+    KIOSK_CHANNELS.getInfo,
+    guarded((): KioskInfo => ({ version: deps.version, kiosk: true })),
+  );
+  deps.ipcMain.handle(
+    KIOSK_CHANNELS.reload,
+    guarded(() => deps.reload()),
+  );
+  deps.ipcMain.handle(
+    KIOSK_CHANNELS.relaunch,
+    guarded(() => deps.relaunch()),
+  );
 }

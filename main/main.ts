@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, dialog, ipcMain, type BrowserWindow } from 'electron';
-import { appVersion } from '../server/app-info.js';
+import { appVersion } from '../server/core/app-info.js';
 import { ConfigError, loadConfig } from '../server/config.js';
 import { startService, type ServiceHandle } from '../server/service.js';
 import { registerKioskIpc } from './ipc.js';
@@ -29,7 +29,8 @@ export async function runKiosk(env: NodeJS.ProcessEnv = process.env): Promise<Ki
     const config = loadConfig(env, { dataDir: path.join(app.getPath('userData'), 'data') });
     service = await startService(config);
   } catch (err) {
-    const message = err instanceof ConfigError ? err.message : `Boothdeck could not start: ${err instanceof Error ? err.message : String(err)}`;
+    const message =
+      err instanceof ConfigError ? err.message : `Boothdeck could not start: ${err instanceof Error ? err.message : String(err)}`;
     dialog.showErrorBox('Boothdeck', message);
     app.exit(2);
     return undefined;

@@ -52,9 +52,24 @@ async function orFake<T>(label: string, real: () => Promise<T>, fake: () => T, n
 export async function createHardware(mode: 'auto' | 'fake', options: HardwareOptions = defaultHardwareOptions): Promise<Hardware> {
   if (mode === 'fake') return createFakeHardware();
   const notes: string[] = [];
-  const relay = await orFake('relay', () => createOnoffRelay(options.relay), () => new FakeRelay(), notes);
-  const lux = await orFake('lux sensor', () => createBh1750Sensor(options.lux), () => new FakeLuxSensor(), notes);
-  const led = await orFake('LED ring', () => createWs281xRing(options.led), () => new FakeLedRing(), notes);
+  const relay = await orFake(
+    'relay',
+    () => createOnoffRelay(options.relay),
+    () => new FakeRelay(),
+    notes,
+  );
+  const lux = await orFake(
+    'lux sensor',
+    () => createBh1750Sensor(options.lux),
+    () => new FakeLuxSensor(),
+    notes,
+  );
+  const led = await orFake(
+    'LED ring',
+    () => createWs281xRing(options.led),
+    () => new FakeLedRing(),
+    notes,
+  );
   return {
     relay,
     lux,

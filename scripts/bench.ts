@@ -6,8 +6,8 @@ import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { chromium } from '@playwright/test';
 import { CaptureClient } from '../server/capture/capture.client.js';
-import { createSystemClock } from '../server/clock/clock.system.js';
-import { localDay } from '../server/events/names.js';
+import { createSystemClock } from '../server/core/clock/clock.system.js';
+import { localDay } from '../common/dates.js';
 import type { ServiceHandle } from '../server/service.js';
 import { percentile, round, seedCaptureFolder } from './bench/seed.js';
 import { adminCookie, seedEvents, startBenchService, tempDir } from './bench/setup.js';
@@ -42,7 +42,12 @@ async function indexAndQueries(): Promise<void> {
 
   let handle = await startBenchService(data, capture);
   const cold = await firstRescan(handle);
-  record('cold index of 20,000 files', `${round(cold.ms / 1000)} s (${cold.added} added)`, '< 20 s', cold.ms < 20_000 && cold.added === 20_000);
+  record(
+    'cold index of 20,000 files',
+    `${round(cold.ms / 1000)} s (${cold.added} added)`,
+    '< 20 s',
+    cold.ms < 20_000 && cold.added === 20_000,
+  );
   await handle.stop();
 
   const restartStarted = performance.now();
@@ -76,9 +81,15 @@ async function indexAndQueries(): Promise<void> {
   for (let i = 0; i < 1200; i++) {
     const f = filters();
     const t0 = performance.now();
-    const page = handle.services.photos.listAdmin({ ...f, from: f.from ? Date.parse(`${f.from}T00:00:00`) : undefined, to: f.to ? Date.parse(`${f.to}T23:59:59.999`) : undefined, limit: 60 });
+    const page = handle.services.photos.listAdmin({
+      ...f,
+      from: f.from ? Date.parse(`${f.from}T00:00:00`) : undefined,
+      to: f.to ? Date.parse(`${f.to}T23:59:59.999`) : undefined,
+      limit: 60,
+    });
     const t1 = performance.now();
-    if (page.next_cursor && i % 2 === 0) handle.services.photos.listAdmin({ ...f, from: undefined, to: undefined, cursor: page.next_cursor, limit: 60 });
+    if (page.next_cursor && i % 2 === 0)
+      handle.services.photos.listAdmin({ ...f, from: undefined, to: undefined, cursor: page.next_cursor, limit: 60 });
     if (i >= 200) serviceTimes.push(t1 - t0);
     const query = new URLSearchParams({ limit: '60' });
     Object.entries(f).forEach(([k, v]) => v && v !== 'all' && query.set(k, v));
@@ -109,7 +120,18 @@ async function liveArrival(): Promise<void> {
     await handle.stop();
     return;
   }
-  const browser = await chromium.launch({ executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });
+  const browser = await chromium.launch({
+    executablePath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   await page.goto(`${handle.localUrl}/`);
   await page.getByTestId('gallery-live').waitFor();

@@ -3,10 +3,11 @@ import { adminRouter } from './admin.router.js';
 import { authRouter } from './auth/auth.router.js';
 import { galleryRouter } from './gallery/gallery.router.js';
 import { apiNotFound, errorMiddleware, pageNotFound } from './http/error.middleware.js';
-import { requireAdmin, sameOriginGuard } from './http/guards.middleware.js';
+import { requireAdmin } from './auth/admin.guard.js';
+import { sameOriginGuard } from './http/guards.middleware.js';
 import { securityHeaders } from './http/security.middleware.js';
 import { rendererRouter } from './http/static.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './core/logger.js';
 import type { Services } from './services.js';
 
 export interface AppDeps {

@@ -40,10 +40,7 @@ const envSchema = z.object({
   ),
   BOOTHDECK_HOST: z.preprocess(blankIsUnset, z.string().default('0.0.0.0')),
   BOOTHDECK_DATA_DIR: z.preprocess(blankIsUnset, z.string().optional()),
-  BOOTHDECK_ADMIN_PIN: z.preprocess(
-    blankIsUnset,
-    z.string().regex(PIN_PATTERN, 'must be 4 to 8 digits').optional(),
-  ),
+  BOOTHDECK_ADMIN_PIN: z.preprocess(blankIsUnset, z.string().regex(PIN_PATTERN, 'must be 4 to 8 digits').optional()),
   BOOTHDECK_CAPTURE_URL: z.preprocess(
     blankIsUnset,
     z
@@ -53,10 +50,7 @@ const envSchema = z.object({
   ),
   BOOTHDECK_CAPTURE_DATA_DIR: z.preprocess(blankIsUnset, z.string().optional()),
   BOOTHDECK_CAPTURE_PASSWORD: z.preprocess(blankIsUnset, z.string().default('0000')),
-  BOOTHDECK_HARDWARE: z.preprocess(
-    blankIsUnset,
-    z.enum(['auto', 'fake'], { error: 'must be "auto" or "fake"' }).default('auto'),
-  ),
+  BOOTHDECK_HARDWARE: z.preprocess(blankIsUnset, z.enum(['auto', 'fake'], { error: 'must be "auto" or "fake"' }).default('auto')),
   BOOTHDECK_SCREEN_REFRESH: z.preprocess(
     blankIsUnset,
     z
@@ -81,8 +75,20 @@ const envSchema = z.object({
       )
       .optional(),
   ),
-  BOOTHDECK_WAYLAND_DISPLAY: z.preprocess(blankIsUnset, z.string().regex(/^[\w.-]+$/, 'must be a display name').default('wayland-0')),
-  BOOTHDECK_CAPTURE_UNIT: z.preprocess(blankIsUnset, z.string().regex(/^[\w@.-]+$/, 'must be a systemd unit name').default('photobooth-app')),
+  BOOTHDECK_WAYLAND_DISPLAY: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .regex(/^[\w.-]+$/, 'must be a display name')
+      .default('wayland-0'),
+  ),
+  BOOTHDECK_CAPTURE_UNIT: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .regex(/^[\w@.-]+$/, 'must be a systemd unit name')
+      .default('photobooth-app'),
+  ),
   BOOTHDECK_SIMULATOR_INTERVAL: z.preprocess(
     blankIsUnset,
     z

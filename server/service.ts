@@ -3,16 +3,16 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createHardware, type Hardware } from '../native/hardware.js';
-import { appVersion, defaultRendererDir } from './app-info.js';
+import { appVersion, defaultRendererDir } from './core/app-info.js';
 import { createApp } from './app.js';
 import { CaptureClient } from './capture/capture.client.js';
 import type { CaptureAppPort } from './capture/capture.port.js';
 import { startSimulator, type SimulatorHandle } from './capture/simulator/simulator.server.js';
-import type { Clock } from './clock/clock.port.js';
-import { createSystemClock } from './clock/clock.system.js';
+import type { Clock } from './core/clock/clock.port.js';
+import { createSystemClock } from './core/clock/clock.system.js';
 import type { ServiceConfig } from './config.js';
 import { openDatabase } from './db/database.js';
-import { createConsoleLogger, type Logger } from './logger.js';
+import { createConsoleLogger, type Logger } from './core/logger.js';
 import { buildServices, type Services } from './services.js';
 import { isAllowedCommand, type SystemPort } from './system/system.port.js';
 import type { CaptureRestartOptions } from './system/capture-restart.service.js';
@@ -91,8 +91,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       captureUrl = simulator.url;
       log.info(`No BOOTHDECK_CAPTURE_URL: capture-app simulator on ${simulator.url} (data in ${simulator.dataDir})`);
     }
-    const capture =
-      overrides.capture ?? new CaptureClient({ baseUrl: captureUrl ?? '', password: config.capturePassword, clock });
+    const capture = overrides.capture ?? new CaptureClient({ baseUrl: captureUrl ?? '', password: config.capturePassword, clock });
     const hardware = overrides.hardware ?? (await createHardware(config.hardware));
     cleanup.push(() => hardware.close());
     for (const note of hardware.notes) log.info(`Hardware ${note}`);

@@ -7,19 +7,19 @@ import { AuthService, defaultAuthOptions, type AuthOptions } from './auth/auth.s
 import { SessionRepository } from './auth/session.repository.js';
 import { CaptureLink } from './capture/capture-link.js';
 import type { CaptureAppPort } from './capture/capture.port.js';
-import type { Clock } from './clock/clock.port.js';
+import type { Clock } from './core/clock/clock.port.js';
 import type { Db } from './db/database.js';
 import { EventExportService } from './events/event-export.js';
 import { EventRepository } from './events/event.repository.js';
 import { EventService } from './events/event.service.js';
 import { GalleryLinkService } from './gallery/gallery-link.service.js';
-import { EventHub } from './live/event-hub.js';
+import { EventHub } from './core/event-hub.js';
 import { PhotoIndexer } from './photos/photo-indexer.js';
 import { PhotoRepository } from './photos/photo.repository.js';
 import { PhotoService } from './photos/photo.service.js';
 import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './core/logger.js';
 import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
 import { SettingsRepository } from './settings/settings.repository.js';
@@ -105,8 +105,14 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
   const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'));
   const photos = new PhotoService(photoRepository, eventRepository, ports.capture, thumbnails, hub, options.captureDataDir);
-  const indexer = new PhotoIndexer(photoRepository, eventRepository, ports.capture, options.captureDataDir, ports.clock, ports.log, (change) =>
-    photos.announce(change),
+  const indexer = new PhotoIndexer(
+    photoRepository,
+    eventRepository,
+    ports.capture,
+    options.captureDataDir,
+    ports.clock,
+    ports.log,
+    (change) => photos.announce(change),
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);

@@ -12,8 +12,7 @@ interface Ws281xModule {
   finalize(): void;
 }
 
-const isWs281x = (m: unknown): m is Ws281xModule =>
-  typeof m === 'function' && typeof (m as { render?: unknown }).render === 'function';
+const isWs281x = (m: unknown): m is Ws281xModule => typeof m === 'function' && typeof (m as { render?: unknown }).render === 'function';
 
 /** WS281x ring through rpi-ws281x-native; the module throws on anything but a Pi, hence lazy. */
 export async function createWs281xRing(options: LedOptions): Promise<LedRingPort> {

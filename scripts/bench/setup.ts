@@ -5,7 +5,7 @@ import { createFakeHardware } from '../../native/hardware.js';
 import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/database.js';
 import { EventRepository } from '../../server/events/event.repository.js';
-import { createRecordingLogger } from '../../server/logger.js';
+import { createRecordingLogger } from '../../server/core/logger.js';
 import { startService, type ServiceHandle } from '../../server/service.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
 

@@ -1,8 +1,8 @@
 import { ACTION_KINDS } from '../capture/capture.types.js';
 import type { ActionKind, BoothAction } from '../contract/actions.contract.js';
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../core/errors.js';
 import { ALL_FIELD_NAMES, FIELDS } from './action.fields.js';
-import { isObject } from '../util/json.js';
+import { isObject } from '../core/util/json.js';
 
 export type RawEntry = Record<string, unknown>;
 
@@ -11,7 +11,6 @@ export interface StoredAction {
   kind: ActionKind;
   entry: RawEntry;
 }
-
 
 function getPath(entry: RawEntry, path: readonly string[]): unknown {
   let node: unknown = entry;
@@ -59,7 +58,8 @@ export function applyChanges(kind: ActionKind, entry: RawEntry, changes: Map<str
   const issues: { field: string; message: string }[] = [];
   for (const [name, value] of changes) {
     if (name === 'general.kind') {
-      if (value !== kind) issues.push({ field: name, message: `cannot be changed (this is a ${kind} action); create a new action instead` });
+      if (value !== kind)
+        issues.push({ field: name, message: `cannot be changed (this is a ${kind} action); create a new action instead` });
       continue;
     }
     const spec = FIELDS[kind][name];
@@ -132,7 +132,13 @@ export function newActionEntry(kind: ActionKind, name: string): RawEntry {
     jobcontrol: { countdown_capture: 2.0 },
     processing: {},
     trigger: {
-      ui_trigger: { show_button: true, title: name, icon: kind === 'video' ? 'movie' : 'photo_camera', use_custom_color: false, custom_color: '#196cb0' },
+      ui_trigger: {
+        show_button: true,
+        title: name,
+        icon: kind === 'video' ? 'movie' : 'photo_camera',
+        use_custom_color: false,
+        custom_color: '#196cb0',
+      },
       gpio_trigger: { pin: '', trigger_on: 'pressed' },
       keyboard_trigger: { keycode: '' },
     },

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-export const indexParam = z.string().regex(/^\d{1,4}$/, 'must be a position: a whole number from 0').transform(Number);
+export const indexParam = z
+  .string()
+  .regex(/^\d{1,4}$/, 'must be a position: a whole number from 0')
+  .transform(Number);
 
 export const reorderBody = z.strictObject({
   order: z.array(z.number().int('must hold whole numbers').min(0, 'must hold positions from 0')).max(500),
@@ -11,4 +14,7 @@ export const presetBody = z.strictObject({
   description: z.string().trim().max(500, 'is too long').default(''),
 });
 
-export const presetIdParam = z.string().regex(/^\d{1,9}$/, 'must be a preset id').transform(Number);
+export const presetIdParam = z
+  .string()
+  .regex(/^\d{1,9}$/, 'must be a preset id')
+  .transform(Number);

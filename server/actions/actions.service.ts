@@ -3,13 +3,20 @@ import { ACTION_KINDS } from '../capture/capture.types.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { CaptureConfig } from '../capture/capture.types.js';
 import type { ActionKind, ActionResponse, ActionsResponse, BoothAction } from '../contract/actions.contract.js';
-import { CaptureAppError, CaptureRejectedError, CaptureUnavailableError, ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import {
+  CaptureAppError,
+  CaptureRejectedError,
+  CaptureUnavailableError,
+  ConflictError,
+  NotFoundError,
+  ValidationError,
+} from '../core/errors.js';
 import type { CaptureRestartService } from '../system/capture-restart.service.js';
-import { Mutex } from '../util/mutex.js';
+import { Mutex } from '../core/util/mutex.js';
 import { fieldForCapturePath } from './action.fields.js';
 import { applyChanges, flattenChanges, newActionEntry, toBoothActions, type RawEntry, type StoredAction } from './action.mapper.js';
 import type { ActionOrderRepository } from './action-order.repository.js';
-import { isObject } from '../util/json.js';
+import { isObject } from '../core/util/json.js';
 
 const isKind = (v: unknown): v is ActionKind => typeof v === 'string' && (ACTION_KINDS as readonly string[]).includes(v);
 
@@ -115,7 +122,10 @@ export class ActionsService {
   /** True when the capture app now holds `intended`, as far as Boothdeck's fields tell. */
   private async landed(intended: readonly StoredAction[]): Promise<boolean> {
     try {
-      const now = reconcile(await this.capture.getConfig(), intended.map((a) => a.kind));
+      const now = reconcile(
+        await this.capture.getConfig(),
+        intended.map((a) => a.kind),
+      );
       return JSON.stringify(toBoothActions(now)) === JSON.stringify(toBoothActions(intended));
     } catch {
       return false;
@@ -143,7 +153,11 @@ export class ActionsService {
     const kind = changes.get('general.kind') ?? 'image';
     if (!isKind(kind)) throw new ValidationError(`Invalid action: general.kind: must be one of ${ACTION_KINDS.join(', ')}`);
     const name = changes.get('general.name');
-    const entry = applyChanges(kind, newActionEntry(kind, typeof name === 'string' && name.trim() ? name.trim() : 'Nouvelle action'), changes);
+    const entry = applyChanges(
+      kind,
+      newActionEntry(kind, typeof name === 'string' && name.trim() ? name.trim() : 'Nouvelle action'),
+      changes,
+    );
     return this.mutate(ifMatch, 'actions', (list) => ({
       list: [...list, { kind, entry }],
       result: (actions, version) => ({ index: actions.length - 1, action: actions[actions.length - 1] as BoothAction, actions, version }),

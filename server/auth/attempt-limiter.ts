@@ -1,5 +1,5 @@
-import type { Clock } from '../clock/clock.port.js';
-import { TooManyRequestsError } from '../errors.js';
+import type { Clock } from '../core/clock/clock.port.js';
+import { TooManyRequestsError } from '../core/errors.js';
 
 export interface AttemptLimiterOptions {
   /** Failures one client may make in the window. */

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { parseInput } from '../http/validate.js';
 import { clearSessionCookie, clientInfo, isLoopbackClient, sessionToken, setSessionCookie } from '../http/request-context.js';
-import { requireAdmin } from '../http/guards.middleware.js';
+import { requireAdmin } from './admin.guard.js';
 import type { AuthService } from './auth.service.js';
 import { changePinBody, initialPinBody, signInBody } from './auth.schema.js';
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Clock } from '../clock/clock.port.js';
+import type { Clock } from '../core/clock/clock.port.js';
 import type { SessionStatus } from '../contract/session.contract.js';
 import { isValidPin } from '../config.js';
-import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../errors.js';
+import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../core/errors.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
 import type { AttemptLimiter } from './attempt-limiter.js';
 import { hashPin, verifyPin } from './pin-hash.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { CaptureAppPort, CaptureConnectionState, CaptureSubscription } from './capture.port.js';
 import type { CaptureEvent } from './capture.types.js';
 

@@ -1,5 +1,5 @@
-import type { Clock } from '../clock/clock.port.js';
-import { CaptureAppError, CaptureRejectedError } from '../errors.js';
+import type { Clock } from '../core/clock/clock.port.js';
+import { CaptureAppError, CaptureRejectedError } from '../core/errors.js';
 import type { CaptureAppPort, CaptureConnectionState, CaptureFile, CaptureSubscription } from './capture.port.js';
 import { captureFetch, readJson, toFileStream, unexpected } from './capture.http.js';
 import { openSseStream } from './capture.sse.js';
@@ -69,8 +69,7 @@ export class CaptureClient implements CaptureAppPort {
   /** An admin request; on a 401 the token is renewed once and the request sent again. */
   private async admin(path: string, init: { method?: string; body?: string; timeoutMs?: number } = {}): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
-      const token =
-        this.token && this.token.expiresAt > this.options.clock.now() ? this.token.value : await this.signIn();
+      const token = this.token && this.token.expiresAt > this.options.clock.now() ? this.token.value : await this.signIn();
       const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
       if (init.body !== undefined) headers['Content-Type'] = 'application/json';
       const res = await captureFetch(this.url(path), {

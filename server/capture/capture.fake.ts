@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { CaptureUnavailableError } from '../errors.js';
+import { CaptureUnavailableError } from '../core/errors.js';
 import type { CaptureAppPort, CaptureConnectionState, CaptureFile, CaptureSubscription } from './capture.port.js';
 import { isUuid, type ActionKind, type CaptureConfig, type CaptureEvent, type MediaItem, type MediaVariant } from './capture.types.js';
 import { defaultConfig } from './simulator/simulator.defaults.js';

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { CaptureAppError, CaptureUnavailableError } from '../errors.js';
+import { CaptureAppError, CaptureUnavailableError } from '../core/errors.js';
 import type { CaptureFile } from './capture.port.js';
 
 export interface RequestOptions {

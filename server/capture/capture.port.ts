@@ -42,8 +42,5 @@ export interface CaptureAppPort {
   restart(): Promise<void>;
   isReachable(): Promise<boolean>;
   /** Live events; the stream reconnects by itself until closed. */
-  subscribe(
-    onEvent: (event: CaptureEvent) => void,
-    onState?: (state: CaptureConnectionState) => void,
-  ): CaptureSubscription;
+  subscribe(onEvent: (event: CaptureEvent) => void, onState?: (state: CaptureConnectionState) => void): CaptureSubscription;
 }

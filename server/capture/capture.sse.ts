@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../clock/clock.port.js';
+import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { CaptureConnectionState, CaptureSubscription } from './capture.port.js';
 import type { CaptureEvent } from './capture.types.js';
 import { SseParser } from './sse-parser.js';

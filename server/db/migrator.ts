@@ -32,9 +32,7 @@ export function runMigrations(db: Database.Database, list: readonly Migration[])
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL
   )`);
-  const applied = db
-    .prepare('SELECT version, name FROM schema_migrations ORDER BY version')
-    .all() as { version: number; name: string }[];
+  const applied = db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as { version: number; name: string }[];
   applied.forEach((row, i) => {
     const known = list[i];
     if (row.version !== i + 1 || !known) {

@@ -1,11 +1,11 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
-import type { Clock } from '../clock/clock.port.js';
+import type { Clock } from '../core/clock/clock.port.js';
 import type { ExportProgress } from '../contract/events.contract.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
 import type { EventService } from './event.service.js';
-import { fileNamePart, photoFileName } from './names.js';
+import { fileNamePart, photoFileName } from './file-names.js';
 import { StoredZipWriter, ZipAbortedError } from './zip-writer.js';
 import { captureMediaPath } from '../capture/capture-media.js';
 
@@ -51,7 +51,12 @@ export class EventExportService {
       previousSecond = second;
       const file = captureMediaPath(this.captureDataDir, photo.file);
       if (!file) continue;
-      entries.push({ name: photoFileName(event.name, photo.stem, rank, path.extname(photo.file)), file, size: photo.size, mtime: photo.mtime });
+      entries.push({
+        name: photoFileName(event.name, photo.stem, rank, path.extname(photo.file)),
+        file,
+        size: photo.size,
+        mtime: photo.mtime,
+      });
     }
     return { eventId: event.id, fileName: `${fileNamePart(event.name)}.zip`, entries, totalBytes: entries.reduce((n, e) => n + e.size, 0) };
   }
@@ -67,7 +72,14 @@ export class EventExportService {
    * client went away): then the file being read is closed and nothing else is opened.
    */
   async write(plan: ExportPlan, out: Writable, token?: string): Promise<ExportProgress> {
-    const state: ExportProgress = { state: 'running', files_done: 0, files_total: plan.entries.length, bytes_done: 0, bytes_total: plan.totalBytes, missing: 0 };
+    const state: ExportProgress = {
+      state: 'running',
+      files_done: 0,
+      files_total: plan.entries.length,
+      bytes_done: 0,
+      bytes_total: plan.totalBytes,
+      missing: 0,
+    };
     const track = (): void => {
       if (token) this.progress.set(token, { value: { ...state }, expires: this.clock.now() + PROGRESS_TTL_MS });
     };
@@ -94,7 +106,11 @@ export class EventExportService {
         track();
       }
       if (missing.length > 0) {
-        await zip.addBuffer('_fichiers-manquants.txt', new Date(this.clock.now()), Buffer.from(`Photos dont le fichier a disparu :\n${missing.join('\n')}\n`));
+        await zip.addBuffer(
+          '_fichiers-manquants.txt',
+          new Date(this.clock.now()),
+          Buffer.from(`Photos dont le fichier a disparu :\n${missing.join('\n')}\n`),
+        );
       }
       await zip.finish();
       state.state = 'done';

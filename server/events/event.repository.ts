@@ -71,16 +71,18 @@ export class EventRepository {
   createCurrent(slug: string, name: string, at: number): EventRow {
     // IMMEDIATE: the write lock is taken before the open events are read, so two connections
     // creating events at once run one after the other instead of both archiving the same one.
-    return this.db.transaction(() => {
-      const open = this.db.prepare<[], EventRow>('SELECT * FROM events WHERE archived_at IS NULL').all();
-      for (const event of open) {
-        this.db.prepare('UPDATE events SET archived_at = ? WHERE id = ?').run(at, event.id);
-        this.addHistory({ event_id: event.id, at, kind: 'archived', detail: `Remplacé par « ${name} »` });
-      }
-      const info = this.db.prepare('INSERT INTO events (slug, name, created_at) VALUES (?, ?, ?)').run(slug, name, at);
-      const id = Number(info.lastInsertRowid);
-      this.addHistory({ event_id: id, at, kind: 'created', detail: '' });
-      return { id, slug, name, created_at: at, archived_at: null };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const open = this.db.prepare<[], EventRow>('SELECT * FROM events WHERE archived_at IS NULL').all();
+        for (const event of open) {
+          this.db.prepare('UPDATE events SET archived_at = ? WHERE id = ?').run(at, event.id);
+          this.addHistory({ event_id: event.id, at, kind: 'archived', detail: `Remplacé par « ${name} »` });
+        }
+        const info = this.db.prepare('INSERT INTO events (slug, name, created_at) VALUES (?, ?, ?)').run(slug, name, at);
+        const id = Number(info.lastInsertRowid);
+        this.addHistory({ event_id: id, at, kind: 'created', detail: '' });
+        return { id, slug, name, created_at: at, archived_at: null };
+      })
+      .immediate();
   }
 }

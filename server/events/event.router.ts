@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../core/errors.js';
 import { attachment } from '../http/send.js';
 import { parseInput } from '../http/validate.js';
 import type { EventExportService } from './event-export.js';

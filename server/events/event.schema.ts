@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SLUG_PATTERN } from './names.js';
+import { SLUG_PATTERN } from '../../common/text.js';
 
 export const createEventBody = z.strictObject({
   name: z.string().trim().min(1, 'is required').max(80, 'is too long'),

@@ -1,11 +1,10 @@
-import type { Clock } from '../clock/clock.port.js';
+import type { Clock } from '../core/clock/clock.port.js';
 import type { BoothEvent, EventHistoryEntry, EventsResponse } from '../contract/events.contract.js';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import type { EventHub } from '../live/event-hub.js';
+import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
+import type { EventHub } from '../core/event-hub.js';
 import type { EventRepository, EventRow } from './event.repository.js';
-import { slugify } from './names.js';
-import { isoOrNull as iso } from '../util/json.js';
-
+import { slugify } from '../../common/text.js';
+import { isoOrNull as iso } from '../core/util/json.js';
 
 /** Events: named groups of photos, one current at a time, each with its history. */
 export class EventService {

@@ -156,9 +156,14 @@ export class StoredZipWriter {
   }
 
   async addBuffer(fileName: string, modified: Date, data: Buffer): Promise<void> {
-    await this.add(fileName, modified, data.length, (async function* () {
-      yield data;
-    })());
+    await this.add(
+      fileName,
+      modified,
+      data.length,
+      (async function* () {
+        yield data;
+      })(),
+    );
   }
 
   private centralHeader(e: CentralEntry): Buffer {

@@ -16,7 +16,12 @@ export class GalleryLinkService {
   async get(): Promise<GalleryLink> {
     const override = this.settings.stored().gallery.public_url;
     const url = override ? `${override}/` : this.computedUrl();
-    const svg = await QRCode.toString(url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } });
+    const svg = await QRCode.toString(url, {
+      type: 'svg',
+      margin: 2,
+      errorCorrectionLevel: 'M',
+      color: { dark: '#000000', light: '#ffffff' },
+    });
     return { url, source: override ? 'settings' : 'computed', svg };
   }
 }

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { EventHub } from '../live/event-hub.js';
+import type { EventHub } from '../core/event-hub.js';
 import { streamChannel } from '../http/sse.js';
 import { galleryPhotoRouter } from '../photos/photo.router.js';
 import type { PhotoService } from '../photos/photo.service.js';

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, TooManyRequestsError } from '../errors.js';
+import { AppError, TooManyRequestsError } from '../core/errors.js';
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };

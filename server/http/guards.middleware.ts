@@ -1,7 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { AuthService } from '../auth/auth.service.js';
-import { ForbiddenError, UnauthorizedError } from '../errors.js';
-import { sessionToken } from './request-context.js';
+import { ForbiddenError } from '../core/errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -25,10 +23,3 @@ export const sameOriginGuard: RequestHandler = (req, _res, next) => {
   }
   next();
 };
-
-export function requireAdmin(auth: AuthService): RequestHandler {
-  return (req, _res, next) => {
-    if (auth.authenticate(sessionToken(req))) return next();
-    next(new UnauthorizedError());
-  };
-}

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { EventHub } from '../live/event-hub.js';
+import type { EventHub } from '../core/event-hub.js';
 
 /**
  * Streams one hub channel to a browser as server-sent events. A comment every 15 s keeps

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../core/errors.js';
 
 export interface FieldIssue {
   field: string;

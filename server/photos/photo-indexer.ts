@@ -3,10 +3,10 @@ import path from 'node:path';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { CaptureEvent, MediaItem } from '../capture/capture.types.js';
 import { mediaItemSchema } from '../capture/capture.types.js';
-import type { Clock } from '../clock/clock.port.js';
+import type { Clock } from '../core/clock/clock.port.js';
 import type { EventRepository } from '../events/event.repository.js';
-import { parseStem } from '../events/names.js';
-import type { Logger } from '../logger.js';
+import { parseStem } from '../capture/stem.js';
+import type { Logger } from '../core/logger.js';
 import type { FileState, PhotoRepository, PhotoRow } from './photo.repository.js';
 import { captureMediaPath } from '../capture/capture-media.js';
 
@@ -66,8 +66,7 @@ export class PhotoIndexer {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly onChange: (change: PhotoChange) => void,
-  ) {
-  }
+  ) {}
 
   private async statFile(full: string | undefined): Promise<FileInfo | undefined> {
     if (!full) return undefined;

@@ -1,5 +1,5 @@
 import type { CaptureLink } from '../capture/capture-link.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { PhotoIndexer, RescanReport } from './photo-indexer.js';
 
 /**

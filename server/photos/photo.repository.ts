@@ -92,7 +92,9 @@ export class PhotoRepository {
       where.push('p.stem < @before');
       params.before = q.before;
     }
-    return this.db.prepare<Record<string, unknown>, PhotoWithEvent>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY p.stem DESC LIMIT @limit`).all(params);
+    return this.db
+      .prepare<Record<string, unknown>, PhotoWithEvent>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY p.stem DESC LIMIT @limit`)
+      .all(params);
   }
 
   /** How many photos of the same event were taken in the same second, before this one. */

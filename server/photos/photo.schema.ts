@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SLUG_PATTERN } from '../events/names.js';
+import { SLUG_PATTERN } from '../../common/text.js';
 
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -41,6 +41,4 @@ export const publicPhotoQuery = z.strictObject({
   limit: z.coerce.number().int('must be a whole number').min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').default(30),
 });
 
-export const photoIdParam = z
-  .string()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a photo id');
+export const photoIdParam = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a photo id');

@@ -2,14 +2,14 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { CaptureAppPort, CaptureFile } from '../capture/capture.port.js';
 import type { AdminPhoto, PhotoPage, PublicPhoto } from '../contract/photos.contract.js';
-import { CaptureAppError, NotFoundError, ValidationError } from '../errors.js';
+import { CaptureAppError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { EventRepository } from '../events/event.repository.js';
-import { photoFileName } from '../events/names.js';
-import type { EventHub } from '../live/event-hub.js';
+import { photoFileName } from '../events/file-names.js';
+import type { EventHub } from '../core/event-hub.js';
 import type { PhotoChange } from './photo-indexer.js';
 import type { PhotoQuery, PhotoRepository, PhotoWithEvent } from './photo.repository.js';
 import type { ThumbnailStore } from './thumbnail.store.js';
-import { isoOrNull as iso } from '../util/json.js';
+import { isoOrNull as iso } from '../core/util/json.js';
 import { captureMediaPath } from '../capture/capture-media.js';
 
 export interface AdminFilters {
@@ -25,7 +25,6 @@ export interface PhotoDownload {
   fileName: string;
   file: CaptureFile;
 }
-
 
 const encodeCursor = (stem: string): string => Buffer.from(stem, 'utf8').toString('base64url');
 function decodeCursor(cursor: string): string {
@@ -72,7 +71,12 @@ export class PhotoService {
   }
 
   toPublic(row: PhotoWithEvent): PublicPhoto {
-    return { id: row.id, taken_at: new Date(row.taken_at).toISOString(), printed_copies: row.printed_copies, urls: this.urls('gallery', row.id) };
+    return {
+      id: row.id,
+      taken_at: new Date(row.taken_at).toISOString(),
+      printed_copies: row.printed_copies,
+      urls: this.urls('gallery', row.id),
+    };
   }
 
   private page<P>(rows: PhotoWithEvent[], limit: number, map: (row: PhotoWithEvent) => P): PhotoPage<P> {

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { writeFileAtomic } from '../fs/atomic-write.js';
+import { writeFileAtomic } from '../core/fs/atomic-write.js';
 import { isUuid } from '../capture/capture.types.js';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError } from '../core/errors.js';
 
 const EDGE_PX = 480;
 const QUALITY = 72;

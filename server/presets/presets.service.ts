@@ -3,8 +3,8 @@ import { FIELDS } from '../actions/action.fields.js';
 import type { StoredAction } from '../actions/action.mapper.js';
 import { ACTION_KINDS } from '../capture/capture.types.js';
 import type { ActionsResponse, PresetSummary } from '../contract/actions.contract.js';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import type { Clock } from '../clock/clock.port.js';
+import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
+import type { Clock } from '../core/clock/clock.port.js';
 import type { PresetRepository, PresetRow } from './preset.repository.js';
 
 const summary = (row: PresetRow): PresetSummary => ({
@@ -16,7 +16,10 @@ const summary = (row: PresetRow): PresetSummary => ({
 });
 
 function valueAt(entry: unknown, path: readonly string[]): unknown {
-  return path.reduce<unknown>((node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined), entry);
+  return path.reduce<unknown>(
+    (node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined),
+    entry,
+  );
 }
 
 /** Checks a saved list against today's rules before it goes back to the capture app. */

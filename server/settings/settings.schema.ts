@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Settings } from '../contract/settings.contract.js';
-import { isObject } from '../util/json.js';
+import { isObject } from '../core/util/json.js';
 
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #ffaa00');
 const percent = z.number().int('must be a whole percentage').min(0).max(100);
@@ -46,7 +46,6 @@ export const defaultSettings: Settings = {
   print: { enable: true, quota: 5, max_copies: 3 },
   gallery: { show_delete: true, public_url: null },
 };
-
 
 /** Lays a partial update over the current settings; validation of the result comes after. */
 export function deepMerge(base: unknown, patch: unknown): unknown {

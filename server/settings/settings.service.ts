@@ -1,15 +1,14 @@
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { Settings } from '../contract/settings.contract.js';
-import { ValidationError } from '../errors.js';
+import { ValidationError } from '../core/errors.js';
 import { issuesOf } from '../http/validate.js';
 import type { CaptureRestartService } from '../system/capture-restart.service.js';
-import { Mutex } from '../util/mutex.js';
+import { Mutex } from '../core/util/mutex.js';
 import type { SettingsRepository } from './settings.repository.js';
 import { deepMerge, defaultSettings, settingsSchema } from './settings.schema.js';
-import { isObject } from '../util/json.js';
+import { isObject } from '../core/util/json.js';
 
 const KEY = 'console.settings';
-
 
 /**
  * Hardware, print and gallery settings. They live in SQLite, except the gallery's delete button,

@@ -1,7 +1,7 @@
 import type { Hardware } from '../../native/hardware.js';
 import type { CaptureLink } from '../capture/capture-link.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
-import type { Clock } from '../clock/clock.port.js';
+import type { Clock } from '../core/clock/clock.port.js';
 import type { ServiceStatus } from '../contract/status.contract.js';
 
 export class StatusService {

@@ -1,7 +1,7 @@
 import type { CaptureAppPort, CaptureConnectionState } from '../capture/capture.port.js';
-import type { Clock, TimerHandle } from '../clock/clock.port.js';
+import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { RestartStatus } from '../contract/system.contract.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../core/logger.js';
 import type { SystemCommand, SystemPort } from './system.port.js';
 
 export interface ScreenRefresh {
@@ -189,7 +189,12 @@ export class CaptureRestartService {
       this.log.warn(`Capture app restart endpoint failed (${err instanceof Error ? err.message : String(err)}); using systemctl`);
       const result = await this.system.run('systemctl', ['--user', 'restart', this.options.unit]);
       if (result.code !== 0) {
-        this.finish('failed', `Restart of the capture app failed: ${result.stderr.trim() || `systemctl exited with ${result.code}`}`, method, null);
+        this.finish(
+          'failed',
+          `Restart of the capture app failed: ${result.stderr.trim() || `systemctl exited with ${result.code}`}`,
+          method,
+          null,
+        );
         return;
       }
     }
@@ -205,7 +210,12 @@ export class CaptureRestartService {
     this.set({ state: 'refreshing', method });
     const result = await this.system.run(refresh.command, refresh.args, { env: refresh.env });
     if (result.code !== 0) {
-      this.finish('failed', `Screen refresh failed: ${result.stderr.trim() || `${refresh.command} exited with ${result.code}`}`, method, false);
+      this.finish(
+        'failed',
+        `Screen refresh failed: ${result.stderr.trim() || `${refresh.command} exited with ${result.code}`}`,
+        method,
+        false,
+      );
       return;
     }
     this.finish('done', null, method, true);

@@ -18,5 +18,4 @@ export interface SystemPort {
   run(command: SystemCommand, args: readonly string[], options?: RunOptions): Promise<CommandResult>;
 }
 
-export const isAllowedCommand = (value: string): value is SystemCommand =>
-  (ALLOWED_COMMANDS as readonly string[]).includes(value);
+export const isAllowedCommand = (value: string): value is SystemCommand => (ALLOWED_COMMANDS as readonly string[]).includes(value);

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import type { EventHub } from '../live/event-hub.js';
+import type { EventHub } from '../core/event-hub.js';
 import { streamChannel } from '../http/sse.js';
 import type { CaptureRestartService } from './capture-restart.service.js';
 

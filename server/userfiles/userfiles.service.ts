@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { UserFile } from '../contract/actions.contract.js';
-import { NotFoundError, ValidationError } from '../errors.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
 
 const IMAGE = /\.(png|jpe?g|webp|gif)$/i;
 const USERDATA_PATH = /^userdata\/(?:[\p{L}\p{N} _.\-()+,'&]+\/)*[\p{L}\p{N} _.\-()+,'&]+$/u;
@@ -47,7 +47,10 @@ export class UserFilesService {
     }
     let data: Buffer;
     try {
-      data = await sharp(Buffer.concat(chunks)).resize(PREVIEW_PX, PREVIEW_PX, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+      data = await sharp(Buffer.concat(chunks))
+        .resize(PREVIEW_PX, PREVIEW_PX, { fit: 'inside', withoutEnlargement: true })
+        .png()
+        .toBuffer();
     } catch {
       throw new ValidationError('That file is not an image that can be previewed');
     }

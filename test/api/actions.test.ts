@@ -18,7 +18,11 @@ afterEach(async () => {
 const api = () => ({
   get: (p: string) => request(t.app).get(`/api/admin/actions${p}`).set('Cookie', t.cookie),
   post: (p: string, body?: object) => request(t.app).post(`/api/admin/actions${p}`).set('Cookie', t.cookie).send(body),
-  put: (p: string, body?: unknown) => request(t.app).put(`/api/admin/actions${p}`).set('Cookie', t.cookie).send(body as object),
+  put: (p: string, body?: unknown) =>
+    request(t.app)
+      .put(`/api/admin/actions${p}`)
+      .set('Cookie', t.cookie)
+      .send(body as object),
   del: (p: string) => request(t.app).delete(`/api/admin/actions${p}`).set('Cookie', t.cookie),
 });
 const configFile = (): string => path.join(t.sim.dataDir, 'config', 'config.json');
@@ -58,7 +62,10 @@ describe('POST /api/admin/actions/create', () => {
   it('adds an action at the end and writes it into the capture app', async () => {
     const res = await api().post('/create', { general: { kind: 'image', name: 'Portrait' }, 'ui_trigger.title': 'Portrait' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ index: 4, action: { general: { name: 'Portrait', kind: 'image' }, button: { trigger_path: '/api/actions/image/1' } } });
+    expect(res.body).toMatchObject({
+      index: 4,
+      action: { general: { name: 'Portrait', kind: 'image' }, button: { trigger_path: '/api/actions/image/1' } },
+    });
     expect(captureActions('image').map((a) => a.name)).toEqual(['Photo simple', 'Portrait']);
     expect(names((await api().get('')).body.actions)).toEqual(['Photo simple', 'Collage', 'Animation', 'Video', 'Portrait']);
   });
@@ -127,16 +134,21 @@ describe('PUT /api/admin/actions/reorder', () => {
     expect(captureActions('image').map((a) => a.name)).toEqual(['Second', 'Photo simple']);
   });
 
-  it.each([{ order: [0, 1, 2] }, { order: [0, 0, 1, 2] }, { order: [0, 1, 2, 4] }, { order: [0, 1, 2, -3] }, { order: [0, 1.5, 2, 3] }, { order: 'backwards' }, {}])(
-    'refuses %j with 400 and changes nothing',
-    async (body) => {
-      const before = (await api().get('')).body.version;
-      const res = await api().put('/reorder', body);
-      expect(res.status).toBe(400);
-      expect(res.body.error.message).toContain('order');
-      expect((await api().get('')).body.version).toBe(before);
-    },
-  );
+  it.each([
+    { order: [0, 1, 2] },
+    { order: [0, 0, 1, 2] },
+    { order: [0, 1, 2, 4] },
+    { order: [0, 1, 2, -3] },
+    { order: [0, 1.5, 2, 3] },
+    { order: 'backwards' },
+    {},
+  ])('refuses %j with 400 and changes nothing', async (body) => {
+    const before = (await api().get('')).body.version;
+    const res = await api().put('/reorder', body);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('order');
+    expect((await api().get('')).body.version).toBe(before);
+  });
 });
 
 describe('PUT /api/admin/actions/{idx}', () => {
@@ -157,7 +169,11 @@ describe('PUT /api/admin/actions/{idx}', () => {
     const writes = t.sim.state().config_writes;
     const { body } = await api().get('');
     const photo = body.actions[0] as BoothAction;
-    const res = await api().put('/0', { general: { name: photo.general.name, countdown: photo.general.countdown }, ui_trigger: photo.ui_trigger, frame: photo.frame });
+    const res = await api().put('/0', {
+      general: { name: photo.general.name, countdown: photo.general.countdown },
+      ui_trigger: photo.ui_trigger,
+      frame: photo.frame,
+    });
     expect(res.status).toBe(200);
     expect(t.sim.state().config_writes).toBe(writes);
     expect(JSON.parse(readFileSync(configFile(), 'utf8'))).toEqual(JSON.parse(before));
@@ -198,7 +214,9 @@ describe('PUT /api/admin/actions/{idx}', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('capture_app_rejected');
     expect(res.body.error.message).toContain('action 1: frame.file');
-    expect(captureActions('image')[0]?.processing).toMatchObject({ img_frame_file: 'userdata/demoassets/frames/frame_image_photobooth-app.png' });
+    expect(captureActions('image')[0]?.processing).toMatchObject({
+      img_frame_file: 'userdata/demoassets/frames/frame_image_photobooth-app.png',
+    });
   });
 
   it('loses no write when edits arrive at once', async () => {
@@ -217,7 +235,9 @@ describe('PUT /api/admin/actions/{idx}', () => {
   it('refuses a write made against a stale version with 409', async () => {
     const { body } = await api().get('');
     await api().put('/0', { 'ui_trigger.title': 'Changed elsewhere' });
-    const res = await api().put('/reorder', { order: [1, 0, 2, 3] }).set('If-Match', `"${body.version}"`);
+    const res = await api()
+      .put('/reorder', { order: [1, 0, 2, 3] })
+      .set('If-Match', `"${body.version}"`);
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('stale_version');
     expect(names((await api().get('')).body.actions)[0]).toBe('Photo simple');

@@ -80,10 +80,7 @@ describe('admin sign-in', () => {
   it('refuses a state-changing request whose Origin names another host', async () => {
     const { app } = await buildTestApp();
     const cookie = await signIn(app);
-    const res = await request(app)
-      .delete('/api/admin/session')
-      .set('Cookie', cookie)
-      .set('Origin', 'http://evil.example');
+    const res = await request(app).delete('/api/admin/session').set('Cookie', cookie).set('Origin', 'http://evil.example');
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('cross_origin');
     expect((await request(app).get('/api/admin/status').set('Cookie', cookie)).status).toBe(200);
@@ -91,7 +88,11 @@ describe('admin sign-in', () => {
 
   it('accepts the same request from the console’s own origin', async () => {
     const { app } = await buildTestApp();
-    const res = await request(app).post('/api/admin/session').set('Host', 'booth.local:8080').set('Origin', 'http://booth.local:8080').send({ pin: TEST_PIN });
+    const res = await request(app)
+      .post('/api/admin/session')
+      .set('Host', 'booth.local:8080')
+      .set('Origin', 'http://booth.local:8080')
+      .send({ pin: TEST_PIN });
     expect(res.status).toBe(204);
   });
 });

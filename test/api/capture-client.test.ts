@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureClient } from '../../server/capture/capture.client.js';
 import type { SimulatorHandle } from '../../server/capture/simulator/simulator.server.js';
-import { CaptureAppError, CaptureRejectedError, CaptureUnavailableError } from '../../server/errors.js';
+import { CaptureAppError, CaptureRejectedError, CaptureUnavailableError } from '../../server/core/errors.js';
 import { StreamRecorder, clientFor, startTestSimulator } from '../support/simulator.js';
 
 type Json = Record<string, unknown>;
@@ -32,7 +32,16 @@ async function drain(stream: NodeJS.ReadableStream): Promise<Buffer> {
 describe('configuration', () => {
   it('signs in with the admin password and reads the whole configuration', async () => {
     const config = await client.getConfig();
-    expect(Object.keys(config)).toEqual(['common', 'actions', 'share', 'mediaprocessing', 'uisettings', 'backends', 'hardwareinputoutput', 'misc']);
+    expect(Object.keys(config)).toEqual([
+      'common',
+      'actions',
+      'share',
+      'mediaprocessing',
+      'uisettings',
+      'backends',
+      'hardwareinputoutput',
+      'misc',
+    ]);
     expect((config.common as Json).admin_password).toBe('0000');
   });
 
@@ -62,7 +71,7 @@ describe('configuration', () => {
 
   it('never loses a write when two changes run at once', async () => {
     await Promise.all([
-      client.updateConfig((c) => ((c.uisettings as Json).gallery_show_delete = false, c)),
+      client.updateConfig((c) => (((c.uisettings as Json).gallery_show_delete = false), c)),
       client.updateConfig((c) => ((imageActions(c)[0]!.name = 'Renamed'), c)),
     ]);
     const config = await client.getConfig();
@@ -73,7 +82,7 @@ describe('configuration', () => {
   it('reports a refused configuration as a 400 with the capture app’s reasons, and writes nothing', async () => {
     const before = await client.getConfig();
     const error = await client
-      .updateConfig((c) => ((imageActions(c)[0]!.processing as Json).img_frame_file = 'userdata/missing.png', c))
+      .updateConfig((c) => (((imageActions(c)[0]!.processing as Json).img_frame_file = 'userdata/missing.png'), c))
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CaptureRejectedError);
     expect((error as CaptureRejectedError).status).toBe(400);
@@ -82,7 +91,7 @@ describe('configuration', () => {
   });
 
   it('refuses to send a masked password back', async () => {
-    await expect(client.updateConfig((c) => ((c.common as Json).admin_password = '**********', c))).rejects.toThrow(/masked secrets/);
+    await expect(client.updateConfig((c) => (((c.common as Json).admin_password = '**********'), c))).rejects.toThrow(/masked secrets/);
     expect(((await client.getConfig()).common as Json).admin_password).toBe('0000');
   });
 });
@@ -103,7 +112,11 @@ describe('media', () => {
 
   it('fetches the three image sizes', async () => {
     const item = await sim.capture();
-    for (const [variant, length] of [['thumbnail', 400], ['preview', 1200], ['full', 1500]] as const) {
+    for (const [variant, length] of [
+      ['thumbnail', 400],
+      ['preview', 1200],
+      ['full', 1500],
+    ] as const) {
       const file = await client.openMedia(variant, item.id);
       expect(file?.contentType).toBe('image/jpeg');
       const meta = await sharp(await drain(file!.stream)).metadata();
@@ -174,7 +187,7 @@ describe('live events', () => {
   });
 
   it('refuses a second capture while a job runs', async () => {
-    await client.updateConfig((c) => ((imageActions(c)[0]!.jobcontrol as Json).countdown_capture = 20, c));
+    await client.updateConfig((c) => (((imageActions(c)[0]!.jobcontrol as Json).countdown_capture = 20), c));
     await client.triggerAction('image', 0);
     const error = await client.triggerAction('image', 0).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CaptureAppError);
@@ -188,7 +201,9 @@ describe('a capture app that is down or silent', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    const error = await clientFor({ url }).getConfig().catch((e: unknown) => e);
+    const error = await clientFor({ url })
+      .getConfig()
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CaptureUnavailableError);
     expect((error as CaptureUnavailableError).status).toBe(503);
   });
@@ -199,7 +214,9 @@ describe('a capture app that is down or silent', () => {
     try {
       const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
       const started = Date.now();
-      const error = await clientFor({ url }, { timeoutMs: 300 }).listMedia(0, 10).catch((e: unknown) => e);
+      const error = await clientFor({ url }, { timeoutMs: 300 })
+        .listMedia(0, 10)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(CaptureUnavailableError);
       expect((error as Error).message).toMatch(/no answer in time/);
       expect(Date.now() - started).toBeLessThan(3000);

@@ -2,7 +2,7 @@ import express from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { JSON_BODY_LIMIT } from '../../server/app.js';
-import { ConflictError } from '../../server/errors.js';
+import { ConflictError } from '../../server/core/errors.js';
 import { errorMiddleware } from '../../server/http/error.middleware.js';
 import { buildTestApp, signIn } from '../support/app.js';
 
@@ -16,7 +16,9 @@ describe('bad input gets a clear 4xx JSON error and changes nothing', () => {
 
   it(`a body over ${JSON_BODY_LIMIT} → 413, and the service keeps serving`, async () => {
     const { app } = await buildTestApp();
-    const res = await request(app).post('/api/admin/session').send({ pin: '1'.repeat(100_000) });
+    const res = await request(app)
+      .post('/api/admin/session')
+      .send({ pin: '1'.repeat(100_000) });
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('payload_too_large');
     expect((await request(app).get('/healthz')).body).toEqual({ ok: true });

@@ -14,7 +14,8 @@ afterEach(async () => {
   await t.close();
 });
 
-const admin = (method: 'get' | 'post', p: string, body?: object) => request(t.app)[method](`/api/admin${p}`).set('Cookie', t.cookie).send(body);
+const admin = (method: 'get' | 'post', p: string, body?: object) =>
+  request(t.app)[method](`/api/admin${p}`).set('Cookie', t.cookie).send(body);
 const createEvent = async (name: string, slug?: string): Promise<BoothEvent> => {
   const res = await admin('post', '/events', slug ? { name, slug } : { name });
   expect(res.status).toBe(201);
@@ -30,7 +31,13 @@ const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => 
 describe('events', () => {
   it('creates an event with a slug derived from its name, current and with its history', async () => {
     const event = await createEvent('Mariage Léa & Tom');
-    expect(event).toMatchObject({ slug: 'mariage-lea-et-tom', name: 'Mariage Léa & Tom', current: true, archived_at: null, photo_count: 0 });
+    expect(event).toMatchObject({
+      slug: 'mariage-lea-et-tom',
+      name: 'Mariage Léa & Tom',
+      current: true,
+      archived_at: null,
+      photo_count: 0,
+    });
     expect(event.history.map((h) => h.kind)).toEqual(['created']);
   });
 
@@ -87,7 +94,11 @@ describe('ZIP export', () => {
     const c = await t.sim.capture('c', new Date(second.getTime() + 1500));
     expect((await t.services.indexer.rescan()).added).toBe(3);
 
-    const res = await request(t.app).get('/api/admin/events/mariage-lea-et-tom/export.zip').set('Cookie', t.cookie).buffer(true).parse(binary);
+    const res = await request(t.app)
+      .get('/api/admin/events/mariage-lea-et-tom/export.zip')
+      .set('Cookie', t.cookie)
+      .buffer(true)
+      .parse(binary);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/zip');
     expect(res.headers['content-disposition']).toContain('filename="Mariage-Lea-et-Tom.zip"');
@@ -130,7 +141,11 @@ describe('ZIP export', () => {
     await t.sim.capture();
     await t.sim.capture();
     await t.services.indexer.rescan();
-    const res = await request(t.app).get('/api/admin/events/progress/export.zip?progress=tok-12345678').set('Cookie', t.cookie).buffer(true).parse(binary);
+    const res = await request(t.app)
+      .get('/api/admin/events/progress/export.zip?progress=tok-12345678')
+      .set('Cookie', t.cookie)
+      .buffer(true)
+      .parse(binary);
     expect(res.headers['x-export-files']).toBe('2');
     const progress = await admin('get', '/events/progress/export/progress/tok-12345678');
     expect(progress.body).toMatchObject({ state: 'done', files_done: 2, files_total: 2, missing: 0 });

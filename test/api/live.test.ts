@@ -29,7 +29,11 @@ const newEvent = async (name: string): Promise<void> => {
 };
 
 /** Opens a server-sent-event stream and resolves with the first message that matches. */
-function nextMessage(url: string, match: (m: SseMessage) => boolean, opened: () => void): { message: Promise<SseMessage>; close: () => void } {
+function nextMessage(
+  url: string,
+  match: (m: SseMessage) => boolean,
+  opened: () => void,
+): { message: Promise<SseMessage>; close: () => void } {
   const controller = new AbortController();
   const message = (async () => {
     const res = await fetch(url, { signal: controller.signal });
@@ -93,13 +97,17 @@ describe('a client that leaves in the middle of a ZIP', () => {
     const before = openFiles();
 
     await new Promise<void>((resolve, reject) => {
-      const req = http.get(`${base}/api/admin/events/gros-export/export.zip?progress=leave-12345`, { headers: { Cookie: t.cookie } }, (res) => {
-        res.once('data', () => {
-          res.pause();
-          req.destroy();
-          resolve();
-        });
-      });
+      const req = http.get(
+        `${base}/api/admin/events/gros-export/export.zip?progress=leave-12345`,
+        { headers: { Cookie: t.cookie } },
+        (res) => {
+          res.once('data', () => {
+            res.pause();
+            req.destroy();
+            resolve();
+          });
+        },
+      );
       req.on('error', (err) => (req.destroyed ? undefined : reject(err)));
     });
     await vi.waitFor(async () => {

@@ -44,7 +44,12 @@ describe('the photo index', () => {
     expect(res.status).toBe(200);
     const photos = res.body.photos as AdminPhoto[];
     expect(ids(photos)).toEqual([...ids([...now].reverse()), ...ids([...before].reverse())]);
-    expect(photos[0]).toMatchObject({ event: { slug: 'maintenant', name: 'Maintenant' }, processed: true, printed_copies: 0, missing: false });
+    expect(photos[0]).toMatchObject({
+      event: { slug: 'maintenant', name: 'Maintenant' },
+      processed: true,
+      printed_copies: 0,
+      missing: false,
+    });
     expect(photos[0]?.created_at).toBe(`${now[2]?.created_at}.000Z`);
   });
 
@@ -125,14 +130,24 @@ describe('GET /api/admin/photos filters and cursor', () => {
     expect(seen).toEqual(ids([...now].reverse()).concat(ids([...before].reverse())));
   });
 
-  it.each(['status=sold', 'from=yesterday', 'from=2026-02-30', 'to=2026-13-01', 'from=2026-02-30x', 'limit=0', 'limit=500', 'limit=abc', 'cursor=%2E%2E%2F', 'event=Not%20A%20Slug', 'colour=red', 'from=2026-02-02&to=2026-02-01'])(
-    'refuses ?%s with 400',
-    async (query) => {
-      const res = await admin(`/photos?${query}`);
-      expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('validation_failed');
-    },
-  );
+  it.each([
+    'status=sold',
+    'from=yesterday',
+    'from=2026-02-30',
+    'to=2026-13-01',
+    'from=2026-02-30x',
+    'limit=0',
+    'limit=500',
+    'limit=abc',
+    'cursor=%2E%2E%2F',
+    'event=Not%20A%20Slug',
+    'colour=red',
+    'from=2026-02-02&to=2026-02-01',
+  ])('refuses ?%s with 400', async (query) => {
+    const res = await admin(`/photos?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+  });
 
   it('answers 404 for an unknown event', async () => {
     expect((await admin('/photos?event=nope')).status).toBe(404);
@@ -186,17 +201,20 @@ describe('the public gallery', () => {
     expect(statSync(stored).mtimeMs).toBe(mtime);
   });
 
-  it.each(['..%2F..%2Fconfig%2Fconfig.json', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '..', 'not-a-uuid', '00000000-0000-4000-8000-000000000000%2F..%2F..'])(
-    'refuses the path-like id %s without touching the capture app',
-    async (id) => {
-      for (const kind of ['thumb', 'preview', 'download']) {
-        const res = await guest(`/photos/${id}/${kind}`);
-        expect([400, 404]).toContain(res.status);
-      }
-      expect(t.calls.get('openMedia') ?? []).toEqual([]);
-      expect(t.calls.get('openFile') ?? []).toEqual([]);
-    },
-  );
+  it.each([
+    '..%2F..%2Fconfig%2Fconfig.json',
+    '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+    '..',
+    'not-a-uuid',
+    '00000000-0000-4000-8000-000000000000%2F..%2F..',
+  ])('refuses the path-like id %s without touching the capture app', async (id) => {
+    for (const kind of ['thumb', 'preview', 'download']) {
+      const res = await guest(`/photos/${id}/${kind}`);
+      expect([400, 404]).toContain(res.status);
+    }
+    expect(t.calls.get('openMedia') ?? []).toEqual([]);
+    expect(t.calls.get('openFile') ?? []).toEqual([]);
+  });
 
   it('answers 404 for an unknown photo', async () => {
     await twoEvents();
@@ -227,7 +245,10 @@ describe('deleting a photo and the QR code', () => {
     const computed = await admin('/gallery-link');
     expect(computed.body).toMatchObject({ url: 'http://192.168.4.1:8080/', source: 'computed' });
     expect(computed.body.svg).toMatch(/^<svg/);
-    await request(t.app).put('/api/admin/settings').set('Cookie', t.cookie).send({ gallery: { public_url: 'http://photos.booth:8080' } });
+    await request(t.app)
+      .put('/api/admin/settings')
+      .set('Cookie', t.cookie)
+      .send({ gallery: { public_url: 'http://photos.booth:8080' } });
     expect((await admin('/gallery-link')).body).toMatchObject({ url: 'http://photos.booth:8080/', source: 'settings' });
   });
 });

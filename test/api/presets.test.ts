@@ -87,7 +87,10 @@ describe('action presets', () => {
 
 describe('settings that reach the capture app', () => {
   it('writes the gallery delete button into the capture app and restarts it', async () => {
-    const res = await request(t.app).put('/api/admin/settings').set('Cookie', t.cookie).send({ gallery: { show_delete: false } });
+    const res = await request(t.app)
+      .put('/api/admin/settings')
+      .set('Cookie', t.cookie)
+      .send({ gallery: { show_delete: false } });
     expect(res.status).toBe(200);
     expect(res.body.gallery.show_delete).toBe(false);
     expect(((await t.client.getConfig()).uisettings as Record<string, unknown>).gallery_show_delete).toBe(false);
@@ -98,7 +101,10 @@ describe('settings that reach the capture app', () => {
   });
 
   it('does not restart anything for settings the capture app does not hold', async () => {
-    const res = await request(t.app).put('/api/admin/settings').set('Cookie', t.cookie).send({ print: { quota: 8 } });
+    const res = await request(t.app)
+      .put('/api/admin/settings')
+      .set('Cookie', t.cookie)
+      .send({ print: { quota: 8 } });
     expect(res.status).toBe(200);
     expect(res.body.print.quota).toBe(8);
     expect(t.services.restarter.status().state).toBe('idle');
@@ -123,7 +129,9 @@ describe('userdata files for frames and backgrounds', () => {
   it('lists the capture app’s images and previews one small', async () => {
     const res = await request(t.app).get('/api/admin/userfiles').set('Cookie', t.cookie);
     expect(res.status).toBe(200);
-    const frame = (res.body.files as { path: string; preview_url: string }[]).find((f) => f.path.endsWith('frame_image_photobooth-app.png'));
+    const frame = (res.body.files as { path: string; preview_url: string }[]).find((f) =>
+      f.path.endsWith('frame_image_photobooth-app.png'),
+    );
     expect(frame).toBeDefined();
     const preview = await request(t.app).get(frame!.preview_url).set('Cookie', t.cookie);
     expect(preview.status).toBe(200);
@@ -134,7 +142,9 @@ describe('userdata files for frames and backgrounds', () => {
   it.each(['../config/config.json', 'userdata/../config/config.json', '/etc/passwd', 'media/processed_full/x.jpg'])(
     'refuses to preview %j',
     async (p) => {
-      const res = await request(t.app).get(`/api/admin/userfiles/preview?path=${encodeURIComponent(p)}`).set('Cookie', t.cookie);
+      const res = await request(t.app)
+        .get(`/api/admin/userfiles/preview?path=${encodeURIComponent(p)}`)
+        .set('Cookie', t.cookie);
       expect(res.status).toBe(400);
     },
   );

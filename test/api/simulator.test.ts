@@ -52,7 +52,10 @@ describe('the capture-app simulator', () => {
       await client.triggerAction('image', 0);
       const item = (await inserted).data as { processed: string; unprocessed: string };
       const corner = async (rel: string): Promise<number[]> => {
-        const { data } = await sharp(path.join(sim!.dataDir, rel)).extract({ left: 5, top: 5, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+        const { data } = await sharp(path.join(sim!.dataDir, rel))
+          .extract({ left: 5, top: 5, width: 1, height: 1 })
+          .raw()
+          .toBuffer({ resolveWithObject: true });
         return [...data];
       };
       expect(await corner(item.processed)).not.toEqual(await corner(item.unprocessed));
@@ -76,7 +79,7 @@ describe('the capture-app simulator', () => {
   it('treats a PATCH as a full replace: missing keys fall back to the defaults', async () => {
     sim = await startTestSimulator();
     const client = clientFor(sim);
-    await client.updateConfig((c) => ((c.uisettings as Record<string, unknown>).gallery_show_delete = false, c));
+    await client.updateConfig((c) => (((c.uisettings as Record<string, unknown>).gallery_show_delete = false), c));
     await client.updateConfig((c) => {
       delete c.uisettings;
       return c;

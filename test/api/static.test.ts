@@ -5,7 +5,15 @@ import { buildTestApp } from '../support/app.js';
 describe('the two front ends are served with the right cache headers', () => {
   it('serves the console for every /admin page, never cached', async () => {
     const { app } = await buildTestApp();
-    for (const path of ['/admin', '/admin/actions', '/admin/events', '/admin/gallery', '/admin/print', '/admin/hardware', '/admin/dashboard']) {
+    for (const path of [
+      '/admin',
+      '/admin/actions',
+      '/admin/events',
+      '/admin/gallery',
+      '/admin/print',
+      '/admin/hardware',
+      '/admin/dashboard',
+    ]) {
       const res = await request(app).get(path);
       expect(res.status, path).toBe(200);
       expect(res.text).toContain('<title>admin</title>');

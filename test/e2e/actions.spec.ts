@@ -22,7 +22,8 @@ async function dragCard(page: Page, from: number, to: number): Promise<void> {
   await page.mouse.down();
   const steps = 12;
   const endY = to < from ? b.y + 8 : b.y + b.height - 8;
-  for (let i = 1; i <= steps; i++) await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2 + ((endY - (a.y + a.height / 2)) * i) / steps);
+  for (let i = 1; i <= steps; i++)
+    await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2 + ((endY - (a.y + a.height / 2)) * i) / steps);
   await page.mouse.up();
 }
 

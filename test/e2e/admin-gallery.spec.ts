@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { MediaItem } from '../../server/capture/capture.types.js';
-import { localDay } from '../../server/events/names.js';
+import { localDay } from '../../common/dates.js';
 import type { TestService } from '../support/service.js';
 import { expect, isolatedTest as test } from './fixtures.js';
 import { BOOTH_SCREEN, unlockConsole } from './helpers.js';
@@ -57,7 +57,10 @@ test('filters by event and by printed status, with the badge on printed photos',
 
 test('the lightbox navigates with the keyboard and its arrows, shows info, deletes', async ({ page, service }) => {
   const { first, second } = await seed(service);
-  const newestFirst = [...second].reverse().concat([...first].reverse()).map((i) => i.id);
+  const newestFirst = [...second]
+    .reverse()
+    .concat([...first].reverse())
+    .map((i) => i.id);
   await unlockConsole(page, '/admin/gallery');
   await tiles(page).nth(1).click();
   await expect.poll(() => shownId(page)).toBe(newestFirst[1]);

@@ -7,11 +7,11 @@ import { defaultAuthOptions, type AuthOptions } from '../../server/auth/auth.ser
 import { createApp } from '../../server/app.js';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { CaptureAppPort } from '../../server/capture/capture.port.js';
-import { FakeClock } from '../../server/clock/clock.fake.js';
-import type { Clock } from '../../server/clock/clock.port.js';
+import { FakeClock } from '../../server/core/clock/clock.fake.js';
+import type { Clock } from '../../server/core/clock/clock.port.js';
 import type { CaptureRestartOptions } from '../../server/system/capture-restart.service.js';
 import { openDatabase, type Db } from '../../server/db/database.js';
-import { createRecordingLogger, type RecordingLogger } from '../../server/logger.js';
+import { createRecordingLogger, type RecordingLogger } from '../../server/core/logger.js';
 import { buildServices, type Services } from '../../server/services.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createFakeHardware } from '../../native/hardware.js';
 import { loadConfig } from '../../server/config.js';
-import { createRecordingLogger, type RecordingLogger } from '../../server/logger.js';
+import { createRecordingLogger, type RecordingLogger } from '../../server/core/logger.js';
 import { startService, type ServiceHandle } from '../../server/service.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
 

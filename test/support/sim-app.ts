@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { CaptureAppPort } from '../../server/capture/capture.port.js';
 import type { SimulatorHandle } from '../../server/capture/simulator/simulator.server.js';
-import { createSystemClock } from '../../server/clock/clock.system.js';
+import { createSystemClock } from '../../server/core/clock/clock.system.js';
 import type { RestartStatus } from '../../server/contract/system.contract.js';
 import type { Db } from '../../server/db/database.js';
 import type { Services } from '../../server/services.js';

@@ -5,7 +5,7 @@ import { CaptureClient } from '../../server/capture/capture.client.js';
 import type { CaptureConnectionState } from '../../server/capture/capture.port.js';
 import type { CaptureEvent } from '../../server/capture/capture.types.js';
 import { startSimulator, type SimulatorHandle } from '../../server/capture/simulator/simulator.server.js';
-import { createSystemClock } from '../../server/clock/clock.system.js';
+import { createSystemClock } from '../../server/core/clock/clock.system.js';
 
 export async function startTestSimulator(options: { autoCaptureSeconds?: number } = {}): Promise<SimulatorHandle> {
   return startSimulator({

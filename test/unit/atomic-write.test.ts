@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../../server/fs/atomic-write.js';
+import { writeFileAtomic, writeFileAtomicSync, writeJsonAtomic } from '../../server/core/fs/atomic-write.js';
 
 const tempDir = (): string => mkdtempSync(path.join(os.tmpdir(), 'boothdeck-atomic-'));
 

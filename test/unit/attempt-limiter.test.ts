@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AttemptLimiter } from '../../server/auth/attempt-limiter.js';
-import { FakeClock } from '../../server/clock/clock.fake.js';
-import { TooManyRequestsError } from '../../server/errors.js';
+import { FakeClock } from '../../server/core/clock/clock.fake.js';
+import { TooManyRequestsError } from '../../server/core/errors.js';
 
 const fail = (limiter: AttemptLimiter, address: string, local = false): void => {
   limiter.begin(address, local);

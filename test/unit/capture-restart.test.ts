@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
-import { FakeClock } from '../../server/clock/clock.fake.js';
+import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import type { RestartStatus } from '../../server/contract/system.contract.js';
-import { createRecordingLogger } from '../../server/logger.js';
+import { createRecordingLogger } from '../../server/core/logger.js';
 import { CaptureRestartService, defaultRestartOptions } from '../../server/system/capture-restart.service.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
 
@@ -83,7 +83,10 @@ describe('applying changes to the capture app', () => {
     system.respond('systemctl', { code: 5, stdout: '', stderr: 'Unit photobooth-app.service not found.' });
     restarter.request('actions');
     await run(1500);
-    expect(restarter.status()).toMatchObject({ state: 'failed', message: expect.stringContaining('Unit photobooth-app.service not found') });
+    expect(restarter.status()).toMatchObject({
+      state: 'failed',
+      message: expect.stringContaining('Unit photobooth-app.service not found'),
+    });
   });
 
   it('reports a capture app that does not come back', async () => {
@@ -101,7 +104,11 @@ describe('applying changes to the capture app', () => {
     system.respond('wtype', { code: 127, stdout: '', stderr: 'spawn wtype ENOENT' });
     restarter.request('actions');
     await run(1500);
-    expect(restarter.status()).toMatchObject({ state: 'failed', screen_refreshed: false, message: expect.stringContaining('Screen refresh failed') });
+    expect(restarter.status()).toMatchObject({
+      state: 'failed',
+      screen_refreshed: false,
+      message: expect.stringContaining('Screen refresh failed'),
+    });
   });
 
   it('skips the refresh when there is no screen, and says so', async () => {
@@ -109,7 +116,11 @@ describe('applying changes to the capture app', () => {
     restarter.request('actions');
     await run(1500);
     expect(system.calls).toEqual([]);
-    expect(restarter.status()).toMatchObject({ state: 'done', screen_refreshed: null, message: expect.stringContaining('No booth screen') });
+    expect(restarter.status()).toMatchObject({
+      state: 'done',
+      screen_refreshed: null,
+      message: expect.stringContaining('No booth screen'),
+    });
   });
 });
 

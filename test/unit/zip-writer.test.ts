@@ -56,7 +56,8 @@ function walkLocalRecords(zip: Buffer, central: { name: string; crc: number; siz
 }
 
 function centralOf(zipPath: string): { name: string; crc: number; size: number }[] {
-  const script = 'import sys,zipfile,json\nprint(json.dumps([[i.filename,i.CRC,i.file_size] for i in zipfile.ZipFile(sys.argv[1]).infolist()]))';
+  const script =
+    'import sys,zipfile,json\nprint(json.dumps([[i.filename,i.CRC,i.file_size] for i in zipfile.ZipFile(sys.argv[1]).infolist()]))';
   const result = spawnSync('python3', ['-c', script, zipPath], { encoding: 'utf8' });
   return (JSON.parse(result.stdout) as [string, number, number][]).map(([name, crc, size]) => ({ name, crc, size }));
 }

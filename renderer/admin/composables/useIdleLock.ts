@@ -26,12 +26,15 @@ export function useIdleLock(seconds: Ref<number>, active: Ref<boolean>, onIdle: 
     if (!active.value || seconds.value <= 0) return;
     const total = seconds.value;
     const lead = Math.min(WARNING_SECONDS, total);
-    warnTimer = setTimeout(() => {
-      warning.value = lead;
-      tick = setInterval(() => {
-        warning.value = Math.max(0, (warning.value ?? 1) - 1);
-      }, 1000);
-    }, (total - lead) * 1000);
+    warnTimer = setTimeout(
+      () => {
+        warning.value = lead;
+        tick = setInterval(() => {
+          warning.value = Math.max(0, (warning.value ?? 1) - 1);
+        }, 1000);
+      },
+      (total - lead) * 1000,
+    );
     lockTimer = setTimeout(() => {
       clear();
       onIdle();

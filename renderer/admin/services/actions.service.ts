@@ -12,7 +12,8 @@ export const actionsService = {
   clone: (index: number, version?: string) => api.post<ActionResponse>(`${BASE}/${index}/clone`, undefined, ifMatch(version)),
   remove: (index: number, version?: string) => api.delete<ActionsResponse>(`${BASE}/${index}`, ifMatch(version)),
   reorder: (order: number[], version?: string) => api.put<ActionsResponse>(`${BASE}/reorder`, { order }, ifMatch(version)),
-  update: (index: number, changes: ActionChanges, version?: string) => api.put<ActionResponse>(`${BASE}/${index}`, changes, ifMatch(version)),
+  update: (index: number, changes: ActionChanges, version?: string) =>
+    api.put<ActionResponse>(`${BASE}/${index}`, changes, ifMatch(version)),
   presets: () => api.get<{ presets: PresetSummary[] }>(`${BASE}/presets`),
   savePreset: (name: string, description: string) => api.post<{ preset: PresetSummary }>(`${BASE}/presets`, { name, description }),
   restorePreset: (id: number) => api.post<ActionsResponse>(`${BASE}/presets/${id}/restore`),

@@ -11,8 +11,10 @@ export interface PhotoFilters {
 
 export const eventsService = {
   list: () => api.get<EventsResponse>('/api/admin/events'),
-  create: (name: string, slug: string | undefined) => api.post<{ event: BoothEvent }>('/api/admin/events', slug ? { name, slug } : { name }),
-  exportUrl: (slug: string, token: string) => `/api/admin/events/${encodeURIComponent(slug)}/export.zip?progress=${encodeURIComponent(token)}`,
+  create: (name: string, slug: string | undefined) =>
+    api.post<{ event: BoothEvent }>('/api/admin/events', slug ? { name, slug } : { name }),
+  exportUrl: (slug: string, token: string) =>
+    `/api/admin/events/${encodeURIComponent(slug)}/export.zip?progress=${encodeURIComponent(token)}`,
   exportProgress: (slug: string, token: string) =>
     api.get<ExportProgress>(`/api/admin/events/${encodeURIComponent(slug)}/export/progress/${encodeURIComponent(token)}`),
   galleryLink: () => api.get<GalleryLink>('/api/admin/gallery-link'),

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { AdminPhoto } from '../../../server/contract/photos.contract.js';
-import { localDay } from '../../../server/events/names.js';
+import { localDay } from '../../../common/dates.js';
 import { photosService, type PhotoFilters } from '../services/events.service.js';
 
 const emptyFilters = (): PhotoFilters => ({ event: '', from: '', to: '', status: 'all' });

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ACTION_KINDS, type CaptureConfig } from '../capture.types.js';
 import { actionItemDefaults } from './simulator.defaults.js';
-import { isObject } from '../../util/json.js';
+import { isObject } from '../../core/util/json.js';
 
 /** One validation failure, in the shape FastAPI gives pydantic errors inside a 422 `detail`. */
 export interface ConfigIssue {
@@ -107,7 +107,12 @@ export function validateConfig(config: CaptureConfig, defaults: CaptureConfig, d
       if (!isObject(item)) return;
       const countdown = isObject(item.jobcontrol) ? item.jobcontrol.countdown_capture : undefined;
       if (typeof countdown === 'number' && (countdown < 0 || countdown > 20)) {
-        issues.push({ type: 'less_than_equal', loc: [...loc, i, 'jobcontrol', 'countdown_capture'], msg: 'Input should be between 0 and 20', input: countdown });
+        issues.push({
+          type: 'less_than_equal',
+          loc: [...loc, i, 'jobcontrol', 'countdown_capture'],
+          msg: 'Input should be between 0 and 20',
+          input: countdown,
+        });
       }
       if (isObject(item.processing)) {
         for (const [key, value] of Object.entries(item.processing)) {
@@ -116,7 +121,12 @@ export function validateConfig(config: CaptureConfig, defaults: CaptureConfig, d
       }
       const ui = isObject(item.trigger) && isObject(item.trigger.ui_trigger) ? item.trigger.ui_trigger : undefined;
       if (ui && typeof ui.custom_color === 'string' && !COLOR.test(ui.custom_color)) {
-        issues.push({ type: 'color_error', loc: [...loc, i, 'trigger', 'ui_trigger', 'custom_color'], msg: 'value is not a valid color', input: ui.custom_color });
+        issues.push({
+          type: 'color_error',
+          loc: [...loc, i, 'trigger', 'ui_trigger', 'custom_color'],
+          msg: 'value is not a valid color',
+          input: ui.custom_color,
+        });
       }
     });
   }

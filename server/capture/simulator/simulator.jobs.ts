@@ -1,7 +1,7 @@
 import type { ActionKind, CaptureConfig, MediaItem } from '../capture.types.js';
 import type { SimulatorEvents } from './simulator.events.js';
 import type { SimulatorMedia } from './simulator.media.js';
-import { asObject } from '../../util/json.js';
+import { asObject } from '../../core/util/json.js';
 
 type Json = Record<string, unknown>;
 
@@ -72,7 +72,8 @@ export class SimulatorJobs {
         source = 'capture';
       }
       state('capture', 'completed', jobmodel(total, 0));
-      const frame = typeof processing.img_frame_file === 'string' && processing.img_frame_enable === true ? processing.img_frame_file : null;
+      const frame =
+        typeof processing.img_frame_file === 'string' && processing.img_frame_enable === true ? processing.img_frame_file : null;
       const label = typeof action.name === 'string' ? action.name : kind;
       const { item } = await this.media.makePhoto({ label, mediaType: kind, frameFile: frame, now: new Date() });
       this.events.broadcast('DbInsert', item);

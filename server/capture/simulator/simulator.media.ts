@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
-import { writeFileAtomic, writeJsonAtomic } from '../../fs/atomic-write.js';
+import { writeFileAtomic, writeJsonAtomic } from '../../core/fs/atomic-write.js';
 import type { MediaItem, MediaVariant } from '../capture.types.js';
 import { BACKGROUND_FILE, FRAME_FILE, POSTER_FRAME_FILE } from './simulator.defaults.js';
 
@@ -24,8 +24,7 @@ export function stemFor(date: Date, micro: number): string {
 /** UTC with whole seconds and no suffix, as the capture app reports created_at. */
 export const captureTimestamp = (date: Date): string => date.toISOString().slice(0, 19);
 
-const xmlEscape = (text: string): string =>
-  text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const xmlEscape = (text: string): string => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function photoSvg(label: string, hue: number, when: Date): Buffer {
   const faces = [0.3, 0.5, 0.7]
@@ -63,7 +62,11 @@ export async function ensureDemoAssets(dataDir: string): Promise<void> {
   };
   await make(FRAME_FILE, () => sharp(frameSvg('#f4f1ea')).png().toBuffer());
   await make(POSTER_FRAME_FILE, () => sharp(frameSvg('#c0392b')).png().toBuffer());
-  await make(BACKGROUND_FILE, () => sharp(photoSvg('', 330, new Date(0))).jpeg({ quality: 70 }).toBuffer());
+  await make(BACKGROUND_FILE, () =>
+    sharp(photoSvg('', 330, new Date(0)))
+      .jpeg({ quality: 70 })
+      .toBuffer(),
+  );
 }
 
 export interface MadePhoto {
@@ -109,12 +112,17 @@ export class SimulatorMedia {
   async makePhoto(options: { label: string; mediaType: string; frameFile: string | null; now: Date }): Promise<MadePhoto> {
     const { stem, at } = this.nextStem(options.now);
     const hue = Number.parseInt(stem.slice(-4), 10) % 360;
-    const original = await sharp(photoSvg(options.label, hue, at)).jpeg({ quality: 85 }).toBuffer();
+    const original = await sharp(photoSvg(options.label, hue, at))
+      .jpeg({ quality: 85 })
+      .toBuffer();
     let processed = original;
     const frame = options.frameFile ? path.join(this.dataDir, options.frameFile) : undefined;
     if (frame && existsSync(frame)) {
       const overlay = await sharp(frame).resize(PHOTO_WIDTH, PHOTO_HEIGHT, { fit: 'fill' }).png().toBuffer();
-      processed = await sharp(original).composite([{ input: overlay }]).jpeg({ quality: 85 }).toBuffer();
+      processed = await sharp(original)
+        .composite([{ input: overlay }])
+        .jpeg({ quality: 85 })
+        .toBuffer();
     }
     const rel = {
       camera: `media/camera_original/${stem}.jpg`,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { writeJsonAtomic } from '../../fs/atomic-write.js';
+import { writeJsonAtomic } from '../../core/fs/atomic-write.js';
 import { ACTION_KINDS, MEDIA_VARIANTS, type ActionKind, type CaptureConfig, type MediaItem, type MediaVariant } from '../capture.types.js';
 import { maskSecrets, validateConfig, withDefaults } from './simulator.config.js';
 import { defaultConfig } from './simulator.defaults.js';
@@ -131,7 +131,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const offset = Number(req.query.offset ?? 0);
     const limit = Number(req.query.limit ?? 50);
     if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1 || limit > 500) {
-      return detail(res, 422, [{ type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 500', input: req.query.limit }]);
+      return detail(res, 422, [
+        { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 500', input: req.query.limit },
+      ]);
     }
     res.json(media.list(offset, limit));
   });
@@ -185,7 +187,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   // Test hooks, outside the capture app's own namespace.
   app.post('/__sim/capture', express.json(), async (req, res) => {
-    const label = typeof (req.body as { label?: unknown } | undefined)?.label === 'string' ? String((req.body as { label: string }).label) : 'Simulateur';
+    const label =
+      typeof (req.body as { label?: unknown } | undefined)?.label === 'string'
+        ? String((req.body as { label: string }).label)
+        : 'Simulateur';
     res.status(201).json(await capture(label));
   });
   app.get('/__sim/state', (_req, res) => {
@@ -213,9 +218,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   let autoTimer: NodeJS.Timeout | undefined;
   if ((options.autoCaptureSeconds ?? 0) > 0) {
-    autoTimer = setInterval(() => {
-      if (!jobs.busy) jobs.start(config, 'image', 0).catch(() => undefined);
-    }, (options.autoCaptureSeconds ?? 0) * 1000);
+    autoTimer = setInterval(
+      () => {
+        if (!jobs.busy) jobs.start(config, 'image', 0).catch(() => undefined);
+      },
+      (options.autoCaptureSeconds ?? 0) * 1000,
+    );
     autoTimer.unref();
   }
 
