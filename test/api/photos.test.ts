@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
