@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/unit/**/*.test.ts', 'test/api/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
+    globalSetup: ['test/support/vitest.global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     reporters: ['default'],
