@@ -46,6 +46,11 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(rendererRouter(deps.rendererDir));
   app.use(pageNotFound);
-  app.use(errorMiddleware((err) => deps.log.error('Unhandled error while serving a request', err)));
+  app.use(
+    errorMiddleware(
+      (err) => deps.log.error('Unhandled error while serving a request', err),
+      () => services.disk.noteFull(),
+    ),
+  );
   return app;
 }

@@ -76,3 +76,19 @@ export class CaptureUnavailableError extends AppError {
     super(503, 'capture_app_unavailable', message);
   }
 }
+
+/** The booth's storage is full: a state to show the operator, not a crash. */
+export class DiskFullError extends AppError {
+  constructor(message = 'The booth’s storage is full: free some space (old photos, exports) and try again') {
+    super(507, 'disk_full', message);
+  }
+}
+
+const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+
+/** True for a write refused for lack of space, from SQLite (SQLITE_FULL) or the file system (ENOSPC). */
+export function isDiskFull(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && DISK_FULL_CODES.has(code);
+}

@@ -6,9 +6,11 @@ import type { PhotoService } from './photo.service.js';
 
 type Scope = 'admin' | 'gallery';
 
-const sendThumb = (res: Response, file: string): void => {
+const sendThumb = (res: Response, file: string | Buffer): void => {
   // A photo never changes under its id: its thumbnail can be kept.
-  res.sendFile(file, { headers: { 'Cache-Control': 'private, max-age=604800, immutable', 'Content-Type': 'image/webp' } });
+  const headers = { 'Cache-Control': 'private, max-age=604800, immutable', 'Content-Type': 'image/webp' };
+  if (typeof file === 'string') res.sendFile(file, { headers });
+  else res.set(headers).send(file);
 };
 
 /** Thumbnail, preview and download of one photo, for the admin or for guests (current event only). */

@@ -122,7 +122,7 @@ export class PhotoService {
     return full && existsSync(full) ? full : undefined;
   }
 
-  async thumbnail(scope: Scope, id: string): Promise<string> {
+  async thumbnail(scope: Scope, id: string): Promise<string | Buffer> {
     const row = this.visible(scope, id);
     const stillIndexed = (): boolean => this.photos.find(row.id) !== undefined;
     return this.thumbnails.ensure(row.id, stillIndexed, async () => {
