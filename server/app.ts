@@ -6,6 +6,7 @@ import { apiNotFound, errorMiddleware, pageNotFound } from './http/error.middlew
 import { requireAdmin } from './auth/admin.guard.js';
 import { sameOriginGuard } from './http/guards.middleware.js';
 import { securityHeaders } from './http/security.middleware.js';
+import { limitBodyDepth, requireJsonBody } from './http/body.middleware.js';
 import { rendererRouter } from './http/static.js';
 import type { Logger } from './core/logger.js';
 import type { Services } from './services.js';
@@ -33,7 +34,9 @@ export function createApp(deps: AppDeps): Express {
 
   const api = express.Router();
   api.use(sameOriginGuard);
+  api.use(requireJsonBody);
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+  api.use(limitBodyDepth);
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();

@@ -92,3 +92,9 @@ export function isDiskFull(err: unknown): boolean {
   const code = (err as { code?: unknown }).code;
   return typeof code === 'string' && DISK_FULL_CODES.has(code);
 }
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = 'The request body must be JSON (Content-Type: application/json)') {
+    super(415, 'unsupported_media_type', message);
+  }
+}
