@@ -7,6 +7,7 @@ import { requireAdmin } from './auth/admin.guard.js';
 import { sameOriginGuard } from './http/guards.middleware.js';
 import { securityHeaders } from './http/security.middleware.js';
 import { limitBodyDepth, requireJsonBody } from './http/body.middleware.js';
+import { boothHosts, hostGuard, type AllowedHosts } from './http/host.guard.js';
 import { rendererRouter } from './http/static.js';
 import type { Logger } from './core/logger.js';
 import type { Services } from './services.js';
@@ -15,6 +16,8 @@ export interface AppDeps {
   services: Services;
   rendererDir: string;
   log: Logger;
+  /** Host names the admin API answers to, beyond loopback; by default the booth's own. */
+  allowedHosts?: AllowedHosts;
 }
 
 /** JSON bodies of this API are small; anything larger is refused before it is parsed. */
@@ -41,6 +44,8 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  const allowedHosts = deps.allowedHosts ?? (() => boothHosts(() => services.settings.stored().gallery.public_url));
+  api.use('/admin', hostGuard(allowedHosts));
   api.use('/admin/session', authRouter(services.auth));
   api.use('/admin', requireAdmin(services.auth), adminRouter(services));
   api.use('/gallery', galleryRouter(services.photos, services.hub));
