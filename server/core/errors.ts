@@ -48,8 +48,9 @@ export class TooManyRequestsError extends AppError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    code = 'rate_limited',
   ) {
-    super(429, 'rate_limited', message);
+    super(429, code, message);
   }
 }
 
