@@ -15,7 +15,7 @@ import type { ServiceConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { createConsoleLogger, type Logger } from './core/logger.js';
 import { buildServices, type Services } from './services.js';
-import { isAllowedCommand, type SystemPort } from './system/system.port.js';
+import { isScreenRefreshCommand, type SystemPort } from './system/system.port.js';
 import type { CaptureRestartOptions } from './system/capture-restart.service.js';
 import { createExecSystem } from './system/system.exec.js';
 
@@ -112,7 +112,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         restart: {
           unit: config.captureUnit,
           refresh:
-            refreshCommand && isAllowedCommand(refreshCommand)
+            refreshCommand && isScreenRefreshCommand(refreshCommand)
               ? { command: refreshCommand, args: refreshArgs, env: { WAYLAND_DISPLAY: config.waylandDisplay } }
               : undefined,
           ...overrides.restart,
