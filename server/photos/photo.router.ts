@@ -1,6 +1,7 @@
 import { Router, type Response } from 'express';
 import { attachment, sendCaptureFile } from '../http/send.js';
 import { parseInput } from '../http/validate.js';
+import { sendSharedJson } from '../http/json-cache.js';
 import { adminPhotoQuery, photoIdParam, publicPhotoQuery } from './photo.schema.js';
 import type { PhotoService } from './photo.service.js';
 
@@ -47,7 +48,7 @@ export function galleryPhotoRouter(photos: PhotoService): Router {
   const router = Router();
   router.get('/', (req, res) => {
     const q = parseInput(publicPhotoQuery, req.query, 'query');
-    res.json(photos.listPublic(q.cursor, q.limit));
+    sendSharedJson(req, res, photos.listPublic(q.cursor, q.limit));
   });
   photoFiles(router, photos, 'gallery');
   return router;
