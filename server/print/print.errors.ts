@@ -1,0 +1,8 @@
+import { AppError } from '../core/errors.js';
+
+/** The guest's session has not enough copies left; nothing was queued. */
+export class QuotaExceededError extends AppError {
+  constructor(remaining: number) {
+    super(429, 'quota_exceeded', `This session may print ${remaining} more ${remaining === 1 ? 'copy' : 'copies'}`, { remaining });
+  }
+}
