@@ -137,7 +137,11 @@ export class PrintWorker {
   private async drain(): Promise<void> {
     while (!this.stopped) {
       const job = this.repo.next();
-      if (!job) return;
+      if (!job) {
+        // The printer may have changed while the last job printed: end on its current state.
+        await this.refreshPrinter();
+        return;
+      }
       if (job.state === 'printing') {
         // Already handed over (or about to be): never resent before CUPS has been asked.
         await this.settle(job);
