@@ -41,7 +41,12 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use('/admin/session', authRouter(services.auth));
   api.use('/admin', requireAdmin(services.auth), adminRouter(services));
-  api.use('/gallery', services.guestSessions.middleware(), galleryPrintRouter(services.print), galleryRouter(services.photos, services.hub));
+  api.use(
+    '/gallery',
+    services.guestSessions.middleware(),
+    galleryPrintRouter(services.print),
+    galleryRouter(services.photos, services.hub),
+  );
   api.use(apiNotFound);
   app.use('/api', api);
 

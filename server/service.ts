@@ -108,7 +108,15 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     const captureDataDir = simulator?.dataDir ?? config.captureDataDir ?? path.join(os.homedir(), 'photobooth-data');
     let port = config.port;
     const services = buildServices(
-      { db, capture, clock, system: overrides.system ?? createExecSystem(), hardware, printer: overrides.printer ?? new CupsPrinter(createExecSystem()), log },
+      {
+        db,
+        capture,
+        clock,
+        system: overrides.system ?? createExecSystem(),
+        hardware,
+        printer: overrides.printer ?? new CupsPrinter(createExecSystem()),
+        log,
+      },
       {
         version: appVersion(),
         dataDir: config.dataDir,

@@ -128,7 +128,17 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
   const guestSessions = new GuestSessions(settingsRepository);
   const printRepository = new PrintRepository(ports.db);
-  const print = new PrintService(printRepository, photoRepository, photos, eventRepository, ports.capture, settings, ports.printer, hub, ports.clock);
+  const print = new PrintService(
+    printRepository,
+    photoRepository,
+    photos,
+    eventRepository,
+    ports.capture,
+    settings,
+    ports.printer,
+    hub,
+    ports.clock,
+  );
   const printWorker = new PrintWorker(
     printRepository,
     ports.printer,

@@ -70,4 +70,3 @@ export function guestSessionOf(res: Response): string {
   if (typeof id !== 'string') throw new Error('guest session middleware missing');
   return id;
 }
-

@@ -39,7 +39,12 @@ export class PrintRepository {
     return this.db.prepare<[string], { n: number }>('SELECT copies_used AS n FROM guest_sessions WHERE id = ?').get(sessionId)?.n ?? 0;
   }
 
-  private insertJob(job: Omit<PrintJobRow, 'id' | 'state' | 'queued_at' | 'updated_at' | 'started_at' | 'finished_at' | 'cups_job_id' | 'error' | 'error_detail' | 'cleared'>): PrintJobRow {
+  private insertJob(
+    job: Omit<
+      PrintJobRow,
+      'id' | 'state' | 'queued_at' | 'updated_at' | 'started_at' | 'finished_at' | 'cups_job_id' | 'error' | 'error_detail' | 'cleared'
+    >,
+  ): PrintJobRow {
     const info = this.db
       .prepare(
         `INSERT INTO print_jobs (photo_id, copies, source, session_id, event_id, state, created_at, queued_at, updated_at)
@@ -55,7 +60,14 @@ export class PrintRepository {
    * Checks the session's quota and reserves the copies with the job, in one immediate
    * transaction: no other writer can slip between the check and the reservation.
    */
-  reserveGuest(input: { sessionId: string; photoId: string; copies: number; quota: number; eventId: number | null; now: number }): Reservation {
+  reserveGuest(input: {
+    sessionId: string;
+    photoId: string;
+    copies: number;
+    quota: number;
+    eventId: number | null;
+    now: number;
+  }): Reservation {
     return this.db
       .transaction((): Reservation => {
         this.db.prepare('INSERT OR IGNORE INTO guest_sessions (id, created_at) VALUES (?, ?)').run(input.sessionId, input.now);
@@ -114,7 +126,9 @@ export class PrintRepository {
   markPrinting(id: number, now: number): boolean {
     return (
       this.db
-        .prepare("UPDATE print_jobs SET state = 'printing', started_at = ?, updated_at = ?, error = NULL, error_detail = NULL WHERE id = ? AND state = 'queued'")
+        .prepare(
+          "UPDATE print_jobs SET state = 'printing', started_at = ?, updated_at = ?, error = NULL, error_detail = NULL WHERE id = ? AND state = 'queued'",
+        )
         .run(now, now, id).changes > 0
     );
   }
@@ -125,7 +139,9 @@ export class PrintRepository {
 
   /** A job that never reached CUPS goes back to the head of the queue. */
   requeue(id: number, now: number): void {
-    this.db.prepare("UPDATE print_jobs SET state = 'queued', started_at = NULL, updated_at = ? WHERE id = ? AND state = 'printing'").run(now, id);
+    this.db
+      .prepare("UPDATE print_jobs SET state = 'queued', started_at = NULL, updated_at = ? WHERE id = ? AND state = 'printing'")
+      .run(now, id);
   }
 
   /** Done, and the photo's copy count raised, together: a copy is counted exactly once. */
@@ -141,7 +157,9 @@ export class PrintRepository {
 
   markFailed(id: number, error: string, detail: string, now: number): void {
     this.db
-      .prepare("UPDATE print_jobs SET state = 'failed', error = ?, error_detail = ?, finished_at = ?, updated_at = ? WHERE id = ? AND state IN ('queued', 'printing')")
+      .prepare(
+        "UPDATE print_jobs SET state = 'failed', error = ?, error_detail = ?, finished_at = ?, updated_at = ? WHERE id = ? AND state IN ('queued', 'printing')",
+      )
       .run(error, detail.slice(0, 500), now, now, id);
   }
 
@@ -182,7 +200,9 @@ export class PrintRepository {
 
   stateCounts(): Record<PrintJobState, number> {
     const counts: Record<PrintJobState, number> = { queued: 0, printing: 0, done: 0, failed: 0, cancelled: 0 };
-    for (const row of this.db.prepare<[], { state: PrintJobState; n: number }>('SELECT state, COUNT(*) AS n FROM print_jobs GROUP BY state').all()) {
+    for (const row of this.db
+      .prepare<[], { state: PrintJobState; n: number }>('SELECT state, COUNT(*) AS n FROM print_jobs GROUP BY state')
+      .all()) {
       counts[row.state] = row.n;
     }
     return counts;
@@ -196,12 +216,17 @@ export class PrintRepository {
   }
 
   resetAt(counter: CounterName): number {
-    return this.db.prepare<[string], { reset_at: number }>('SELECT reset_at FROM print_counter_resets WHERE counter = ?').get(counter)?.reset_at ?? 0;
+    return (
+      this.db.prepare<[string], { reset_at: number }>('SELECT reset_at FROM print_counter_resets WHERE counter = ?').get(counter)
+        ?.reset_at ?? 0
+    );
   }
 
   reset(counter: CounterName, now: number): void {
     this.db
-      .prepare('INSERT INTO print_counter_resets (counter, reset_at) VALUES (?, ?) ON CONFLICT(counter) DO UPDATE SET reset_at = excluded.reset_at')
+      .prepare(
+        'INSERT INTO print_counter_resets (counter, reset_at) VALUES (?, ?) ON CONFLICT(counter) DO UPDATE SET reset_at = excluded.reset_at',
+      )
       .run(counter, now);
   }
 }

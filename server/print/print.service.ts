@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type {
   AdminPrintJob,
@@ -25,11 +26,21 @@ import { PrinterUnreachableError, type PrinterPort } from './printer.port.js';
 /** The operator may ask for more than a guest, within what a photo printer can take at once. */
 export const ADMIN_MAX_COPIES = 20;
 const QUEUE_LIST_LIMIT = 200;
+/**
+ * How long the capture app's "I have this photo" stays good: a burst of requests for one photo
+ * asks it once. A photo it deletes leaves the index through its DbRemove event anyway.
+ */
+const CONFIRMED_TTL_MS = 5_000;
+const CONFIRMED_MAX = 500;
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /** Guests' and the operator's prints: quota, queue, counters. The worker does the printing. */
 export class PrintService {
   private worker: PrintWorker | undefined;
+  /** Photo id → monotonic time the capture app last confirmed it. */
+  private readonly confirmed = new Map<string, number>();
+  /** Questions to the capture app under way, shared by requests for the same photo. */
+  private readonly asking = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly repo: PrintRepository,
@@ -80,16 +91,45 @@ export class PrintService {
       throw new NotFoundError('No such photo');
     }
     // The capture app's own item is what will be printed; a photo it lost cannot be.
-    if ((await this.capture.getMediaItem(photoId)) === null) throw new NotFoundError('The capture app no longer has this photo');
+    const now = performance.now();
+    const seen = this.confirmed.get(photoId);
+    if (seen === undefined || now - seen > CONFIRMED_TTL_MS) {
+      if (!(await this.askCapture(photoId))) throw new NotFoundError('The capture app no longer has this photo');
+    }
     return { eventId: row.event_id };
+  }
+
+  private askCapture(photoId: string): Promise<boolean> {
+    const pending = this.asking.get(photoId);
+    if (pending) return pending;
+    const question = this.capture
+      .getMediaItem(photoId)
+      .then((item) => {
+        if (item === null) {
+          this.confirmed.delete(photoId);
+          return false;
+        }
+        if (this.confirmed.size >= CONFIRMED_MAX) this.confirmed.clear();
+        this.confirmed.set(photoId, performance.now());
+        return true;
+      })
+      .finally(() => this.asking.delete(photoId));
+    this.asking.set(photoId, question);
+    return question;
   }
 
   async requestGuest(sessionId: string, photoId: string, copies: number): Promise<PrintRequestResult> {
     const s = this.printSettings();
     if (!s.enable) throw new ForbiddenError('Printing is turned off', 'print_disabled');
     if (copies > s.max_copies) {
-      throw new ValidationError(`Invalid request: copies: must be 1 to ${s.max_copies}`, { issues: [{ field: 'copies', message: `must be 1 to ${s.max_copies}` }] });
+      throw new ValidationError(`Invalid request: copies: must be 1 to ${s.max_copies}`, {
+        issues: [{ field: 'copies', message: `must be 1 to ${s.max_copies}` }],
+      });
     }
+    // A session already at its quota is told so without asking the capture app; the
+    // transaction below is what decides, this only spares the round trip.
+    const before = Math.max(0, s.quota - this.repo.sessionUsed(sessionId));
+    if (copies > before) throw new QuotaExceededError(before);
     const { eventId } = await this.resolve(photoId, true);
     const reservation = this.repo.reserveGuest({ sessionId, photoId, copies, quota: s.quota, eventId, now: this.clock.now() });
     if (!reservation.ok) throw new QuotaExceededError(reservation.remaining);
@@ -175,7 +215,8 @@ export class PrintService {
   retry(id: number): AdminPrintJob {
     const row = this.repo.find(id);
     if (!row) throw new NotFoundError('No such print job');
-    if (!this.repo.retry(id, this.clock.now())) throw new ConflictError(`Only a failed job can be retried; this one is ${row.state}`, 'not_retryable');
+    if (!this.repo.retry(id, this.clock.now()))
+      throw new ConflictError(`Only a failed job can be retried; this one is ${row.state}`, 'not_retryable');
     const fresh = this.repo.find(id);
     if (!fresh) throw new NotFoundError('No such print job');
     this.queued(fresh);
@@ -217,7 +258,14 @@ export class PrintService {
   }
 
   private toGuest(row: PrintJobRow): GuestPrintJob {
-    return { id: row.id, photo_id: row.photo_id, copies: row.copies, state: row.state, position: this.repo.position(row), error: row.error };
+    return {
+      id: row.id,
+      photo_id: row.photo_id,
+      copies: row.copies,
+      state: row.state,
+      position: this.repo.position(row),
+      error: row.error,
+    };
   }
 
   private toAdmin(row: PrintJobRow): AdminPrintJob {

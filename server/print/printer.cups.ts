@@ -32,9 +32,7 @@ export function parsePrinters(text: string, defaultName: string | null): Printer
     const detail = line.trim();
     const alerts = /^Alerts:\s*(.*)$/.exec(detail);
     if (alerts) {
-      current.reasons = (alerts[1] ?? '')
-        .split(/[\s,]+/)
-        .filter((r) => r !== '' && r !== 'none');
+      current.reasons = (alerts[1] ?? '').split(/[\s,]+/).filter((r) => r !== '' && r !== 'none');
     } else if (firstDetail && !/^[A-Z][\w ]*:/.test(detail)) {
       current.message = detail;
     }
@@ -56,7 +54,12 @@ export function findJob(text: string, jobId: string): { alerts: string[]; status
   for (const line of lines.slice(start + 1)) {
     if (!line.startsWith('\t') && !line.startsWith(' ')) break;
     const t = line.trim();
-    if (t.startsWith('Alerts:')) alerts = t.slice(7).trim().split(/[\s,]+/).filter(Boolean);
+    if (t.startsWith('Alerts:'))
+      alerts = t
+        .slice(7)
+        .trim()
+        .split(/[\s,]+/)
+        .filter(Boolean);
     if (t.startsWith('Status:')) status = t.slice(7).trim();
   }
   return { alerts, status };
@@ -98,7 +101,8 @@ export class CupsPrinter implements PrinterPort {
     const active = findJob(await this.lpstat(['-l', '-W', 'not-completed', '-o', checkName(printer, 'printer')]), jobId);
     if (active) {
       // A filter that failed leaves the job stopped in CUPS, not completed: it will not print.
-      if (active.alerts.some((a) => a.includes('with-errors') || a === 'job-stopped')) return { state: 'failed', detail: active.status || active.alerts.join(', ') };
+      if (active.alerts.some((a) => a.includes('with-errors') || a === 'job-stopped'))
+        return { state: 'failed', detail: active.status || active.alerts.join(', ') };
       return { state: active.alerts.includes('job-printing') ? 'processing' : 'pending', detail: active.status };
     }
     const done = findJob(await this.lpstat(['-l', '-W', 'completed', '-o', printer]), jobId);

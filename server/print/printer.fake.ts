@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { PrinterUnreachableError, type PrinterInfo, type PrinterJobState, type PrinterJobStatus, type PrinterPort } from './printer.port.js';
+import {
+  PrinterUnreachableError,
+  type PrinterInfo,
+  type PrinterJobState,
+  type PrinterJobStatus,
+  type PrinterPort,
+} from './printer.port.js';
 
 export interface RecordedPrint {
   id: string;

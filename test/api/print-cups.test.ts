@@ -14,7 +14,10 @@ beforeAll(() => {
 });
 beforeEach(async () => {
   t = await startSimApp({ printer: new CupsPrinter(createExecSystem()), print: { pollMs: 100, pausePollMs: 200 } });
-  await request(t.app).put('/api/admin/settings').set('Cookie', t.cookie).send({ print: { printer: CUPS_PRINTER } });
+  await request(t.app)
+    .put('/api/admin/settings')
+    .set('Cookie', t.cookie)
+    .send({ print: { printer: CUPS_PRINTER } });
   await request(t.app).post('/api/admin/events').set('Cookie', t.cookie).send({ name: 'Gala' });
 });
 afterEach(async () => {
@@ -32,14 +35,21 @@ describe('printing through CUPS', () => {
   it('turns a guest’s request into a PDF with the copies asked', async () => {
     const id = await photo();
     t.services.printWorker.start();
-    const res = await request(t.app).post(`/api/gallery/photos/${id}/print`).set('Cookie', await guestCookie(t.app)).send({ copies: 2 });
+    const res = await request(t.app)
+      .post(`/api/gallery/photos/${id}/print`)
+      .set('Cookie', await guestCookie(t.app))
+      .send({ copies: 2 });
     expect(res.status).toBe(201);
     const jobId = res.body.job.id as number;
     const done = await jobReaches(t.services.hub, jobId, 'done', () => t.services.print.job(jobId));
     expect(done.cups_job_id).toMatch(/^PDF-\d+$/);
     const pdf = pdfOf(done.cups_job_id ?? '');
     expect(pdf, 'cups-pdf output').toBeDefined();
-    expect(readFileSync(pdf ?? '').subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      readFileSync(pdf ?? '')
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     expect(cupsCopies(done.cups_job_id ?? '')).toBe(2);
     expect(t.services.photoRepository.find(id)?.printed_copies).toBe(2);
   });
@@ -50,7 +60,8 @@ describe('printing through CUPS', () => {
     t.services.printWorker.start();
     const paused = printerPause(t.services.hub, 'out_of_paper');
     const cookie = await guestCookie(t.app);
-    const jobId = (await request(t.app).post(`/api/gallery/photos/${id}/print`).set('Cookie', cookie).send({ copies: 1 })).body.job.id as number;
+    const jobId = (await request(t.app).post(`/api/gallery/photos/${id}/print`).set('Cookie', cookie).send({ copies: 1 })).body.job
+      .id as number;
     await paused;
     const view = (await request(t.app).get('/api/admin/print/queue').set('Cookie', t.cookie)).body;
     expect(view.printer).toMatchObject({ name: 'PDF', state: 'stopped', message: 'Paper out', pause: 'out_of_paper' });

@@ -20,7 +20,11 @@ const admin = (method: 'get' | 'post' | 'put', p: string) => request(t.app)[meth
 const setPrint = async (print: Record<string, unknown>): Promise<void> => {
   expect((await admin('put', '/settings').send({ print })).status).toBe(200);
 };
-const guestPrint = (cookie: string, id: string, body: unknown) => request(t.app).post(`/api/gallery/photos/${id}/print`).set('Cookie', cookie).send(body as object);
+const guestPrint = (cookie: string, id: string, body: unknown) =>
+  request(t.app)
+    .post(`/api/gallery/photos/${id}/print`)
+    .set('Cookie', cookie)
+    .send(body as object);
 const session = async (cookie: string): Promise<GuestPrintSession['print']> =>
   ((await request(t.app).get('/api/gallery/session').set('Cookie', cookie)).body as GuestPrintSession).print;
 const queue = async (): Promise<PrintQueueView> => (await admin('get', '/print/queue')).body as PrintQueueView;
@@ -262,7 +266,11 @@ describe('the queue', () => {
     expect((await admin('post', '/print/queue/clear')).body).toEqual({ cleared: 1 });
     expect((await queue()).jobs).toEqual([]);
     expect((await queue()).counters.total).toBe(4);
-    expect((await admin('post', '/print/counters/reset').send({ counter: 'today' })).body.counters).toEqual({ event: 4, today: 0, total: 4 });
+    expect((await admin('post', '/print/counters/reset').send({ counter: 'today' })).body.counters).toEqual({
+      event: 4,
+      today: 0,
+      total: 4,
+    });
     expect((await admin('post', '/print/counters/reset').send({ counter: 'all' })).status).toBe(400);
     expect(t.services.print.summary()).toMatchObject({ queued: 0, printing: 0, failed: 0, paused: false, printer: 'Photo' });
   });

@@ -47,7 +47,11 @@ test('a guest’s print waits while the CUPS queue is disabled, then comes out a
   expect(cupsJobId).toMatch(/^PDF-\d+$/);
   const pdf = pdfOf(cupsJobId);
   expect(pdf).toBeDefined();
-  expect(readFileSync(pdf ?? '').subarray(0, 5).toString()).toBe('%PDF-');
+  expect(
+    readFileSync(pdf ?? '')
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-');
   expect(cupsCopies(cupsJobId)).toBe(2);
   await page.getByTestId('print-close').click();
   await page.keyboard.press('Escape');

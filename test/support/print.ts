@@ -13,7 +13,12 @@ export async function guestCookie(app: Express): Promise<string> {
 }
 
 /** Resolves when the hub announces the job in the wanted state (or at once if it already is). */
-export function jobReaches(hub: EventHub, jobId: number, state: PrintJobState, current?: () => AdminPrintJob | undefined): Promise<AdminPrintJob> {
+export function jobReaches(
+  hub: EventHub,
+  jobId: number,
+  state: PrintJobState,
+  current?: () => AdminPrintJob | undefined,
+): Promise<AdminPrintJob> {
   return new Promise((resolve) => {
     const now = current?.();
     if (now?.state === state) return resolve(now);

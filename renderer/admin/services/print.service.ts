@@ -1,4 +1,10 @@
-import type { AdminPrintJob, PrintCounters, PrinterChoice, PrintQueueView, PrintRequestResult } from '../../../server/contract/print.contract.js';
+import type {
+  AdminPrintJob,
+  PrintCounters,
+  PrinterChoice,
+  PrintQueueView,
+  PrintRequestResult,
+} from '../../../server/contract/print.contract.js';
 import type { PrintSettings, Settings } from '../../../server/contract/settings.contract.js';
 import { api } from '../../shared/http.js';
 
@@ -13,5 +19,6 @@ export const printService = {
   retry: (id: number) => api.post<{ job: AdminPrintJob }>(`/api/admin/print/jobs/${id}/retry`),
   clear: () => api.post<{ cleared: number }>('/api/admin/print/queue/clear'),
   resetCounter: (counter: CounterName) => api.post<{ counters: PrintCounters }>('/api/admin/print/counters/reset', { counter }),
-  printPhoto: (photoId: string, copies: number) => api.post<PrintRequestResult>(`/api/admin/photos/${encodeURIComponent(photoId)}/print`, { copies }),
+  printPhoto: (photoId: string, copies: number) =>
+    api.post<PrintRequestResult>(`/api/admin/photos/${encodeURIComponent(photoId)}/print`, { copies }),
 };

@@ -3,5 +3,6 @@ import { api } from '../../shared/http.js';
 
 export const printService = {
   session: () => api.get<GuestPrintSession>('/api/gallery/session'),
-  print: (photoId: string, copies: number) => api.post<PrintRequestResult>(`/api/gallery/photos/${encodeURIComponent(photoId)}/print`, { copies }),
+  print: (photoId: string, copies: number) =>
+    api.post<PrintRequestResult>(`/api/gallery/photos/${encodeURIComponent(photoId)}/print`, { copies }),
 };

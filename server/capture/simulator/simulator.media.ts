@@ -114,7 +114,8 @@ export class SimulatorMedia {
     const hue = Number.parseInt(stem.slice(-4), 10) % 360;
     // Cameras write an Exif header; CUPS's image filters refuse a JPEG without JFIF or Exif.
     const original = await sharp(photoSvg(options.label, hue, at))
-      .withMetadata({ density: 300 }).jpeg({ quality: 85 })
+      .withMetadata({ density: 300 })
+      .jpeg({ quality: 85 })
       .toBuffer();
     let processed = original;
     const frame = options.frameFile ? path.join(this.dataDir, options.frameFile) : undefined;
@@ -122,7 +123,8 @@ export class SimulatorMedia {
       const overlay = await sharp(frame).resize(PHOTO_WIDTH, PHOTO_HEIGHT, { fit: 'fill' }).png().toBuffer();
       processed = await sharp(original)
         .composite([{ input: overlay }])
-        .withMetadata({ density: 300 }).jpeg({ quality: 85 })
+        .withMetadata({ density: 300 })
+        .jpeg({ quality: 85 })
         .toBuffer();
     }
     const rel = {
@@ -176,7 +178,11 @@ export class SimulatorMedia {
     if (!existsSync(cached)) {
       mkdirSync(path.dirname(cached), { recursive: true });
       const length = VARIANT_LENGTH[variant];
-      const data = await sharp(source).resize(length, length, { fit: 'inside', withoutEnlargement: true }).withMetadata({ density: 300 }).jpeg({ quality: 85 }).toBuffer();
+      const data = await sharp(source)
+        .resize(length, length, { fit: 'inside', withoutEnlargement: true })
+        .withMetadata({ density: 300 })
+        .jpeg({ quality: 85 })
+        .toBuffer();
       await writeFileAtomic(cached, data);
     }
     return cached;
