@@ -43,7 +43,8 @@ export const usePrintStore = defineStore('guestPrint', () => {
       }
       return { job: result.job };
     } catch (err) {
-      void load();
+      // Whatever was refused, the session as the server now sees it is what the modal shows.
+      await load();
       if (!(err instanceof ApiError)) return { error: { kind: 'other' } };
       if (err.status === 0) return { error: { kind: 'network' } };
       if (err.code === 'quota_exceeded') return { error: { kind: 'quota', remaining: session.value?.remaining ?? 0 } };
