@@ -84,19 +84,20 @@ export class PrintService {
   }
 
   /** A photo printable right now: in the index, visible, and known to the capture app. */
-  private async resolve(photoId: string, currentEventOnly: boolean): Promise<{ eventId: number | null }> {
+  private indexed(photoId: string, currentEventOnly: boolean): { eventId: number | null } {
     const row = this.photos.find(photoId);
     const current = this.events.current();
     if (!row || row.visible !== 1 || (currentEventOnly && (current === undefined || row.event_id !== current.id))) {
       throw new NotFoundError('No such photo');
     }
-    // The capture app's own item is what will be printed; a photo it lost cannot be.
-    const now = performance.now();
-    const seen = this.confirmed.get(photoId);
-    if (seen === undefined || now - seen > CONFIRMED_TTL_MS) {
-      if (!(await this.askCapture(photoId))) throw new NotFoundError('The capture app no longer has this photo');
-    }
     return { eventId: row.event_id };
+  }
+
+  /** The capture app's own item is what will be printed; a photo it lost cannot be. */
+  private async confirm(photoId: string): Promise<void> {
+    const seen = this.confirmed.get(photoId);
+    if (seen !== undefined && performance.now() - seen <= CONFIRMED_TTL_MS) return;
+    if (!(await this.askCapture(photoId))) throw new NotFoundError('The capture app no longer has this photo');
   }
 
   private askCapture(photoId: string): Promise<boolean> {
@@ -126,11 +127,12 @@ export class PrintService {
         issues: [{ field: 'copies', message: `must be 1 to ${s.max_copies}` }],
       });
     }
+    const { eventId } = this.indexed(photoId, true);
     // A session already at its quota is told so without asking the capture app; the
     // transaction below is what decides, this only spares the round trip.
     const before = Math.max(0, s.quota - this.repo.sessionUsed(sessionId));
     if (copies > before) throw new QuotaExceededError(before);
-    const { eventId } = await this.resolve(photoId, true);
+    await this.confirm(photoId);
     const reservation = this.repo.reserveGuest({ sessionId, photoId, copies, quota: s.quota, eventId, now: this.clock.now() });
     if (!reservation.ok) throw new QuotaExceededError(reservation.remaining);
     this.queued(reservation.job);
@@ -139,7 +141,8 @@ export class PrintService {
 
   /** The operator's print: no quota, same queue. */
   async requestAdmin(photoId: string, copies: number): Promise<PrintRequestResult> {
-    const { eventId } = await this.resolve(photoId, false);
+    const { eventId } = this.indexed(photoId, false);
+    await this.confirm(photoId);
     const job = this.repo.insertAdmin({ photoId, copies, eventId, now: this.clock.now() });
     this.queued(job);
     return { job: this.toGuest(job), remaining: null };
