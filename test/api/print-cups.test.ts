@@ -50,7 +50,7 @@ describe('printing through CUPS', () => {
         .subarray(0, 5)
         .toString(),
     ).toBe('%PDF-');
-    expect(cupsCopies(done.cups_job_id ?? '')).toBe(2);
+    expect(await cupsCopies(done.cups_job_id ?? '')).toBe(2);
     expect(t.services.photoRepository.find(id)?.printed_copies).toBe(2);
   });
 

@@ -52,7 +52,7 @@ test('a guest’s print waits while the CUPS queue is disabled, then comes out a
       .subarray(0, 5)
       .toString(),
   ).toBe('%PDF-');
-  expect(cupsCopies(cupsJobId)).toBe(2);
+  expect(await cupsCopies(cupsJobId)).toBe(2);
   await page.getByTestId('print-close').click();
   await page.keyboard.press('Escape');
   await expect(page.locator(`[data-photo-id="${photo.id}"]`).getByTestId('print-badge')).toBeVisible();

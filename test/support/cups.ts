@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -29,15 +29,40 @@ export function pdfOf(cupsJobId: string): string | undefined {
   return name ? path.join(PDF_OUTPUT, name) : undefined;
 }
 
+const ippAttribute = (tag: number, name: string, value: Buffer): Buffer => {
+  const n = Buffer.from(name);
+  const head = Buffer.alloc(3);
+  head[0] = tag;
+  head.writeUInt16BE(n.length, 1);
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(value.length);
+  return Buffer.concat([head, n, length, value]);
+};
+
 /**
- * The copies CUPS recorded for a job, read from its control file (IPP attributes: an integer
- * tag 0x21, the name "copies", a 4-byte value). Needs read access to /var/spool/cups (root).
+ * The copies CUPS recorded for a job (`PDF-12`), asked over IPP (Get-Job-Attributes on
+ * localhost:631): cups-pdf writes one PDF whatever the copies, so the job is what tells.
  */
-export function cupsCopies(cupsJobId: string): number | undefined {
-  const n = Number(cupsJobId.split('-').pop());
-  const file = path.join('/var/spool/cups', `c${String(n).padStart(5, '0')}`);
-  const data = readFileSync(file);
+export async function cupsCopies(cupsJobId: string): Promise<number | undefined> {
+  const jobId = Buffer.alloc(4);
+  jobId.writeInt32BE(Number(cupsJobId.split('-').pop()));
+  const body = Buffer.concat([
+    // IPP 2.0, operation Get-Job-Attributes (0x0009), request 1, operation attributes
+    Buffer.from([2, 0, 0, 9, 0, 0, 0, 1, 1]),
+    ippAttribute(0x47, 'attributes-charset', Buffer.from('utf-8')),
+    ippAttribute(0x48, 'attributes-natural-language', Buffer.from('en')),
+    ippAttribute(0x45, 'printer-uri', Buffer.from(`ipp://localhost/printers/${CUPS_PRINTER}`)),
+    ippAttribute(0x21, 'job-id', jobId),
+    ippAttribute(0x44, 'requested-attributes', Buffer.from('copies')),
+    Buffer.from([3]),
+  ]);
+  const res = await fetch(`http://localhost:631/printers/${CUPS_PRINTER}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/ipp' },
+    body,
+  });
+  const data = Buffer.from(await res.arrayBuffer());
   const marker = Buffer.concat([Buffer.from([0x21, 0x00, 0x06]), Buffer.from('copies'), Buffer.from([0x00, 0x04])]);
   const at = data.indexOf(marker);
-  return at < 0 ? 1 : data.readInt32BE(at + marker.length);
+  return at < 0 ? undefined : data.readInt32BE(at + marker.length);
 }
