@@ -6,3 +6,10 @@ export class QuotaExceededError extends AppError {
     super(429, 'quota_exceeded', `This session may print ${remaining} more ${remaining === 1 ? 'copy' : 'copies'}`, { remaining });
   }
 }
+
+/** CUPS did not do what the operator asked (it does not answer, or refused); nothing changed here. */
+export class PrinterUnavailableError extends AppError {
+  constructor(detail: string) {
+    super(503, 'printer_unavailable', `The print system did not answer: ${detail}`);
+  }
+}

@@ -18,7 +18,7 @@ import type { EventRepository } from '../events/event.repository.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
 import type { PhotoService } from '../photos/photo.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
-import { QuotaExceededError } from './print.errors.js';
+import { PrinterUnavailableError, QuotaExceededError } from './print.errors.js';
 import type { CounterName, PrintJobRow, PrintRepository } from './print.repository.js';
 import type { PrintWorker } from './print-worker.js';
 import { PrinterUnreachableError, type PrinterPort } from './printer.port.js';
@@ -203,8 +203,12 @@ export class PrintService {
     const row = this.repo.find(id);
     if (!row) throw new NotFoundError('No such print job');
     if (row.state === 'printing' && row.cups_job_id !== null) {
-      // Sent already: CUPS drops it, then the worker sees it cancelled and gives the copies back.
-      await this.printer.cancel(row.cups_job_id);
+      // Sent already: CUPS drops it first, so that it cannot come out after being called cancelled.
+      try {
+        await this.printer.cancel(row.cups_job_id);
+      } catch (err) {
+        throw new PrinterUnavailableError(err instanceof Error ? err.message : String(err));
+      }
       const cancelled = this.repo.cancel(id, this.clock.now(), true);
       if (cancelled) this.publishJob(cancelled);
       return this.job(id);

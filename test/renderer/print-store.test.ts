@@ -7,7 +7,7 @@ import { printService } from '../../renderer/gallery/services/print.service.js';
 import { ApiError } from '../../renderer/shared/http.js';
 
 vi.mock('../../renderer/gallery/services/print.service.js', () => ({
-  printService: { session: vi.fn(), print: vi.fn() },
+  printService: { session: vi.fn(), print: vi.fn(), job: vi.fn() },
 }));
 
 const session = (print: Partial<GuestPrintSession['print']>): GuestPrintSession => ({
@@ -50,8 +50,13 @@ describe("a guest's print session", () => {
     vi.mocked(printService.print).mockResolvedValueOnce({ job: job(7, 'queued'), remaining: 4 });
     expect(await store.send('p', 1)).toEqual({ job: job(7, 'queued') });
     expect(store.session?.remaining).toBe(4);
+    // Another guest's job moves on: this one moved up, and is read again.
+    vi.mocked(printService.job).mockResolvedValueOnce({ job: { ...job(7, 'queued'), position: 0 } });
+    store.jobs[7] = { ...job(7, 'queued'), position: 1 };
     store.jobChanged(job(8, 'printing'));
     expect(store.jobs[8]).toBeUndefined();
+    await vi.waitFor(() => expect(store.jobs[7]?.position).toBe(0));
+    expect(printService.job).toHaveBeenCalledWith(7);
     store.jobChanged(job(7, 'printing'));
     expect(store.jobs[7]?.state).toBe('printing');
     const calls = vi.mocked(printService.session).mock.calls.length;

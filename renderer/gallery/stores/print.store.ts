@@ -59,8 +59,20 @@ export const usePrintStore = defineStore('guestPrint', () => {
   /** From the gallery's live stream: only this guest's own jobs are kept. */
   function jobChanged(job: GuestPrintJob): void {
     if (jobs.value[job.id]) jobs.value[job.id] = job;
+    // Another job moved on: this guest's waiting jobs moved up the queue.
+    else if (job.state !== 'queued') void refreshWaiting();
     // A cancelled job gives copies back: read the session again.
     if (jobs.value[job.id] && job.state === 'cancelled') void load();
+  }
+
+  async function refreshWaiting(): Promise<void> {
+    for (const mine of Object.values(jobs.value).filter((j) => j.state === 'queued')) {
+      try {
+        jobs.value[mine.id] = (await printService.job(mine.id)).job;
+      } catch {
+        /* the next event tries again */
+      }
+    }
   }
 
   function statusChanged(reason: PrintPauseReason): void {
