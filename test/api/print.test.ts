@@ -79,6 +79,12 @@ describe('POST /api/gallery/photos/{id}/print', () => {
     expect(pub.body.photos[0]).toMatchObject({ id: photo!.id, printed_copies: 2 });
     expect(await session(cookie)).toMatchObject({ used: 2, remaining: 3 });
     expect((await queue()).counters).toEqual({ event: 2, today: 2, total: 2 });
+    const own = await request(t.app).get(`/api/gallery/print/jobs/${done.id}`).set('Cookie', cookie);
+    expect(own.body.job).toMatchObject({ id: done.id, state: 'done', copies: 2 });
+    const other = await request(t.app)
+      .get(`/api/gallery/print/jobs/${done.id}`)
+      .set('Cookie', await guestCookie(t.app));
+    expect(other.status).toBe(404);
   });
 
   it('answers 400 for copies outside 1..max_copies and queues nothing', async () => {
