@@ -5,8 +5,11 @@ import path from 'node:path';
 
 /** The CUPS-PDF printer `npm run test:deps` sets up. */
 export const CUPS_PRINTER = 'PDF';
-/** cups-pdf writes each job to ~/PDF of the user who sent it, named after the job id. */
-export const PDF_OUTPUT = path.join(os.homedir(), 'PDF');
+/**
+ * cups-pdf writes each job to ~/PDF of the user who sent it, named after the job id. The home
+ * folder is the account's (cups-pdf reads it from passwd), not $HOME, which CI containers change.
+ */
+export const PDF_OUTPUT = path.join(os.userInfo().homedir, 'PDF');
 
 /** Fails with the fix in the message when the test machine has no CUPS with the PDF printer. */
 export function requireCups(): void {
