@@ -13,6 +13,7 @@ import type { ServiceHandle } from '../server/service.js';
 import { percentile, round, seedCaptureFolder } from './bench/seed.js';
 import { adminCookie, seedEvents, startBenchService, tempDir } from './bench/setup.js';
 import { galleryLoad } from './bench/gallery-load.js';
+import { printQueueing } from './bench/print.js';
 
 interface Row {
   measure: string;
@@ -311,6 +312,7 @@ async function main(): Promise<void> {
       await publicListUnderLoad();
       await liveArrival();
       await zipExport();
+      await printQueueing(record, cleanups);
     }
   } finally {
     cleanups.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
