@@ -18,6 +18,8 @@ export interface AppDeps {
 
 /** JSON bodies of this API are small; anything larger is refused before it is parsed. */
 export const JSON_BODY_LIMIT = '64kb';
+/** A backup file holds every action and preset: it may be larger than any other request. */
+export const BACKUP_BODY_LIMIT = '4mb';
 
 /** Builds the HTTP app. It never listens: the host decides where and when. */
 export function createApp(deps: AppDeps): Express {
@@ -33,7 +35,9 @@ export function createApp(deps: AppDeps): Express {
 
   const api = express.Router();
   api.use(sameOriginGuard);
-  api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+  const smallJson = express.json({ limit: JSON_BODY_LIMIT, strict: true });
+  const backupJson = express.json({ limit: BACKUP_BODY_LIMIT, strict: true });
+  api.use((req, res, next) => (req.path === '/admin/backup' ? backupJson : smallJson)(req, res, next));
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();

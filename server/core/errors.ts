@@ -76,3 +76,10 @@ export class CaptureUnavailableError extends AppError {
     super(503, 'capture_app_unavailable', message);
   }
 }
+
+/** A system command (systemctl, reboot…) ran and failed; the message carries its own words. */
+export class SystemCommandError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(502, 'command_failed', message, details);
+  }
+}
