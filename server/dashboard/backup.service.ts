@@ -42,7 +42,9 @@ export class BackupService {
       created_at: new Date(this.s.clock.now()).toISOString(),
       settings,
       actions,
-      presets: this.s.presets.list().map((p) => ({ name: p.name, description: p.description, created_at: p.created_at, actions: p.actions })),
+      presets: this.s.presets
+        .list()
+        .map((p) => ({ name: p.name, description: p.description, created_at: p.created_at, actions: p.actions })),
     };
   }
 

@@ -95,7 +95,9 @@ describe('dashboard status', () => {
     const dataDir = tempDir('boothdeck-status-');
     const t = await buildTestApp({
       dashboard: {
-        probe: fakeProbe({ diskSpace: async (folder) => (folder.includes('capture') ? { free: 512 * 1024 ** 2, total: 1e10 } : { free: 4e9, total: 1e10 }) }),
+        probe: fakeProbe({
+          diskSpace: async (folder) => (folder.includes('capture') ? { free: 512 * 1024 ** 2, total: 1e10 } : { free: 4e9, total: 1e10 }),
+        }),
         printStatus: () => ({ enabled: true, printer: 'Canon_SELPHY', pending: 2, failed: 0, state: 'printing' }),
         build: 'abc1234',
       },
