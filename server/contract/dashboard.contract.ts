@@ -1,5 +1,7 @@
 import type { CaptureStreamState } from './status.contract.js';
 
+export type PrintQueueState = 'idle' | 'printing' | 'paused' | 'offline';
+
 /** What the print queue reports to the dashboard; filled by the print feature when it is wired. */
 export interface PrintQueueSummary {
   enabled: boolean;
@@ -7,8 +9,7 @@ export interface PrintQueueSummary {
   /** Jobs waiting or printing. */
   pending: number;
   failed: number;
-  /** A state in plain words from the print feature, e.g. "printing", "paused", "idle". */
-  state: string;
+  state: PrintQueueState;
 }
 
 export interface DiskStatus {

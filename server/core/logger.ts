@@ -18,7 +18,14 @@ export interface FileLogger extends Logger {
 export const LOG_FILE_STEM = 'boothdeck';
 
 const errorFields = (err: unknown): Record<string, unknown> =>
-  err === undefined ? {} : { err: err instanceof Error ? { message: err.message, stack: err.stack } : { message: String(err) } };
+  err === undefined
+    ? {}
+    : {
+        err:
+          err instanceof Error
+            ? { message: err.message, stack: err.stack }
+            : { message: typeof err === 'string' ? err : JSON.stringify(err) },
+      };
 
 /**
  * Structured JSON lines with pino, into `<dir>/boothdeck.N.log`, rolled at 5 MB and kept to 5

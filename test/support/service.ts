@@ -11,6 +11,8 @@ export interface TestService extends ServiceHandle {
   dataDir: string;
   system: FakeSystem;
   log: RecordingLogger;
+  /** How many times the dashboard asked the host to restart Boothdeck. */
+  relaunches: { count: number };
   close(): Promise<void>;
 }
 
@@ -23,12 +25,20 @@ export async function startTestService(env: Record<string, string> = {}): Promis
   const config = loadConfig({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_DATA_DIR: dataDir, ...env });
   const system = new FakeSystem();
   const log = createRecordingLogger();
-  const handle = await startService(config, { system, hardware: createFakeHardware(), log, simulatorTimeScale: 0.01 });
+  const relaunches = { count: 0 };
+  const handle = await startService(config, {
+    system,
+    hardware: createFakeHardware(),
+    log,
+    simulatorTimeScale: 0.01,
+    relaunch: () => relaunches.count++,
+  });
   return {
     ...handle,
     dataDir,
     system,
     log,
+    relaunches,
     async close() {
       await handle.stop();
       rmSync(dataDir, { recursive: true, force: true });
