@@ -35,9 +35,9 @@ export function createApp(deps: AppDeps): Express {
 
   const api = express.Router();
   api.use(sameOriginGuard);
-  const smallJson = express.json({ limit: JSON_BODY_LIMIT, strict: true });
-  const backupJson = express.json({ limit: BACKUP_BODY_LIMIT, strict: true });
-  api.use((req, res, next) => (req.path === '/admin/backup' ? backupJson : smallJson)(req, res, next));
+  // Only a signed-in operator may make the service parse a body as large as a backup.
+  api.use('/admin/backup', requireAdmin(services.auth), express.json({ limit: BACKUP_BODY_LIMIT, strict: true }));
+  api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();

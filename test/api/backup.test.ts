@@ -101,6 +101,29 @@ describe('backup and restore', () => {
   });
 });
 
+describe('backup size', () => {
+  it('takes a backup larger than the 64 kB of other requests, from a signed-in operator only', async () => {
+    const t = await buildTestApp();
+    const cookie = await signIn(t.app);
+    const backup = (await request(t.app).get('/api/admin/backup').set('Cookie', cookie)).body as { presets: unknown[]; actions: unknown[] };
+    backup.presets = Array.from({ length: 60 }, (_, i) => ({
+      name: `Préréglage ${i}`,
+      description: 'x'.repeat(400),
+      created_at: '2026-11-22T12:00:00.000Z',
+      actions: backup.actions,
+    }));
+    const body = JSON.stringify(backup);
+    expect(body.length).toBeGreaterThan(64 * 1024);
+    const anonymous = await request(t.app).post('/api/admin/backup').set('Content-Type', 'application/json').send(body);
+    expect(anonymous.status).toBe(401);
+    const res = await request(t.app).post('/api/admin/backup').set('Cookie', cookie).set('Content-Type', 'application/json').send(body);
+    expect(res.status).toBe(200);
+    expect(res.body.restored.presets).toBe(60);
+    const other = await request(t.app).put('/api/admin/settings').set('Cookie', cookie).set('Content-Type', 'application/json').send(body);
+    expect(other.status).toBe(413);
+  });
+});
+
 describe('restart of the headless service', () => {
   it('stops the service cleanly, then exits with a non-zero code for its supervisor', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-restart-'));
