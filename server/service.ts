@@ -17,6 +17,9 @@ import { buildServices, type Services } from './services.js';
 import { isAllowedCommand, type SystemPort } from './system/system.port.js';
 import type { CaptureRestartOptions } from './system/capture-restart.service.js';
 import { createExecSystem } from './system/system.exec.js';
+import { CupsPrinter } from './print/printer.cups.js';
+import type { PrinterPort } from './print/printer.port.js';
+import type { PrintWorkerOptions } from './print/print-worker.js';
 
 export interface ServiceHandle {
   /** Where this process listens, on loopback: what the kiosk window loads. */
@@ -46,6 +49,9 @@ export interface ServiceOverrides {
   relaunch?: () => void;
   /** The process exit of the headless restart; tests replace it so they never end the process. */
   exit?: (code: number) => void;
+  /** The photo printer; CUPS through lp/lpstat/cancel unless a host substitutes one. */
+  printer?: PrinterPort;
+  print?: Partial<PrintWorkerOptions>;
 }
 
 /** Non-zero, so that systemd's Restart=on-failure starts the headless service again. */
@@ -117,7 +123,15 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     const captureDataDir = simulator?.dataDir ?? config.captureDataDir ?? path.join(os.homedir(), 'photobooth-data');
     let port = config.port;
     const services = buildServices(
-      { db, capture, clock, system: overrides.system ?? createExecSystem(), hardware, log },
+      {
+        db,
+        capture,
+        clock,
+        system: overrides.system ?? createExecSystem(),
+        hardware,
+        printer: overrides.printer ?? new CupsPrinter(createExecSystem()),
+        log,
+      },
       {
         version: appVersion(),
         build: appBuild(),
@@ -126,6 +140,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         dataDir: config.dataDir,
         captureDataDir,
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,
+        print: overrides.print,
         restart: {
           unit: config.captureUnit,
           refresh:
@@ -155,6 +170,9 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     services.captureLink.start();
     cleanup.push(() => services.captureLink.stop());
     cleanup.push(() => services.restarter.stop());
+    // Started last and stopped first: a job in flight is left `printing`, settled with CUPS at the next start.
+    services.printWorker.start();
+    cleanup.push(() => services.printWorker.stop());
 
     const lan = `http://${publicHost(config.host)}:${port}`;
     let stopped = false;

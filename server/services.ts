@@ -20,6 +20,11 @@ import { PhotoService } from './photos/photo.service.js';
 import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
 import type { Logger } from './core/logger.js';
+import { GuestSessions } from './print/guest-session.js';
+import { PrintRepository } from './print/print.repository.js';
+import { PrintService } from './print/print.service.js';
+import { defaultWorkerOptions, PrintWorker, type PrintWorkerOptions } from './print/print-worker.js';
+import type { PrinterPort } from './print/printer.port.js';
 import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
 import { SettingsRepository } from './settings/settings.repository.js';
@@ -32,7 +37,7 @@ import { BackupService } from './dashboard/backup.service.js';
 import { DashboardService } from './dashboard/dashboard.service.js';
 import { createHostProbe, type HostProbe } from './dashboard/host-probe.js';
 import { MaintenanceService } from './dashboard/maintenance.service.js';
-import type { PrintQueueSummary } from './contract/dashboard.contract.js';
+import type { PrintQueueSummary } from './contract/print.contract.js';
 
 /** Every side effect the service has, each behind a port; real or fake is decided by the caller. */
 export interface Ports {
@@ -41,6 +46,7 @@ export interface Ports {
   clock: Clock;
   system: SystemPort;
   hardware: Hardware;
+  printer: PrinterPort;
   log: Logger;
 }
 
@@ -62,8 +68,9 @@ export interface ServiceOptions {
   restartSelf?: () => void;
   /** Board readings; tests substitute their own /sys root. */
   probe?: HostProbe;
-  /** The print queue's state for the dashboard, once the print feature is wired. */
+  /** The print queue's state for the dashboard; the print service's summary unless replaced. */
   printStatus?: () => PrintQueueSummary | Promise<PrintQueueSummary>;
+  print?: Partial<PrintWorkerOptions>;
 }
 
 export interface Services {
@@ -89,6 +96,9 @@ export interface Services {
   maintenance: MaintenanceService;
   backup: BackupService;
   logDir: string | undefined;
+  guestSessions: GuestSessions;
+  print: PrintService;
+  printWorker: PrintWorker;
 }
 
 /** Repositories and services, wired once. Nothing here listens or starts a timer. */
@@ -136,6 +146,31 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
+  const guestSessions = new GuestSessions(settingsRepository);
+  const printRepository = new PrintRepository(ports.db);
+  const print = new PrintService(
+    printRepository,
+    photoRepository,
+    photos,
+    eventRepository,
+    ports.capture,
+    settings,
+    ports.printer,
+    hub,
+    ports.clock,
+  );
+  const printWorker = new PrintWorker(
+    printRepository,
+    ports.printer,
+    ports.capture,
+    () => settings.stored().print.printer,
+    ports.clock,
+    ports.log,
+    path.join(options.dataDir, 'print-spool'),
+    { job: (row) => print.publishJob(row), printer: (status) => print.publishPrinter(status) },
+    { ...defaultWorkerOptions, ...options.print },
+  );
+  print.attach(printWorker);
   const dashboard = new DashboardService({
     capture: ports.capture,
     link: captureLink,
@@ -148,7 +183,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     build: options.build ?? null,
     dataDir: options.dataDir,
     captureDataDir: options.captureDataDir,
-    printStatus: options.printStatus,
+    printStatus: options.printStatus ?? (() => print.summary()),
   });
   const maintenance = new MaintenanceService(
     ports.system,
@@ -195,5 +230,8 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     maintenance,
     backup,
     logDir: options.logDir,
+    guestSessions,
+    print,
+    printWorker,
   };
 }

@@ -1,16 +1,5 @@
+import type { PrintQueueSummary } from './print.contract.js';
 import type { CaptureStreamState } from './status.contract.js';
-
-export type PrintQueueState = 'idle' | 'printing' | 'paused' | 'offline';
-
-/** What the print queue reports to the dashboard; filled by the print feature when it is wired. */
-export interface PrintQueueSummary {
-  enabled: boolean;
-  printer: string | null;
-  /** Jobs waiting or printing. */
-  pending: number;
-  failed: number;
-  state: PrintQueueState;
-}
 
 export interface DiskStatus {
   /** "data" (Boothdeck's folder) or "capture" (the capture app's folder). */

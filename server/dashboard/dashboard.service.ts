@@ -1,6 +1,7 @@
 import type { CaptureLink } from '../capture/capture-link.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
-import type { DashboardStatus, DiskStatus, PrintQueueSummary } from '../contract/dashboard.contract.js';
+import type { DashboardStatus, DiskStatus } from '../contract/dashboard.contract.js';
+import type { PrintQueueSummary } from '../contract/print.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
 import type { EventRepository } from '../events/event.repository.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
@@ -29,7 +30,7 @@ export interface DashboardSources {
   build: string | null;
   dataDir: string;
   captureDataDir: string;
-  /** Wired by the print feature when it exists. */
+  /** The print queue's summary. */
   printStatus?: () => PrintQueueSummary | Promise<PrintQueueSummary>;
 }
 

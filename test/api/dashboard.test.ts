@@ -98,7 +98,7 @@ describe('dashboard status', () => {
         probe: fakeProbe({
           diskSpace: async (folder) => (folder.includes('capture') ? { free: 512 * 1024 ** 2, total: 1e10 } : { free: 4e9, total: 1e10 }),
         }),
-        printStatus: () => ({ enabled: true, printer: 'Canon_SELPHY', pending: 2, failed: 0, state: 'printing' }),
+        printStatus: () => ({ queued: 2, printing: 1, failed: 0, paused: false, pause: null, printer: 'Canon_SELPHY' }),
         build: 'abc1234',
       },
       captureDataDir: path.join(dataDir, 'capture'),
@@ -146,15 +146,15 @@ describe('dashboard status', () => {
     expect(capture).toMatchObject({ low: true, photos_left: Math.floor((512 * 1024 ** 2) / 12_000_000) });
     expect(body.disks.find((d) => d.id === 'data')).toMatchObject({ low: false, photos_left: Math.floor(4e9 / 12_000_000) });
     expect(body.cpu).toEqual({ temperature_c: 48.3, throttle: null });
-    expect(body.print).toEqual({ enabled: true, printer: 'Canon_SELPHY', pending: 2, failed: 0, state: 'printing' });
+    expect(body.print).toEqual({ queued: 2, printing: 1, failed: 0, paused: false, pause: null, printer: 'Canon_SELPHY' });
   });
 
-  it('leaves the print section out until a provider is wired, and says when the capture app is down', async () => {
+  it('shows the print queue of the print service, and says when the capture app is down', async () => {
     const t = await buildTestApp({ dashboard: { probe: fakeProbe() } });
     const cookie = await signIn(t.app);
     (t.services.ports.capture as unknown as { down: boolean }).down = true;
     const body = (await request(t.app).get('/api/admin/dashboard/status').set('Cookie', cookie)).body as DashboardStatus;
-    expect(body.print).toBeUndefined();
+    expect(body.print).toMatchObject({ queued: 0, printing: 0, failed: 0, paused: false });
     expect(body.event).toBeNull();
     expect(body.capture.reachable).toBe(false);
     expect(body.disks.every((d) => d.photos_left === null)).toBe(true);

@@ -22,7 +22,7 @@ test('status at a glance: capture app, current event with its chart, disks, boar
   await expect(page.getByTestId('dash-board')).toContainText('Tension trop basse depuis le démarrage');
   await expect(page.getByTestId('dash-board')).toContainText('Ralentissements depuis le démarrage');
   await expect(page.getByTestId('dash-version')).toHaveText(/^\d+\.\d+\.\d+/);
-  await expect(page.getByTestId('dash-print')).toContainText('État de l’impression indisponible.');
+  await expect(page.getByTestId('dash-print-state')).toHaveText('Au repos');
   await page.screenshot({ path: 'test-screens/dashboard.png' });
   await page.getByTestId('dash-settings').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-screens/dashboard-bottom.png' });

@@ -22,13 +22,11 @@ export const enDashboard: Record<keyof typeof frDashboard, string> = {
 
   'dash.print.title': 'Print queue',
   'dash.print.none': 'Print status unavailable.',
-  'dash.print.disabled': 'Printing is off',
   'dash.print.pending': '{count} waiting',
   'dash.print.failed': '{count} failed',
   'dash.print.state.idle': 'Idle',
   'dash.print.state.printing': 'Printing',
-  'dash.print.state.paused': 'Paused',
-  'dash.print.state.offline': 'Printer offline',
+  'dash.print.state.paused': 'Waiting',
   'dash.print.printer': 'Printer',
 
   'dash.disk.title': 'Disk space',

@@ -20,13 +20,11 @@ export const frDashboard = {
 
   'dash.print.title': 'File d’impression',
   'dash.print.none': 'État de l’impression indisponible.',
-  'dash.print.disabled': 'Impression désactivée',
   'dash.print.pending': '{count} en attente',
   'dash.print.failed': '{count} en échec',
   'dash.print.state.idle': 'Au repos',
   'dash.print.state.printing': 'Impression en cours',
-  'dash.print.state.paused': 'En pause',
-  'dash.print.state.offline': 'Imprimante hors ligne',
+  'dash.print.state.paused': 'En attente',
   'dash.print.printer': 'Imprimante',
 
   'dash.disk.title': 'Espace disque',
