@@ -23,6 +23,8 @@ export interface AppDeps {
 
 /** JSON bodies of this API are small; anything larger is refused before it is parsed. */
 export const JSON_BODY_LIMIT = '64kb';
+/** A backup file holds every action and preset: it may be larger than any other request. */
+export const BACKUP_BODY_LIMIT = '4mb';
 
 /** Builds the HTTP app. It never listens: the host decides where and when. */
 export function createApp(deps: AppDeps): Express {
@@ -39,6 +41,8 @@ export function createApp(deps: AppDeps): Express {
   const api = express.Router();
   api.use(sameOriginGuard);
   api.use(requireJsonBody);
+  // Only a signed-in operator may make the service parse a body as large as a backup.
+  api.use('/admin/backup', requireAdmin(services.auth), express.json({ limit: BACKUP_BODY_LIMIT, strict: true }));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
   api.use(limitBodyDepth);
   api.use((_req, res, next) => {

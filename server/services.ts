@@ -34,6 +34,11 @@ import { DiskState } from './status/disk-state.js';
 import { CaptureRestartService, defaultRestartOptions, type CaptureRestartOptions } from './system/capture-restart.service.js';
 import type { SystemPort } from './system/system.port.js';
 import { UserFilesService } from './userfiles/userfiles.service.js';
+import { BackupService } from './dashboard/backup.service.js';
+import { DashboardService } from './dashboard/dashboard.service.js';
+import { createHostProbe, type HostProbe } from './dashboard/host-probe.js';
+import { MaintenanceService } from './dashboard/maintenance.service.js';
+import type { PrintQueueSummary } from './contract/print.contract.js';
 
 /** Every side effect the service has, each behind a port; real or fake is decided by the caller. */
 export interface Ports {
@@ -56,6 +61,16 @@ export interface ServiceOptions {
   galleryUrl: () => string;
   auth?: AuthOptions;
   restart?: Partial<CaptureRestartOptions>;
+  /** The build's commit or label, shown on the dashboard. */
+  build?: string | null;
+  /** Where the rolling log files are, for the dashboard's log tail. */
+  logDir?: string;
+  /** Restarts Boothdeck (kiosk relaunch, or stop and exit for the supervisor). */
+  restartSelf?: () => void;
+  /** Board readings; tests substitute their own /sys root. */
+  probe?: HostProbe;
+  /** The print queue's state for the dashboard; the print service's summary unless replaced. */
+  printStatus?: () => PrintQueueSummary | Promise<PrintQueueSummary>;
   print?: Partial<PrintWorkerOptions>;
 }
 
@@ -79,6 +94,10 @@ export interface Services {
   indexer: PhotoIndexer;
   photoSync: PhotoSync;
   galleryLink: GalleryLinkService;
+  dashboard: DashboardService;
+  maintenance: MaintenanceService;
+  backup: BackupService;
+  logDir: string | undefined;
   guestSessions: GuestSessions;
   print: PrintService;
   printWorker: PrintWorker;
@@ -109,7 +128,8 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   restarter.onChange((s) => hub.publish('admin', 'restart', s));
   const actions = new ActionsService(ports.capture, new ActionOrderRepository(ports.db), restarter);
-  const presets = new PresetsService(new PresetRepository(ports.db), actions, ports.clock);
+  const presetRepository = new PresetRepository(ports.db);
+  const presets = new PresetsService(presetRepository, actions, ports.clock);
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
 
@@ -154,6 +174,42 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     { ...defaultWorkerOptions, ...options.print },
   );
   print.attach(printWorker);
+  const dashboard = new DashboardService({
+    capture: ports.capture,
+    link: captureLink,
+    restarter,
+    events: eventRepository,
+    photos: photoRepository,
+    probe: options.probe ?? createHostProbe(ports.system),
+    clock: ports.clock,
+    version: options.version,
+    build: options.build ?? null,
+    dataDir: options.dataDir,
+    captureDataDir: options.captureDataDir,
+    printStatus: options.printStatus ?? (() => print.summary()),
+  });
+  const maintenance = new MaintenanceService(
+    ports.system,
+    ports.clock,
+    ports.log,
+    {
+      captureUnit: options.restart?.unit ?? defaultRestartOptions.unit,
+      restartSelf: options.restartSelf ?? (() => ports.log.warn('Restart of Boothdeck asked for, but this host cannot restart it')),
+      selfRestartDelayMs: 500,
+    },
+    () => dashboard.noteCaptureRestart(),
+  );
+  const backup = new BackupService({
+    db: ports.db,
+    settings,
+    settingsRepository,
+    actions,
+    presets: presetRepository,
+    capture: ports.capture,
+    restarter,
+    clock: ports.clock,
+    log: ports.log,
+  });
   return {
     ports,
     hub,
@@ -174,6 +230,10 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     indexer,
     photoSync,
     galleryLink,
+    dashboard,
+    maintenance,
+    backup,
+    logDir: options.logDir,
     guestSessions,
     print,
     printWorker,

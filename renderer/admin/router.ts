@@ -2,6 +2,7 @@ import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router'
 import type { MessageKey } from '../shared/i18n/index.js';
 import ActionEditPage from './pages/ActionEditPage.vue';
 import ActionsPage from './pages/ActionsPage.vue';
+import DashboardPage from './pages/DashboardPage.vue';
 import EventsPage from './pages/EventsPage.vue';
 import GalleryPage from './pages/GalleryPage.vue';
 import HomePage from './pages/HomePage.vue';
@@ -22,7 +23,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/admin/gallery', component: GalleryPage },
   { path: '/admin/print', component: PrintPage },
   placeholder('/admin/hardware', 'nav.hardware'),
-  placeholder('/admin/dashboard', 'nav.dashboard'),
+  { path: '/admin/dashboard', component: DashboardPage },
   { path: '/admin/:rest(.*)*', redirect: '/admin' },
 ];
 
