@@ -5,6 +5,7 @@ import { createReadStream } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_FLAGS } from '../playwright.config.js';
 import { CaptureClient } from '../server/capture/capture.client.js';
 import { createSystemClock } from '../server/core/clock/clock.system.js';
 import { localDay } from '../common/dates.js';
@@ -122,15 +123,7 @@ async function liveArrival(): Promise<void> {
   }
   const browser = await chromium.launch({
     executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: CHROMIUM_FLAGS,
   });
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   await page.goto(`${handle.localUrl}/`);

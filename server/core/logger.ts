@@ -24,6 +24,6 @@ export function createRecordingLogger(): RecordingLogger {
     lines,
     info: (m) => lines.push(`info ${m}`),
     warn: (m) => lines.push(`warn ${m}`),
-    error: (m, err) => lines.push(`error ${m} ${err instanceof Error ? err.message : String(err ?? '')}`),
+    error: (m, err) => lines.push(`error ${m} ${err instanceof Error ? err.message : err === undefined ? '' : JSON.stringify(err)}`),
   };
 }
