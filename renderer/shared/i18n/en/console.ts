@@ -43,7 +43,8 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'idle.warning': 'The console locks in {seconds} s',
   'idle.touch': 'Touch the screen to go on.',
   'kiosk.backToBooth': 'Back to the booth screen',
-  'kiosk.simulator': 'Simulator: no real capture app',
+  'kiosk.simulator': 'Simulator',
+  'kiosk.simulatorLong': 'Simulator: no real capture app',
 
   'home.title': 'Overview',
   'home.capture': 'Capture app',
