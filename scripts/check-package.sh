@@ -37,7 +37,8 @@ while read -r f; do
 done <"${TMPDIR:-/tmp}/boothdeck-binaries.$$"
 rm -f "${TMPDIR:-/tmp}/boothdeck-binaries.$$"
 
-# Loading each module in the packaged Electron (as Node) proves it was built for its ABI.
+# Loading each module in the packaged Electron (as Node) proves it was built for its ABI. Run as
+# root (the CI container is): rpi-ws281x-native only loads its addon for root, a stub otherwise.
 BOOTHDECK_APP="$RESOURCES/app.asar" BOOTHDECK_MODULES="$MODULES" ELECTRON_RUN_AS_NODE=1 "$EXE" -e '
 const path = require("node:path");
 let failed = false;
