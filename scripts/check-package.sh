@@ -24,11 +24,11 @@ for m in $MODULES; do
 done
 # The compiled parts: onoff's is epoll's addon, sharp's lives in its platform package.
 for p in better-sqlite3 epoll i2c-bus rpi-ws281x-native @img/sharp-linux-arm64; do
-  [ -n "$(find "$UNPACKED_MODULES/$p" -name '*.node' -type f 2>/dev/null | head -n 1)" ] || fail "no compiled addon (.node) for $p"
+  [ -n "$(find -L "$UNPACKED_MODULES/$p" -name '*.node' -type f 2>/dev/null | head -n 1)" ] || fail "no compiled addon (.node) for $p"
 done
 
 # No binary may ask for a glibc symbol newer than the booth's.
-find "$UNPACKED" -type f \( -name '*.node' -o -name '*.so' -o -name '*.so.*' -o -path "$EXE" \) >"${TMPDIR:-/tmp}/boothdeck-binaries.$$"
+find -L "$UNPACKED" -type f \( -name '*.node' -o -name '*.so' -o -name '*.so.*' -o -path "$EXE" \) >"${TMPDIR:-/tmp}/boothdeck-binaries.$$"
 while read -r f; do
   NEED=$(objdump -T "$f" 2>/dev/null | grep -o 'GLIBC_[0-9][0-9.]*' | sed 's/^GLIBC_//' | sort -uV | tail -n 1)
   if [ -n "$NEED" ] && [ "$(printf '%s\n%s\n' "$NEED" "$MAX_GLIBC" | sort -V | tail -n 1)" != "$MAX_GLIBC" ]; then
