@@ -54,9 +54,14 @@ export async function runKiosk(env: NodeJS.ProcessEnv = process.env): Promise<Ki
   const consoleUrl = `${service.localUrl}/admin`;
   const open = (): BrowserWindow => {
     const created = createKioskWindow({ url: consoleUrl, preloadPath: path.join(here, 'preload.cjs') });
-    screen = hostsCaptureScreen
+    const hosted = hostsCaptureScreen
       ? attachBoothScreen(created, { captureUrl: service.captureUrl, log: (m) => service.services.ports.log.info(m) })
       : undefined;
+    screen = hosted;
+    // A closed window's views are gone: a refresh then has nothing to reload until it reopens.
+    created.once('closed', () => {
+      if (screen === hosted) screen = undefined;
+    });
     return created;
   };
   let window = open();

@@ -365,6 +365,13 @@ describe('the kiosk host', () => {
     electron.ipcHandlers.get('kiosk:show-booth-screen')?.({ senderFrame: { url: `${handle!.service.localUrl}/admin` } });
     expect(handle!.screen()?.owner).toBe('booth');
     expect(capture!.visible).toBe(true);
+    const first = handle!.screen();
+    electron.FakeBrowserWindow.created[0]!.destroyed = true;
+    electron.FakeBrowserWindow.created[0]!.emit('closed');
+    expect(handle!.screen()).toBeUndefined();
+    electron.app.emit('second-instance');
+    expect(handle!.screen()).toBeDefined();
+    expect(handle!.screen()).not.toBe(first);
     expect(electron.ipcHandlers.get('kiosk:get-info')?.({ senderFrame: { url: `${handle!.service.localUrl}/admin` } })).toMatchObject({
       boothScreen: true,
     });
