@@ -31,6 +31,7 @@ import { SettingsRepository } from './settings/settings.repository.js';
 import { SettingsService } from './settings/settings.service.js';
 import { HealthService } from './system/health.service.js';
 import { StatusService } from './status/status.service.js';
+import { DiskState } from './status/disk-state.js';
 import { CaptureRestartService, defaultRestartOptions, type CaptureRestartOptions } from './system/capture-restart.service.js';
 import type { SystemPort } from './system/system.port.js';
 import { UserFilesService } from './userfiles/userfiles.service.js';
@@ -67,6 +68,7 @@ export interface Services {
   auth: AuthService;
   captureLink: CaptureLink;
   status: StatusService;
+  disk: DiskState;
   restarter: CaptureRestartService;
   actions: ActionsService;
   presets: PresetsService;
@@ -98,7 +100,9 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     options.auth ?? defaultAuthOptions,
   );
   const captureLink = new CaptureLink(ports.capture, ports.log);
-  const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock);
+  const eventRepository = new EventRepository(ports.db);
+  const disk = new DiskState(ports.clock, options.dataDir);
+  const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock, eventRepository, disk);
   const restarter = new CaptureRestartService(
     ports.capture,
     ports.system,
@@ -113,7 +117,6 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
 
-  const eventRepository = new EventRepository(ports.db);
   const photoRepository = new PhotoRepository(ports.db);
   const events = new EventService(eventRepository, ports.clock, hub);
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
@@ -162,6 +165,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     auth,
     captureLink,
     status,
+    disk,
     restarter,
     actions,
     presets,
