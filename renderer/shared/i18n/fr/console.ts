@@ -44,6 +44,9 @@ export const frConsole = {
   'nav.lock': 'Verrouiller',
   'idle.warning': 'La console se verrouille dans {seconds} s',
   'idle.touch': 'Touchez l’écran pour continuer.',
+  'kiosk.backToBooth': 'Revenir à l’écran de la borne',
+  'kiosk.simulator': 'Simulateur',
+  'kiosk.simulatorLong': 'Simulateur : aucune vraie application de capture',
 
   'home.title': 'Tableau de bord',
   'home.capture': 'Application de capture',
