@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { actionsRouter } from './actions/actions.router.js';
 import { eventRouter } from './events/event.router.js';
+import { hardwareRouter } from './hardware/hardware.router.js';
 import { adminPhotoRouter } from './photos/photo.router.js';
 import type { Services } from './services.js';
 import { settingsRouter } from './settings/settings.router.js';
@@ -19,6 +20,7 @@ export function adminRouter(services: Services): Router {
   router.use('/stream', adminStreamRouter(services.hub, services.restarter));
   router.use('/events', eventRouter(services.events, services.exports));
   router.use('/photos', adminPhotoRouter(services.photos));
+  router.use('/hardware', hardwareRouter(services.hardware));
   router.get('/gallery-link', async (_req, res) => {
     res.json(await services.galleryLink.get());
   });

@@ -13,6 +13,7 @@ import { EventExportService } from './events/event-export.js';
 import { EventRepository } from './events/event.repository.js';
 import { EventService } from './events/event.service.js';
 import { GalleryLinkService } from './gallery/gallery-link.service.js';
+import { HardwareService } from './hardware/hardware.service.js';
 import { EventHub } from './core/event-hub.js';
 import { PhotoIndexer } from './photos/photo-indexer.js';
 import { PhotoRepository } from './photos/photo.repository.js';
@@ -70,6 +71,7 @@ export interface Services {
   indexer: PhotoIndexer;
   photoSync: PhotoSync;
   galleryLink: GalleryLinkService;
+  hardware: HardwareService;
 }
 
 /** Repositories and services, wired once. Nothing here listens or starts a timer. */
@@ -98,6 +100,8 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const presets = new PresetsService(new PresetRepository(ports.db), actions, ports.clock);
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
+  const hardware = new HardwareService(ports.hardware, captureLink, ports.clock, ports.log, settings.stored().hardware);
+  settings.onChange((next) => hardware.applySettings(next.hardware));
 
   const eventRepository = new EventRepository(ports.db);
   const photoRepository = new PhotoRepository(ports.db);
@@ -135,5 +139,6 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     indexer,
     photoSync,
     galleryLink,
+    hardware,
   };
 }
