@@ -4,6 +4,7 @@ import ActionEditPage from './pages/ActionEditPage.vue';
 import ActionsPage from './pages/ActionsPage.vue';
 import EventsPage from './pages/EventsPage.vue';
 import GalleryPage from './pages/GalleryPage.vue';
+import HardwarePage from './pages/HardwarePage.vue';
 import HomePage from './pages/HomePage.vue';
 import PlaceholderPage from './pages/PlaceholderPage.vue';
 
@@ -20,7 +21,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/admin/events', component: EventsPage },
   { path: '/admin/gallery', component: GalleryPage },
   placeholder('/admin/print', 'nav.print'),
-  placeholder('/admin/hardware', 'nav.hardware'),
+  { path: '/admin/hardware', component: HardwarePage },
   placeholder('/admin/dashboard', 'nav.dashboard'),
   { path: '/admin/:rest(.*)*', redirect: '/admin' },
 ];
