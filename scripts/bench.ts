@@ -13,6 +13,7 @@ import type { ServiceHandle } from '../server/service.js';
 import { percentile, round, seedCaptureFolder } from './bench/seed.js';
 import { adminCookie, seedEvents, startBenchService, tempDir } from './bench/setup.js';
 import { relayTiming, ringUnderLoad } from './bench/hardware.js';
+import { printQueueing } from './bench/print.js';
 
 interface Row {
   measure: string;
@@ -269,6 +270,7 @@ async function main(): Promise<void> {
     await zipExport();
     await relayTiming(record);
     await ringUnderLoad(record, cleanups);
+    await printQueueing(record, cleanups);
   } finally {
     cleanups.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
   }

@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import { adminRouter } from './admin.router.js';
 import { authRouter } from './auth/auth.router.js';
 import { galleryRouter } from './gallery/gallery.router.js';
+import { galleryPrintRouter } from './print/print.router.js';
 import { apiNotFound, errorMiddleware, pageNotFound } from './http/error.middleware.js';
 import { requireAdmin } from './auth/admin.guard.js';
 import { sameOriginGuard } from './http/guards.middleware.js';
@@ -40,7 +41,12 @@ export function createApp(deps: AppDeps): Express {
   });
   api.use('/admin/session', authRouter(services.auth));
   api.use('/admin', requireAdmin(services.auth), adminRouter(services));
-  api.use('/gallery', galleryRouter(services.photos, services.hub));
+  api.use(
+    '/gallery',
+    services.guestSessions.middleware(),
+    galleryPrintRouter(services.print),
+    galleryRouter(services.photos, services.hub),
+  );
   api.use(apiNotFound);
   app.use('/api', api);
 

@@ -18,6 +18,9 @@ import { buildServices, type Services } from './services.js';
 import { isAllowedCommand, type SystemPort } from './system/system.port.js';
 import type { CaptureRestartOptions } from './system/capture-restart.service.js';
 import { createExecSystem } from './system/system.exec.js';
+import { CupsPrinter } from './print/printer.cups.js';
+import type { PrinterPort } from './print/printer.port.js';
+import type { PrintWorkerOptions } from './print/print-worker.js';
 
 export interface ServiceHandle {
   /** Where this process listens, on loopback: what the kiosk window loads. */
@@ -40,6 +43,9 @@ export interface ServiceOverrides {
   rendererDir?: string;
   simulatorTimeScale?: number;
   restart?: Partial<CaptureRestartOptions>;
+  /** The photo printer; CUPS through lp/lpstat/cancel unless a host substitutes one. */
+  printer?: PrinterPort;
+  print?: Partial<PrintWorkerOptions>;
 }
 
 /** Guests join the booth's Wi-Fi: its interface first, then wired ones; never container bridges. */
@@ -103,12 +109,21 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     const captureDataDir = simulator?.dataDir ?? config.captureDataDir ?? path.join(os.homedir(), 'photobooth-data');
     let port = config.port;
     const services = buildServices(
-      { db, capture, clock, system: overrides.system ?? createExecSystem(), hardware, log },
+      {
+        db,
+        capture,
+        clock,
+        system: overrides.system ?? createExecSystem(),
+        hardware,
+        printer: overrides.printer ?? new CupsPrinter(createExecSystem()),
+        log,
+      },
       {
         version: appVersion(),
         dataDir: config.dataDir,
         captureDataDir,
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,
+        print: overrides.print,
         restart: {
           unit: config.captureUnit,
           refresh:
@@ -144,6 +159,9 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       removeSafety();
     });
     cleanup.push(() => services.restarter.stop());
+    // Started last and stopped first: a job in flight is left `printing`, settled with CUPS at the next start.
+    services.printWorker.start();
+    cleanup.push(() => services.printWorker.stop());
 
     const lan = `http://${publicHost(config.host)}:${port}`;
     let stopped = false;

@@ -21,6 +21,11 @@ import { PhotoService } from './photos/photo.service.js';
 import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
 import type { Logger } from './core/logger.js';
+import { GuestSessions } from './print/guest-session.js';
+import { PrintRepository } from './print/print.repository.js';
+import { PrintService } from './print/print.service.js';
+import { defaultWorkerOptions, PrintWorker, type PrintWorkerOptions } from './print/print-worker.js';
+import type { PrinterPort } from './print/printer.port.js';
 import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
 import { SettingsRepository } from './settings/settings.repository.js';
@@ -37,6 +42,7 @@ export interface Ports {
   clock: Clock;
   system: SystemPort;
   hardware: Hardware;
+  printer: PrinterPort;
   log: Logger;
 }
 
@@ -50,6 +56,7 @@ export interface ServiceOptions {
   galleryUrl: () => string;
   auth?: AuthOptions;
   restart?: Partial<CaptureRestartOptions>;
+  print?: Partial<PrintWorkerOptions>;
 }
 
 export interface Services {
@@ -72,6 +79,9 @@ export interface Services {
   photoSync: PhotoSync;
   galleryLink: GalleryLinkService;
   hardware: HardwareService;
+  guestSessions: GuestSessions;
+  print: PrintService;
+  printWorker: PrintWorker;
 }
 
 /** Repositories and services, wired once. Nothing here listens or starts a timer. */
@@ -120,6 +130,31 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
+  const guestSessions = new GuestSessions(settingsRepository);
+  const printRepository = new PrintRepository(ports.db);
+  const print = new PrintService(
+    printRepository,
+    photoRepository,
+    photos,
+    eventRepository,
+    ports.capture,
+    settings,
+    ports.printer,
+    hub,
+    ports.clock,
+  );
+  const printWorker = new PrintWorker(
+    printRepository,
+    ports.printer,
+    ports.capture,
+    () => settings.stored().print.printer,
+    ports.clock,
+    ports.log,
+    path.join(options.dataDir, 'print-spool'),
+    { job: (row) => print.publishJob(row), printer: (status) => print.publishPrinter(status) },
+    { ...defaultWorkerOptions, ...options.print },
+  );
+  print.attach(printWorker);
   return {
     ports,
     hub,
@@ -140,5 +175,8 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     photoSync,
     galleryLink,
     hardware,
+    guestSessions,
+    print,
+    printWorker,
   };
 }

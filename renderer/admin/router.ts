@@ -7,6 +7,7 @@ import GalleryPage from './pages/GalleryPage.vue';
 import HardwarePage from './pages/HardwarePage.vue';
 import HomePage from './pages/HomePage.vue';
 import PlaceholderPage from './pages/PlaceholderPage.vue';
+import PrintPage from './pages/PrintPage.vue';
 
 const placeholder = (path: string, titleKey: MessageKey): RouteRecordRaw => ({
   path,
@@ -20,7 +21,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/admin/actions/:idx(\\d+)', component: ActionEditPage },
   { path: '/admin/events', component: EventsPage },
   { path: '/admin/gallery', component: GalleryPage },
-  placeholder('/admin/print', 'nav.print'),
+  { path: '/admin/print', component: PrintPage },
   { path: '/admin/hardware', component: HardwarePage },
   placeholder('/admin/dashboard', 'nav.dashboard'),
   { path: '/admin/:rest(.*)*', redirect: '/admin' },
