@@ -5,11 +5,11 @@ import { DeviceError } from '../device-error.js';
 import { loadOptionalModule } from '../optional-module.js';
 import { relayLevel, type RelayOptions, type RelayPort } from './relay.port.js';
 
-interface GpioPin {
+export interface GpioPin {
   writeSync(value: 0 | 1): void;
   unexport(): void;
 }
-interface OnoffModule {
+export interface OnoffModule {
   Gpio: new (gpio: number, direction: 'high' | 'low') => GpioPin;
 }
 
@@ -32,9 +32,14 @@ async function checkSysfsGpio(root: string): Promise<void> {
  * Relay on a GPIO line through onoff (sysfs). The pin is made an output with its off level in one
  * write ("high"/"low" to the direction file), so the light never blinks while the driver opens.
  */
-export async function createOnoffRelay(options: RelayOptions, board: BoardInfo, root = '/'): Promise<RelayPort> {
+export async function createOnoffRelay(
+  options: RelayOptions,
+  board: BoardInfo,
+  root = '/',
+  load: () => Promise<OnoffModule> = () => loadOptionalModule('onoff', isOnoff),
+): Promise<RelayPort> {
   await checkSysfsGpio(root);
-  const onoff = await loadOptionalModule('onoff', isOnoff);
+  const onoff = await load();
   const offLevel = relayLevel(false, options.inverted);
   const pin = new onoff.Gpio(options.gpio + (board.gpioChip?.base ?? 0), offLevel === 1 ? 'high' : 'low');
   let on = false;

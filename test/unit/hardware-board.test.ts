@@ -93,3 +93,34 @@ describe('device problems in plain words', () => {
     expect(classifyDeviceError(new DeviceError('unsupported-board', 'x'), 'led')).toBe('unsupported-board');
   });
 });
+
+describe('onoff relay on a board', () => {
+  it('opens BCM 17 at the chip base with its off level in the same call, and writes levels for on and off', async () => {
+    const { createOnoffRelay } = await import('../../native/relay/relay.onoff.js');
+    for (const [root, pin] of [
+      [pi4(), 529],
+      [pi5(), 588],
+    ] as const) {
+      writeFileSync(path.join(root, 'sys/class/gpio/export'), '');
+      const opened: { gpio: number; direction: string }[] = [];
+      const writes: number[] = [];
+      class Gpio {
+        constructor(gpio: number, direction: 'high' | 'low') {
+          opened.push({ gpio, direction });
+        }
+        writeSync(value: 0 | 1): void {
+          writes.push(value);
+        }
+        unexport(): void {}
+      }
+      const relay = await createOnoffRelay({ gpio: 17, inverted: true }, await detectBoard(root), root, async () => ({ Gpio }));
+      // Active-low: off is high, set by the direction write itself; nothing is written before.
+      expect(opened).toEqual([{ gpio: pin, direction: 'high' }]);
+      expect(writes).toEqual([]);
+      await relay.set(true);
+      relay.forceOffSync();
+      expect(writes).toEqual([0, 1]);
+      await relay.close();
+    }
+  });
+});
