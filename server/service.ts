@@ -11,11 +11,12 @@ import type { CaptureAppPort } from './capture/capture.port.js';
 import { startSimulator, type SimulatorHandle } from './capture/simulator/simulator.server.js';
 import type { Clock } from './core/clock/clock.port.js';
 import { createSystemClock } from './core/clock/clock.system.js';
+import { openFileLimit } from './core/stream-slots.js';
 import type { ServiceConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { createConsoleLogger, type Logger } from './core/logger.js';
 import { buildServices, type Services } from './services.js';
-import { isAllowedCommand, type SystemPort } from './system/system.port.js';
+import { isScreenRefreshCommand, type SystemPort } from './system/system.port.js';
 import type { CaptureRestartOptions } from './system/capture-restart.service.js';
 import { createExecSystem } from './system/system.exec.js';
 import { CupsPrinter } from './print/printer.cups.js';
@@ -127,7 +128,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         restart: {
           unit: config.captureUnit,
           refresh:
-            refreshCommand && isAllowedCommand(refreshCommand)
+            refreshCommand && isScreenRefreshCommand(refreshCommand)
               ? { command: refreshCommand, args: refreshArgs, env: { WAYLAND_DISPLAY: config.waylandDisplay } }
               : undefined,
           ...overrides.restart,
@@ -135,6 +136,9 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       },
     );
     if (config.adminPin !== undefined) await services.auth.applyConfiguredPin(config.adminPin);
+    // Node raises its own soft descriptor limit to the hard one at start; only the hard limit
+    // (systemd's LimitNOFILE) can give more. Live streams are capped well under what there is.
+    log.info(`Open file limit: ${openFileLimit() ?? 'unknown'}; live streams capped at ${services.hub.slots.options.total}`);
 
     const app = createApp({ services, rendererDir: overrides.rendererDir ?? defaultRendererDir(), log });
     const server: Server = await new Promise((resolve, reject) => {

@@ -31,6 +31,7 @@ import { PresetsService } from './presets/presets.service.js';
 import { SettingsRepository } from './settings/settings.repository.js';
 import { SettingsService } from './settings/settings.service.js';
 import { StatusService } from './status/status.service.js';
+import { DiskState } from './status/disk-state.js';
 import { CaptureRestartService, defaultRestartOptions, type CaptureRestartOptions } from './system/capture-restart.service.js';
 import type { SystemPort } from './system/system.port.js';
 import { UserFilesService } from './userfiles/userfiles.service.js';
@@ -65,6 +66,7 @@ export interface Services {
   auth: AuthService;
   captureLink: CaptureLink;
   status: StatusService;
+  disk: DiskState;
   restarter: CaptureRestartService;
   actions: ActionsService;
   presets: PresetsService;
@@ -96,7 +98,9 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     options.auth ?? defaultAuthOptions,
   );
   const captureLink = new CaptureLink(ports.capture, ports.log);
-  const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock);
+  const eventRepository = new EventRepository(ports.db);
+  const disk = new DiskState(ports.clock, options.dataDir);
+  const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock, eventRepository, disk);
   const restarter = new CaptureRestartService(
     ports.capture,
     ports.system,
@@ -113,7 +117,6 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const hardware = new HardwareService(ports.hardware, captureLink, ports.clock, ports.log, settings.stored().hardware);
   settings.onChange((next) => hardware.applySettings(next.hardware));
 
-  const eventRepository = new EventRepository(ports.db);
   const photoRepository = new PhotoRepository(ports.db);
   const events = new EventService(eventRepository, ports.clock, hub);
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
@@ -161,6 +164,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     auth,
     captureLink,
     status,
+    disk,
     restarter,
     actions,
     presets,
