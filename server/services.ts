@@ -13,6 +13,7 @@ import { EventExportService } from './events/event-export.js';
 import { EventRepository } from './events/event.repository.js';
 import { EventService } from './events/event.service.js';
 import { GalleryLinkService } from './gallery/gallery-link.service.js';
+import { HardwareService } from './hardware/hardware.service.js';
 import { EventHub } from './core/event-hub.js';
 import { PhotoIndexer } from './photos/photo-indexer.js';
 import { PhotoRepository } from './photos/photo.repository.js';
@@ -102,6 +103,7 @@ export interface Services {
   backup: BackupService;
   logDir: string | undefined;
   health: HealthService;
+  hardware: HardwareService;
   guestSessions: GuestSessions;
   print: PrintService;
   printWorker: PrintWorker;
@@ -136,6 +138,8 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const presets = new PresetsService(presetRepository, actions, ports.clock);
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
+  const hardware = new HardwareService(ports.hardware, captureLink, ports.clock, ports.log, settings.stored().hardware);
+  settings.onChange((next) => hardware.applySettings(next.hardware));
 
   const photoRepository = new PhotoRepository(ports.db);
   const events = new EventService(eventRepository, ports.clock, hub);
@@ -240,6 +244,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     backup,
     logDir: options.logDir,
     health,
+    hardware,
     guestSessions,
     print,
     printWorker,

@@ -64,7 +64,6 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'home.hardware.simulated': 'simulated',
   'home.version': 'Version {version}',
 
-  'placeholder.body': 'This part of the console comes in a later version.',
 
   'gallery.title': 'Photo gallery',
   'gallery.empty': 'No photos yet. Smile, the booth is waiting!',

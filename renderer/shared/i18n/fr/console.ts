@@ -63,7 +63,6 @@ export const frConsole = {
   'home.hardware.simulated': 'simulé',
   'home.version': 'Version {version}',
 
-  'placeholder.body': 'Cette partie de la console arrive dans une prochaine version.',
 
   'gallery.title': 'Galerie photos',
   'gallery.empty': 'Aucune photo pour le moment. Souriez, la borne vous attend !',
