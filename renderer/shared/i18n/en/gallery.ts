@@ -1,7 +1,12 @@
 import type { frGallery } from '../fr/gallery.js';
 
 export const enGallery: Record<keyof typeof frGallery, string> = {
-  'photos.open': 'Open the photo of {time}',
+  'photos.open.photo': 'Open the photo of {time}',
+  'photos.open.collage': 'Open the collage of {time}',
+  'photos.open.animation': 'Open the animation of {time}',
+  'photos.open.video': 'Open the video of {time}',
+  'photos.kind.video': 'Video',
+  'photos.processing': 'Being processed…',
   'photos.missing': 'File not found',
   'photos.printed': 'Printed ×{count}',
   'photos.loadingMore': 'Loading photos…',

@@ -1,5 +1,10 @@
 export const frGallery = {
-  'photos.open': 'Ouvrir la photo de {time}',
+  'photos.open.photo': 'Ouvrir la photo de {time}',
+  'photos.open.collage': 'Ouvrir le montage de {time}',
+  'photos.open.animation': 'Ouvrir l’animation de {time}',
+  'photos.open.video': 'Ouvrir la vidéo de {time}',
+  'photos.kind.video': 'Vidéo',
+  'photos.processing': 'En cours de traitement…',
   'photos.missing': 'Fichier introuvable',
   'photos.printed': 'Imprimée ×{count}',
   'photos.loadingMore': 'Chargement des photos…',
