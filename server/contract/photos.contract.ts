@@ -48,6 +48,7 @@ export interface GalleryEvent {
   name: string;
   /** Items guests can see (processed ones). */
   photo_count: number;
+  welcome: string | null;
 }
 
 export interface GalleryInfo {

@@ -114,7 +114,11 @@ export class PhotoService {
     if (!current) return { photos: [], next_cursor: null, event: null };
     const query: PhotoQuery = { eventId: current.id, limit: limit + 1, processedOnly: true };
     if (cursor !== undefined) query.before = decodeCursor(cursor);
-    const event: GalleryEvent = { name: current.name, photo_count: this.photos.countShown(current.id) };
+    const event: GalleryEvent = {
+      name: current.name,
+      photo_count: this.photos.countShown(current.id),
+      welcome: current.welcome,
+    };
     return { ...this.page(this.photos.query(query), limit, (row) => this.toPublic(row)), event };
   }
 

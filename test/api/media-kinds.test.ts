@@ -107,3 +107,17 @@ describe('every kind of media', () => {
     expect((await guest('/photos')).body).toMatchObject({ photos: [{ id: item.id }], event: { photo_count: 1 } });
   });
 });
+
+describe('the top of the guests’ gallery', () => {
+  it('carries the welcome line the operator set with the event, and the event’s photo count', async () => {
+    const post = (body: object) => request(t.app).post('/api/admin/events').set('Cookie', t.cookie).send(body);
+    expect((await post({ name: 'Gala', welcome: 'x'.repeat(141) })).status).toBe(400);
+    const created = await post({ name: 'Gala', welcome: '  Bienvenue au gala !  ' });
+    expect(created.status).toBe(201);
+    expect(created.body.event).toMatchObject({ slug: 'gala', welcome: 'Bienvenue au gala !' });
+    await t.sim.capture();
+    await t.sim.capture();
+    await t.services.indexer.rescan();
+    expect((await guest('/photos?limit=1')).body.event).toEqual({ name: 'Gala', photo_count: 2, welcome: 'Bienvenue au gala !' });
+  });
+});

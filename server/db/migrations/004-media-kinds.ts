@@ -10,6 +10,8 @@ export const mediaKinds: Migration = {
         CHECK (kind IN ('photo', 'collage', 'animation', 'video'));
       UPDATE photos SET kind = 'animation' WHERE lower(file) LIKE '%.gif';
       CREATE INDEX photos_unprocessed ON photos (processed) WHERE processed = 0;
+      -- The operator's optional welcome line for guests, set with the event.
+      ALTER TABLE events ADD COLUMN welcome TEXT;
     `);
   },
 };

@@ -16,6 +16,8 @@ export const enGallery: Record<keyof typeof frGallery, string> = {
   'events.subtitle': 'Each photo joins the event in progress when it is taken.',
   'events.create': 'New event',
   'events.name': 'Event name',
+  'events.welcome': 'Welcome line for guests (optional)',
+  'events.welcomeHint': 'Welcome! Share your best memories.',
   'events.slug': 'Identifier (in addresses)',
   'events.createButton': 'Create and start',
   'events.createHint': 'The event in progress will be archived.',
@@ -70,5 +72,14 @@ export const enGallery: Record<keyof typeof frGallery, string> = {
 
   'gallery.noEvent': 'No event in progress. Photos will show here as soon as one starts.',
   'gallery.download': 'Download',
+  'gallery.count.one': '{count} photo',
+  'gallery.count.other': '{count} photos',
+  'lightbox.download': 'Download',
+  'lightbox.share': 'Share',
+  'lightbox.delete': 'Delete',
+  'lightbox.info': 'Information',
+  'lightbox.print': 'Print',
+  'lightbox.prev': 'Previous',
+  'lightbox.next': 'Next',
   'gallery.live': 'Live',
 };

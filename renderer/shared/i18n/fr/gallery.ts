@@ -15,6 +15,8 @@ export const frGallery = {
   'events.create': 'Nouvel événement',
   'events.name': 'Nom de l’événement',
   'events.slug': 'Identifiant (dans les adresses)',
+  'events.welcome': 'Message d’accueil des invités (facultatif)',
+  'events.welcomeHint': 'Bienvenue ! Partagez vos plus beaux souvenirs.',
   'events.createButton': 'Créer et démarrer',
   'events.createHint': 'L’événement en cours sera archivé.',
   'events.created': 'Événement « {name} » créé : il est maintenant en cours.',
@@ -68,5 +70,14 @@ export const frGallery = {
 
   'gallery.noEvent': 'Aucun événement en cours. Les photos apparaîtront ici dès qu’il commencera.',
   'gallery.download': 'Télécharger',
+  'gallery.count.one': '{count} photo',
+  'gallery.count.other': '{count} photos',
+  'lightbox.download': 'Télécharger',
+  'lightbox.share': 'Partager',
+  'lightbox.delete': 'Supprimer',
+  'lightbox.info': 'Informations',
+  'lightbox.print': 'Imprimer',
+  'lightbox.prev': 'Précédente',
+  'lightbox.next': 'Suivante',
   'gallery.live': 'En direct',
 } as const;
