@@ -85,10 +85,24 @@ export class PhotoIndexer {
   }
 
   /**
+   * The event a newly seen photo joins. One announced live belongs to the event current now,
+   * whatever its timestamps say: a Pi without a real-time clock may stamp it before the event
+   * began. A file found by a rescan (taken while Boothdeck was away) goes by its time, unless
+   * the clock reads earlier than the current event's creation: then times cannot be trusted,
+   * and it joins the current event too. Rows already indexed keep their event (upserts and
+   * rescans never change it).
+   */
+  private eventFor(takenAt: number, live: boolean): number | null {
+    const current = this.events.current();
+    if (live || (current && this.clock.now() < current.created_at)) return current?.id ?? null;
+    return this.events.idAt(takenAt);
+  }
+
+  /**
    * `processedBefore`: the item's file was seen once. Without its file, such an item has lost
    * it (missing); any other is still being made by the capture app (not processed yet).
    */
-  private rowFor(item: MediaItem, file: FileInfo | undefined, processedBefore = false): PhotoRow | undefined {
+  private rowFor(item: MediaItem, file: FileInfo | undefined, live: boolean, processedBefore = false): PhotoRow | undefined {
     if (!MEDIA_FILE.test(item.processed)) return undefined;
     const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
     const created = Date.parse(`${item.created_at}Z`);
@@ -99,7 +113,7 @@ export class PhotoIndexer {
       stem,
       file: item.processed,
       kind: mediaKindOf(item.media_type, item.processed),
-      event_id: this.events.idAt(takenAt),
+      event_id: this.eventFor(takenAt, live),
       taken_at: takenAt,
       created_at: createdAt,
       mtime: file?.mtime ?? createdAt ?? takenAt,
@@ -115,7 +129,8 @@ export class PhotoIndexer {
   /** Indexes one item the capture app announced. */
   async indexItem(item: MediaItem): Promise<PhotoRow | undefined> {
     const before = this.photos.find(item.id);
-    const row = this.rowFor(item, await this.statFile(captureMediaPath(this.captureDataDir, item.processed)), before?.processed === 1);
+    const file = await this.statFile(captureMediaPath(this.captureDataDir, item.processed));
+    const row = this.rowFor(item, file, true, before?.processed === 1);
     if (!row) return undefined;
     this.photos.upsert(row);
     const ready = before !== undefined && before.processed === 0 && row.processed === 1;
@@ -264,7 +279,7 @@ export class PhotoIndexer {
           const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
           if (!wanted.has(stem)) continue;
           wanted.delete(stem);
-          const row = this.rowFor(item, fresh.get(stem));
+          const row = this.rowFor(item, fresh.get(stem), false);
           if (row) rows.push(row);
         }
         if (page.length < PAGE) break;

@@ -54,7 +54,7 @@ test('Share sends the photo’s file to the phone’s share sheet, with visible 
   const labels = await page
     .locator('.viewer-toolbar li[data-label]')
     .evaluateAll((els) => els.map((el) => getComputedStyle(el, '::after').content));
-  expect(labels).toEqual(['"Partager"', '"Télécharger"']);
+  expect(labels).toEqual(['"Partager"', '"Télécharger"', '"Imprimer"']);
   await page.screenshot({ path: 'test-screens/guest-extras-lightbox.png' });
 
   await share.click();

@@ -3,6 +3,7 @@ import { ref } from 'vue';
 import type { PublicPhoto } from '../../../server/contract/photos.contract.js';
 import { startDownload } from '../../shared/composables/useDownload.js';
 import { galleryService } from '../services/gallery.service.js';
+import { usePrintStore } from './print.store.js';
 
 /** The current event's photos for a guest, newest first, kept live. */
 export const useGalleryStore = defineStore('gallery', () => {
@@ -76,6 +77,8 @@ export const useGalleryStore = defineStore('gallery', () => {
         if (photos.value.length < before || !done.value) photoCount.value = Math.max(0, photoCount.value - 1);
       },
       eventChanged: () => void reload(),
+      printJob: (job) => usePrintStore().jobChanged(job),
+      printStatus: (paused) => usePrintStore().statusChanged(paused),
       connected: (up) => {
         // Back after a cut: photos taken meanwhile are fetched again.
         if (up && !live.value && loaded.value) void reload();

@@ -133,7 +133,9 @@ export class SimulatorMedia {
     const { stem, at } = this.nextStem(options.now);
     const hue = Number.parseInt(stem.slice(-4), 10) % 360;
     const label = options.mediaType === 'collage' ? `${options.label} · collage` : options.label;
+    // Cameras write an Exif header; CUPS's image filters refuse a JPEG without JFIF or Exif.
     const original = await sharp(photoSvg(label, hue, at))
+      .withMetadata({ density: 300 })
       .jpeg({ quality: 85 })
       .toBuffer();
     const ext = EXTENSION[options.mediaType] ?? 'jpg';
@@ -182,6 +184,7 @@ export class SimulatorMedia {
     const overlay = await sharp(frame).resize(PHOTO_WIDTH, PHOTO_HEIGHT, { fit: 'fill' }).png().toBuffer();
     return sharp(original)
       .composite([{ input: overlay }])
+      .withMetadata({ density: 300 })
       .jpeg({ quality: 85 })
       .toBuffer();
   }
@@ -229,7 +232,11 @@ export class SimulatorMedia {
     if (!existsSync(cached)) {
       mkdirSync(path.dirname(cached), { recursive: true });
       const length = VARIANT_LENGTH[variant];
-      const data = await sharp(source).resize(length, length, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
+      const data = await sharp(source)
+        .resize(length, length, { fit: 'inside', withoutEnlargement: true })
+        .withMetadata({ density: 300 })
+        .jpeg({ quality: 85 })
+        .toBuffer();
       await writeFileAtomic(cached, data);
     }
     return cached;

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrator.js';
 
 export const mediaKinds: Migration = {
-  version: 4,
+  version: 5,
   name: 'media-kinds',
   up(db) {
     // Rows indexed before this were all stills; animations and videos were skipped then.
