@@ -80,6 +80,23 @@ describe('every kind of media', () => {
     expect((await guest(`/photos/${ids.image}/media`)).status).toBe(404);
   });
 
+  it('prints stills and collages, never a video or an animation, for guests and the operator alike', async () => {
+    const ids = await oneOfEach();
+    await request(t.app)
+      .put('/api/admin/settings')
+      .set('Cookie', t.cookie)
+      .send({ print: { enable: true } });
+    for (const kind of ['video', 'animation'] as const) {
+      const asGuest = await request(t.app).post(`/api/gallery/photos/${ids[kind]}/print`).send({ copies: 1 });
+      expect(asGuest.status).toBe(409);
+      expect(asGuest.body.error.code).toBe('not_printable');
+      const asOperator = await request(t.app).post(`/api/admin/photos/${ids[kind]}/print`).set('Cookie', t.cookie).send({ copies: 1 });
+      expect(asOperator.status).toBe(409);
+    }
+    expect((await request(t.app).post(`/api/gallery/photos/${ids.collage}/print`).send({ copies: 1 })).status).toBe(201);
+    expect((await request(t.app).get('/api/admin/print/queue').set('Cookie', t.cookie)).body.jobs).toHaveLength(1);
+  });
+
   it('puts videos and animations in the event’s ZIP export', async () => {
     await oneOfEach();
     const res = await admin('/events/fete/export.zip').buffer(true).parse(binary);

@@ -40,11 +40,16 @@ test.describe('on a phone', () => {
     await tile(page, video.id).click();
     await expectPlaying(page, video.id);
     await page.screenshot({ path: 'test-screens/media-kinds-video.png' });
+    await expect(page.getByTestId('lightbox-print')).toBeHidden();
 
     // Leaving the video for the animation stops it; the animation is its own GIF.
     await page.keyboard.press('ArrowRight');
     await expect(page.getByTestId('lightbox-video')).toHaveCount(0);
     await expect(page.locator('.viewer-canvas img')).toHaveAttribute('src', `/api/gallery/photos/${gif.id}/media`);
+    await expect(page.getByTestId('lightbox-print')).toBeHidden();
+    // A still can be printed again.
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByTestId('lightbox-print')).toBeVisible();
   });
 });
 
