@@ -60,6 +60,13 @@ export class CaptureAppError extends AppError {
   }
 }
 
+/** The capture app still knows a photo, but the file that represents it is gone. */
+export class CaptureFileMissingError extends CaptureAppError {
+  constructor() {
+    super('The capture app still knows the photo, but its file is missing');
+  }
+}
+
 /**
  * The capture app refused a configuration as invalid (its 422). The content came from the
  * operator, so this is a 400 with the capture app's reasons.
