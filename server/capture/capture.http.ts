@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { CaptureAppError, CaptureUnavailableError } from '../core/errors.js';
+import { CaptureAppError, CaptureTimeoutError, CaptureUnavailableError } from '../core/errors.js';
 import type { CaptureFile } from './capture.port.js';
 import { mediaContentType } from './capture-media.js';
 
@@ -47,7 +47,8 @@ export async function captureFetch(url: string, options: RequestOptions): Promis
     });
   } catch (err) {
     clearTimeout(timer);
-    throw new CaptureUnavailableError(`The capture app at ${new URL(url).origin} is not reachable (${reasonOf(err)})`);
+    const message = `The capture app at ${new URL(url).origin} is not reachable (${reasonOf(err)})`;
+    throw controller.signal.aborted ? new CaptureTimeoutError(message) : new CaptureUnavailableError(message);
   }
   if (options.headersOnly) clearTimeout(timer);
   if (res.status >= 300 && res.status < 400) {

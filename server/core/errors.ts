@@ -83,3 +83,6 @@ export class CaptureUnavailableError extends AppError {
     super(503, 'capture_app_unavailable', message);
   }
 }
+
+/** The request went out but no answer came in time: the capture app may well have acted on it. */
+export class CaptureTimeoutError extends CaptureUnavailableError {}
