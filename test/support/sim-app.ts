@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { CaptureAppPort } from '../../server/capture/capture.port.js';
-import type { SimulatorHandle } from '../../server/capture/simulator/simulator.server.js';
+import type { SimulatorHandle, SimulatorOptions } from '../../server/capture/simulator/simulator.server.js';
 import { createSystemClock } from '../../server/core/clock/clock.system.js';
 import type { RestartStatus } from '../../server/contract/system.contract.js';
 import type { Db } from '../../server/db/database.js';
@@ -44,8 +44,10 @@ export function spyOn(port: CaptureAppPort): { port: CaptureAppPort; calls: Map<
  * createApp wired to the capture-app simulator over real HTTP, with quick restart timings.
  * `live` also runs the photo index as the service does: a rescan, then the capture app's stream.
  */
-export async function startSimApp(options: { live?: boolean } = {}): Promise<SimApp> {
-  const sim = await startTestSimulator();
+export async function startSimApp(
+  options: { live?: boolean } & Pick<SimulatorOptions, 'version' | 'systemdUnit'> = {},
+): Promise<SimApp> {
+  const sim = await startTestSimulator({ version: options.version, systemdUnit: options.systemdUnit });
   // A short write deadline, so that tests of a lost answer do not wait 20 s.
   const spy = spyOn(clientFor(sim, { configWriteTimeoutMs: 1500 }));
   const client = spy.port;
@@ -78,9 +80,10 @@ export async function startSimApp(options: { live?: boolean } = {}): Promise<Sim
     restartFinished: () =>
       new Promise((resolve) => {
         const settledNow = services.restarter.status();
-        if (settledNow.state === 'done' || settledNow.state === 'failed') return resolve(settledNow);
+        const over = (state: string): boolean => state === 'done' || state === 'warning' || state === 'failed';
+        if (over(settledNow.state)) return resolve(settledNow);
         const off = services.restarter.onChange((s) => {
-          if (s.state === 'done' || s.state === 'failed') {
+          if (over(s.state)) {
             off();
             resolve(s);
           }
