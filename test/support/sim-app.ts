@@ -44,9 +44,7 @@ export function spyOn(port: CaptureAppPort): { port: CaptureAppPort; calls: Map<
  * createApp wired to the capture-app simulator over real HTTP, with quick restart timings.
  * `live` also runs the photo index as the service does: a rescan, then the capture app's stream.
  */
-export async function startSimApp(
-  options: { live?: boolean } & Pick<SimulatorOptions, 'version' | 'systemdUnit'> = {},
-): Promise<SimApp> {
+export async function startSimApp(options: { live?: boolean } & Pick<SimulatorOptions, 'version' | 'systemdUnit'> = {}): Promise<SimApp> {
   const sim = await startTestSimulator({ version: options.version, systemdUnit: options.systemdUnit });
   // A short write deadline, so that tests of a lost answer do not wait 20 s.
   const spy = spyOn(clientFor(sim, { configWriteTimeoutMs: 1500 }));
@@ -57,17 +55,17 @@ export async function startSimApp(
     clock: createSystemClock(),
     restart: {
       debounceMs: 150,
-      downGraceMs: 50,
+      downGraceMs: 1000,
       pollMs: 20,
       readyTimeoutMs: 5000,
       refresh: { command: 'wtype', args: ['-k', 'F5'], env: { WAYLAND_DISPLAY: 'wayland-0' } },
     },
   });
   const cookie = await signIn(app);
-  if (options.live) {
-    services.photoSync.start();
-    services.captureLink.start();
-  }
+  // The link is what tells the restart service that the capture app went down (its stream
+  // breaks), as in the service; `live` adds the photo index on top of it.
+  if (options.live) services.photoSync.start();
+  services.captureLink.start();
   return {
     sim,
     client,

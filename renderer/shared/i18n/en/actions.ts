@@ -104,7 +104,8 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'restart.refreshing': 'Refreshing the booth’s screen…',
   'restart.done': 'Capture app restarted, screen refreshed.',
   'restart.doneNoScreen': 'Capture app restarted.',
-  'restart.reloaded': 'The capture app did not restart (it is not run as a systemd service): it was reloaded instead. Check that the booth’s buttons start the right actions.',
+  'restart.reloaded':
+    'The capture app did not restart (it is not run as a systemd service): it was reloaded instead. Check that the booth’s buttons start the right actions.',
   'restart.failed': 'Failed: {message}',
   'restart.retry': 'Retry',
 };

@@ -102,7 +102,8 @@ export const frActions = {
   'restart.refreshing': 'Rafraîchissement de l’écran de la borne…',
   'restart.done': 'Application de capture redémarrée, écran rafraîchi.',
   'restart.doneNoScreen': 'Application de capture redémarrée.',
-  'restart.reloaded': 'L’application de capture n’a pas redémarré (elle ne tourne pas comme service systemd) : elle a été rechargée à la place. Vérifiez que les boutons de la borne lancent les bonnes actions.',
+  'restart.reloaded':
+    'L’application de capture n’a pas redémarré (elle ne tourne pas comme service systemd) : elle a été rechargée à la place. Vérifiez que les boutons de la borne lancent les bonnes actions.',
   'restart.failed': 'Échec : {message}',
   'restart.retry': 'Réessayer',
 } as const;
