@@ -13,6 +13,7 @@ export const CHROMIUM_FLAGS = [
 
 export default defineConfig({
   testDir: './test/e2e',
+  globalSetup: './test/support/playwright.global-setup.ts',
   outputDir: './test-results',
   fullyParallel: false,
   workers: 2,

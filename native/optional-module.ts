@@ -11,10 +11,9 @@ export async function loadOptionalModule<T>(name: string, guard: (m: unknown) =>
   try {
     loaded = requireModule(name);
   } catch (err) {
-    throw new Error(`Optional module ${name} is not available: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`Optional module ${name} is not available: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
-  const candidate =
-    typeof loaded === 'object' && loaded !== null && 'default' in loaded ? [loaded, (loaded as { default: unknown }).default] : [loaded];
+  const candidate = typeof loaded === 'object' && loaded !== null && 'default' in loaded ? [loaded, loaded.default] : [loaded];
   const match = candidate.find(guard);
   if (match === undefined) throw new Error(`Optional module ${name} does not have the expected interface`);
   return match;

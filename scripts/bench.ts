@@ -5,12 +5,15 @@ import { createReadStream } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { chromium } from '@playwright/test';
+import { CHROMIUM_FLAGS } from '../playwright.config.js';
 import { CaptureClient } from '../server/capture/capture.client.js';
 import { createSystemClock } from '../server/core/clock/clock.system.js';
 import { localDay } from '../common/dates.js';
 import type { ServiceHandle } from '../server/service.js';
 import { percentile, round, seedCaptureFolder } from './bench/seed.js';
 import { adminCookie, seedEvents, startBenchService, tempDir } from './bench/setup.js';
+import { galleryLoad } from './bench/gallery-load.js';
+import { printQueueing } from './bench/print.js';
 
 interface Row {
   measure: string;
@@ -122,15 +125,7 @@ async function liveArrival(): Promise<void> {
   }
   const browser = await chromium.launch({
     executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: CHROMIUM_FLAGS,
   });
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   await page.goto(`${handle.localUrl}/`);
@@ -157,6 +152,45 @@ async function liveArrival(): Promise<void> {
     `p50 ${round(percentile(delays, 50))} ms, max ${round(Math.max(...delays))} ms over ${delays.length} photos`,
     '< 1000 ms',
     Math.max(...delays) < 1000,
+  );
+  await handle.stop();
+}
+
+/** 200 phones refreshing the public gallery at once while the booth keeps taking photos. */
+async function publicListUnderLoad(): Promise<void> {
+  const capture = tempDir('load-capture');
+  const data = tempDir('load-data');
+  cleanups.push(capture, data);
+  const { start } = await seedCaptureFolder(capture, 2000, 1);
+  seedEvents(data, 1, start);
+  const handle = await startBenchService(data, capture);
+  await firstRescan(handle);
+  let arrived = 0;
+  let arriving = true;
+  const arrivals = (async () => {
+    while (arriving) {
+      await handle.simulator!.capture(`load ${arrived}`);
+      arrived++;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  const clients = 200;
+  const url = `${handle.localUrl}/api/gallery/photos`;
+  // 200 phones, each asking again 0 to 2 s after its last answer (about 200 requests a second).
+  const phones = await galleryLoad(url, { clients, ms: 10_000, thinkMs: 2000 });
+  // The same 200 asking back to back: what the booth can take at most (the load shares its CPU).
+  const flood = await galleryLoad(url, { clients, ms: 5000, thinkMs: 0 });
+  arriving = false;
+  await arrivals;
+  const p95 = percentile(phones.latencies, 95);
+  record(
+    `public photo list, ${clients} phones refreshing while photos arrive`,
+    `p50 ${round(percentile(phones.latencies, 50))} ms, p95 ${round(p95)} ms, p99 ${round(percentile(phones.latencies, 99))} ms over ${phones.latencies.length} requests (${phones.errors} errors, ${arrived} photos arrived)`,
+    'p95 < 50 ms',
+    p95 < 50 && phones.errors === 0,
+  );
+  console.log(
+    `      the same ${clients} back to back (saturation): ${round(flood.latencies.length / 5)} req/s, p50 ${round(percentile(flood.latencies, 50))} ms, p95 ${round(percentile(flood.latencies, 95))} ms, ${flood.errors} errors`,
   );
   await handle.stop();
 }
@@ -270,9 +304,16 @@ async function zipExport(): Promise<void> {
 async function main(): Promise<void> {
   console.log(`Boothdeck bench on ${process.platform}/${process.arch}, Node ${process.version}\n`);
   try {
-    await indexAndQueries();
-    await liveArrival();
-    await zipExport();
+    // --only-load: the gallery load measure alone, to work on it.
+    if (process.argv.includes('--only-load')) {
+      await publicListUnderLoad();
+    } else {
+      await indexAndQueries();
+      await publicListUnderLoad();
+      await liveArrival();
+      await zipExport();
+      await printQueueing(record, cleanups);
+    }
   } finally {
     cleanups.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
   }

@@ -3,20 +3,24 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createHardware, type Hardware } from '../native/hardware.js';
-import { appVersion, defaultRendererDir } from './core/app-info.js';
+import { appBuild, appVersion, defaultRendererDir } from './core/app-info.js';
 import { createApp } from './app.js';
 import { CaptureClient } from './capture/capture.client.js';
 import type { CaptureAppPort } from './capture/capture.port.js';
 import { startSimulator, type SimulatorHandle } from './capture/simulator/simulator.server.js';
 import type { Clock } from './core/clock/clock.port.js';
 import { createSystemClock } from './core/clock/clock.system.js';
+import { openFileLimit } from './core/stream-slots.js';
 import type { ServiceConfig } from './config.js';
 import { openDatabase } from './db/database.js';
-import { createConsoleLogger, type Logger } from './core/logger.js';
+import { createFileLogger, type Logger } from './core/logger.js';
 import { buildServices, type Services } from './services.js';
-import { isAllowedCommand, type SystemPort } from './system/system.port.js';
+import { isScreenRefreshCommand, type SystemPort } from './system/system.port.js';
 import type { CaptureRestartOptions } from './system/capture-restart.service.js';
 import { createExecSystem } from './system/system.exec.js';
+import { CupsPrinter } from './print/printer.cups.js';
+import type { PrinterPort } from './print/printer.port.js';
+import type { PrintWorkerOptions } from './print/print-worker.js';
 
 export interface ServiceHandle {
   /** Where this process listens, on loopback: what the kiosk window loads. */
@@ -39,7 +43,20 @@ export interface ServiceOverrides {
   rendererDir?: string;
   simulatorTimeScale?: number;
   restart?: Partial<CaptureRestartOptions>;
+  /**
+   * How the host restarts Boothdeck (the kiosk: app.relaunch() then exit). Without it the
+   * service stops cleanly and exits with RESTART_EXIT_CODE for its supervisor to start it again.
+   */
+  relaunch?: () => void;
+  /** The process exit of the headless restart; tests replace it so they never end the process. */
+  exit?: (code: number) => void;
+  /** The photo printer; CUPS through lp/lpstat/cancel unless a host substitutes one. */
+  printer?: PrinterPort;
+  print?: Partial<PrintWorkerOptions>;
 }
+
+/** Non-zero, so that systemd's Restart=on-failure starts the headless service again. */
+export const RESTART_EXIT_CODE = 75;
 
 /** Guests join the booth's Wi-Fi: its interface first, then wired ones; never container bridges. */
 function interfaceRank(name: string): number {
@@ -68,14 +85,19 @@ function publicHost(host: string): string {
  * background work. Returns once it listens; `stop()` undoes it all in reverse.
  */
 export async function startService(config: ServiceConfig, overrides: ServiceOverrides = {}): Promise<ServiceHandle> {
-  const log = overrides.log ?? createConsoleLogger();
+  const logDir = path.join(config.dataDir, 'logs');
+  // The given logger (the tests' recorder) still sees every line; the file is always written.
+  const fileLog = await createFileLogger(logDir, overrides.log ? { echo: overrides.log } : { stdout: true });
+  const log: Logger = fileLog;
   const clock = overrides.clock ?? createSystemClock();
   const db = openDatabase(path.join(config.dataDir, 'boothdeck.sqlite'));
   const cleanup: (() => Promise<void> | void)[] = [
+    () => fileLog.close(),
     () => {
       db.close();
     },
   ];
+  let restartSelf: () => void = () => undefined;
 
   try {
     let simulator: SimulatorHandle | undefined;
@@ -102,16 +124,28 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     const captureDataDir = simulator?.dataDir ?? config.captureDataDir ?? path.join(os.homedir(), 'photobooth-data');
     let port = config.port;
     const services = buildServices(
-      { db, capture, clock, system: overrides.system ?? createExecSystem(), hardware, log },
+      {
+        db,
+        capture,
+        clock,
+        system: overrides.system ?? createExecSystem(),
+        hardware,
+        printer: overrides.printer ?? new CupsPrinter(createExecSystem()),
+        log,
+      },
       {
         version: appVersion(),
+        build: appBuild(),
+        logDir,
+        restartSelf: () => restartSelf(),
         dataDir: config.dataDir,
         captureDataDir,
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,
+        print: overrides.print,
         restart: {
           unit: config.captureUnit,
           refresh:
-            refreshCommand && isAllowedCommand(refreshCommand)
+            refreshCommand && isScreenRefreshCommand(refreshCommand)
               ? { command: refreshCommand, args: refreshArgs, env: { WAYLAND_DISPLAY: config.waylandDisplay } }
               : undefined,
           ...overrides.restart,
@@ -119,6 +153,9 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       },
     );
     if (config.adminPin !== undefined) await services.auth.applyConfiguredPin(config.adminPin);
+    // Node raises its own soft descriptor limit to the hard one at start; only the hard limit
+    // (systemd's LimitNOFILE) can give more. Live streams are capped well under what there is.
+    log.info(`Open file limit: ${openFileLimit() ?? 'unknown'}; live streams capped at ${services.hub.slots.options.total}`);
 
     const app = createApp({ services, rendererDir: overrides.rendererDir ?? defaultRendererDir(), log });
     const server: Server = await new Promise((resolve, reject) => {
@@ -137,10 +174,13 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     services.captureLink.start();
     cleanup.push(() => services.captureLink.stop());
     cleanup.push(() => services.restarter.stop());
+    // Started last and stopped first: a job in flight is left `printing`, settled with CUPS at the next start.
+    services.printWorker.start();
+    cleanup.push(() => services.printWorker.stop());
 
     const lan = `http://${publicHost(config.host)}:${port}`;
     let stopped = false;
-    return {
+    const handle: ServiceHandle = {
       localUrl: `http://127.0.0.1:${port}`,
       adminUrl: `${lan}/admin`,
       galleryUrl: `${lan}/`,
@@ -153,6 +193,16 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         for (const step of cleanup.reverse()) await step();
       },
     };
+    const exit = overrides.exit ?? ((code: number) => process.exit(code));
+    restartSelf =
+      overrides.relaunch ??
+      (() => {
+        handle.stop().then(
+          () => exit(RESTART_EXIT_CODE),
+          () => exit(RESTART_EXIT_CODE),
+        );
+      });
+    return handle;
   } catch (err) {
     for (const step of cleanup.reverse()) await Promise.resolve(step()).catch(() => undefined);
     throw err;

@@ -20,14 +20,25 @@ import { PhotoService } from './photos/photo.service.js';
 import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
 import type { Logger } from './core/logger.js';
+import { GuestSessions } from './print/guest-session.js';
+import { PrintRepository } from './print/print.repository.js';
+import { PrintService } from './print/print.service.js';
+import { defaultWorkerOptions, PrintWorker, type PrintWorkerOptions } from './print/print-worker.js';
+import type { PrinterPort } from './print/printer.port.js';
 import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
 import { SettingsRepository } from './settings/settings.repository.js';
 import { SettingsService } from './settings/settings.service.js';
 import { StatusService } from './status/status.service.js';
+import { DiskState } from './status/disk-state.js';
 import { CaptureRestartService, defaultRestartOptions, type CaptureRestartOptions } from './system/capture-restart.service.js';
 import type { SystemPort } from './system/system.port.js';
 import { UserFilesService } from './userfiles/userfiles.service.js';
+import { BackupService } from './dashboard/backup.service.js';
+import { DashboardService } from './dashboard/dashboard.service.js';
+import { createHostProbe, type HostProbe } from './dashboard/host-probe.js';
+import { MaintenanceService } from './dashboard/maintenance.service.js';
+import type { PrintQueueSummary } from './contract/print.contract.js';
 
 /** Every side effect the service has, each behind a port; real or fake is decided by the caller. */
 export interface Ports {
@@ -36,6 +47,7 @@ export interface Ports {
   clock: Clock;
   system: SystemPort;
   hardware: Hardware;
+  printer: PrinterPort;
   log: Logger;
 }
 
@@ -49,6 +61,17 @@ export interface ServiceOptions {
   galleryUrl: () => string;
   auth?: AuthOptions;
   restart?: Partial<CaptureRestartOptions>;
+  /** The build's commit or label, shown on the dashboard. */
+  build?: string | null;
+  /** Where the rolling log files are, for the dashboard's log tail. */
+  logDir?: string;
+  /** Restarts Boothdeck (kiosk relaunch, or stop and exit for the supervisor). */
+  restartSelf?: () => void;
+  /** Board readings; tests substitute their own /sys root. */
+  probe?: HostProbe;
+  /** The print queue's state for the dashboard; the print service's summary unless replaced. */
+  printStatus?: () => PrintQueueSummary | Promise<PrintQueueSummary>;
+  print?: Partial<PrintWorkerOptions>;
 }
 
 export interface Services {
@@ -57,6 +80,7 @@ export interface Services {
   auth: AuthService;
   captureLink: CaptureLink;
   status: StatusService;
+  disk: DiskState;
   restarter: CaptureRestartService;
   actions: ActionsService;
   presets: PresetsService;
@@ -70,6 +94,13 @@ export interface Services {
   indexer: PhotoIndexer;
   photoSync: PhotoSync;
   galleryLink: GalleryLinkService;
+  dashboard: DashboardService;
+  maintenance: MaintenanceService;
+  backup: BackupService;
+  logDir: string | undefined;
+  guestSessions: GuestSessions;
+  print: PrintService;
+  printWorker: PrintWorker;
 }
 
 /** Repositories and services, wired once. Nothing here listens or starts a timer. */
@@ -84,7 +115,9 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     options.auth ?? defaultAuthOptions,
   );
   const captureLink = new CaptureLink(ports.capture, ports.log);
-  const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock);
+  const eventRepository = new EventRepository(ports.db);
+  const disk = new DiskState(ports.clock, options.dataDir);
+  const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock, eventRepository, disk);
   const restarter = new CaptureRestartService(
     ports.capture,
     ports.system,
@@ -95,11 +128,11 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   restarter.onChange((s) => hub.publish('admin', 'restart', s));
   const actions = new ActionsService(ports.capture, new ActionOrderRepository(ports.db), restarter);
-  const presets = new PresetsService(new PresetRepository(ports.db), actions, ports.clock);
+  const presetRepository = new PresetRepository(ports.db);
+  const presets = new PresetsService(presetRepository, actions, ports.clock);
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
 
-  const eventRepository = new EventRepository(ports.db);
   const photoRepository = new PhotoRepository(ports.db);
   const events = new EventService(eventRepository, ports.clock, hub);
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
@@ -116,12 +149,74 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
+  const guestSessions = new GuestSessions(settingsRepository);
+  const printRepository = new PrintRepository(ports.db);
+  const print = new PrintService(
+    printRepository,
+    photoRepository,
+    photos,
+    eventRepository,
+    ports.capture,
+    settings,
+    ports.printer,
+    hub,
+    ports.clock,
+  );
+  const printWorker = new PrintWorker(
+    printRepository,
+    ports.printer,
+    ports.capture,
+    () => settings.stored().print.printer,
+    ports.clock,
+    ports.log,
+    path.join(options.dataDir, 'print-spool'),
+    { job: (row) => print.publishJob(row), printer: (status) => print.publishPrinter(status) },
+    { ...defaultWorkerOptions, ...options.print },
+  );
+  print.attach(printWorker);
+  const dashboard = new DashboardService({
+    capture: ports.capture,
+    link: captureLink,
+    restarter,
+    events: eventRepository,
+    photos: photoRepository,
+    probe: options.probe ?? createHostProbe(ports.system),
+    clock: ports.clock,
+    version: options.version,
+    build: options.build ?? null,
+    dataDir: options.dataDir,
+    captureDataDir: options.captureDataDir,
+    printStatus: options.printStatus ?? (() => print.summary()),
+  });
+  const maintenance = new MaintenanceService(
+    ports.system,
+    ports.clock,
+    ports.log,
+    {
+      captureUnit: options.restart?.unit ?? defaultRestartOptions.unit,
+      restartSelf: options.restartSelf ?? (() => ports.log.warn('Restart of Boothdeck asked for, but this host cannot restart it')),
+      selfRestartDelayMs: 500,
+    },
+    () => dashboard.noteCaptureRestart(),
+  );
+  const backup = new BackupService({
+    db: ports.db,
+    settings,
+    settingsRepository,
+    actions,
+    presets: presetRepository,
+    capture: ports.capture,
+    restarter,
+    clock: ports.clock,
+    log: ports.log,
+  });
   return {
     ports,
     hub,
     auth,
     captureLink,
     status,
+    disk,
     restarter,
     actions,
     presets,
@@ -135,5 +230,12 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     indexer,
     photoSync,
     galleryLink,
+    dashboard,
+    maintenance,
+    backup,
+    logDir: options.logDir,
+    guestSessions,
+    print,
+    printWorker,
   };
 }

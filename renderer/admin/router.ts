@@ -2,10 +2,12 @@ import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router'
 import type { MessageKey } from '../shared/i18n/index.js';
 import ActionEditPage from './pages/ActionEditPage.vue';
 import ActionsPage from './pages/ActionsPage.vue';
+import DashboardPage from './pages/DashboardPage.vue';
 import EventsPage from './pages/EventsPage.vue';
 import GalleryPage from './pages/GalleryPage.vue';
 import HomePage from './pages/HomePage.vue';
 import PlaceholderPage from './pages/PlaceholderPage.vue';
+import PrintPage from './pages/PrintPage.vue';
 
 const placeholder = (path: string, titleKey: MessageKey): RouteRecordRaw => ({
   path,
@@ -19,9 +21,9 @@ export const routes: RouteRecordRaw[] = [
   { path: '/admin/actions/:idx(\\d+)', component: ActionEditPage },
   { path: '/admin/events', component: EventsPage },
   { path: '/admin/gallery', component: GalleryPage },
-  placeholder('/admin/print', 'nav.print'),
+  { path: '/admin/print', component: PrintPage },
   placeholder('/admin/hardware', 'nav.hardware'),
-  placeholder('/admin/dashboard', 'nav.dashboard'),
+  { path: '/admin/dashboard', component: DashboardPage },
   { path: '/admin/:rest(.*)*', redirect: '/admin' },
 ];
 

@@ -6,7 +6,7 @@ export class SettingsRepository {
   private readonly setStmt;
   private readonly deleteStmt;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.getStmt = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?');
     this.setStmt = db.prepare(
       `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)

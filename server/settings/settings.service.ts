@@ -8,7 +8,7 @@ import type { SettingsRepository } from './settings.repository.js';
 import { deepMerge, defaultSettings, settingsSchema } from './settings.schema.js';
 import { isObject } from '../core/util/json.js';
 
-const KEY = 'console.settings';
+export const SETTINGS_KEY = 'console.settings';
 
 /**
  * Hardware, print and gallery settings. They live in SQLite, except the gallery's delete button,
@@ -25,7 +25,7 @@ export class SettingsService {
 
   /** The stored settings, completed with defaults for anything added since they were saved. */
   stored(): Settings {
-    const parsed = settingsSchema.safeParse(deepMerge(defaultSettings, this.repository.get(KEY) ?? {}));
+    const parsed = settingsSchema.safeParse(deepMerge(defaultSettings, this.repository.get(SETTINGS_KEY) ?? {}));
     return parsed.success ? parsed.data : defaultSettings;
   }
 
@@ -46,6 +46,8 @@ export class SettingsService {
     return this.lock.run(async () => {
       if (!isObject(patch)) throw new ValidationError('Invalid settings: (body): must be an object');
       const current = await this.get();
+      // Nothing asked, nothing done: no write, no restart of the capture app.
+      if (Object.keys(patch).length === 0) return current;
       const parsed = settingsSchema.safeParse(deepMerge(current, patch));
       if (!parsed.success) {
         const issues = issuesOf(parsed.error);
@@ -59,7 +61,7 @@ export class SettingsService {
         }));
         this.restarter.request('gallery settings');
       }
-      this.repository.set(KEY, next);
+      this.repository.set(SETTINGS_KEY, next);
       return next;
     });
   }

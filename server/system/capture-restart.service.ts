@@ -95,7 +95,7 @@ export class CaptureRestartService {
     if (this.stopped) return;
     if (!this.queuedReasons.includes(reason)) this.queuedReasons.push(reason);
     if (this.running) return;
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     if (this.timer) {
       this.set({ reasons: [...this.queuedReasons] });
       // A steady stream of edits must not postpone the restart forever.
@@ -150,8 +150,8 @@ export class CaptureRestartService {
 
   /** Waits, for at most the grace period, for the capture app to go down (its stream breaks, or it stops answering). */
   private async wentDown(dropped: () => boolean): Promise<boolean> {
-    const graceUntil = this.clock.now() + this.options.downGraceMs;
-    while (!this.stopped && this.clock.now() < graceUntil) {
+    const graceUntil = this.clock.monotonic() + this.options.downGraceMs;
+    while (!this.stopped && this.clock.monotonic() < graceUntil) {
       if (dropped() || !(await this.capture.isReachable())) return true;
       await this.wait(this.options.pollMs);
     }
@@ -160,8 +160,8 @@ export class CaptureRestartService {
 
   /** Waits for the capture app to answer again. */
   private async cameBack(): Promise<boolean> {
-    const deadline = this.clock.now() + this.options.readyTimeoutMs;
-    while (!this.stopped && this.clock.now() < deadline) {
+    const deadline = this.clock.monotonic() + this.options.readyTimeoutMs;
+    while (!this.stopped && this.clock.monotonic() < deadline) {
       if (await this.capture.isReachable()) return true;
       await this.wait(this.options.pollMs);
     }
@@ -176,8 +176,8 @@ export class CaptureRestartService {
     });
     try {
       // A stream still reconnecting (after the previous restart) could not show the next gap.
-      const until = this.clock.now() + this.options.downGraceMs;
-      while (!this.stopped && this.link?.state !== undefined && this.link.state !== 'connected' && this.clock.now() < until) {
+      const until = this.clock.monotonic() + this.options.downGraceMs;
+      while (!this.stopped && this.link?.state !== undefined && this.link.state !== 'connected' && this.clock.monotonic() < until) {
         await this.wait(this.options.pollMs);
       }
       linkDropped = false;

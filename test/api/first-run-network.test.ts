@@ -1,3 +1,4 @@
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import type { Request } from 'express';
@@ -23,12 +24,18 @@ describe('who may choose the first PIN', () => {
   let close: (() => void) | undefined;
   afterEach(() => close?.());
 
-  it.skipIf(!lanAddress)('refuses a guest on the network who tries to claim the booth', async () => {
+  // Runs on every machine: over a real LAN interface when there is one, otherwise over loopback
+  // with the server-side socket relabelled as a phone's, which is all the guard can see.
+  it(`refuses a guest on the network who tries to claim the booth (${lanAddress ? 'real LAN interface' : 'relabelled socket'})`, async () => {
     const { app } = await buildTestApp({ pin: null });
-    const server = app.listen(0, '0.0.0.0');
+    const server = http.createServer(app);
+    if (!lanAddress) {
+      server.on('connection', (socket) => Object.defineProperty(socket, 'remoteAddress', { value: '192.168.1.20' }));
+    }
+    server.listen(0, lanAddress ? '0.0.0.0' : '127.0.0.1');
     close = () => server.close();
     await new Promise((resolve) => server.once('listening', resolve));
-    const base = `http://${lanAddress}:${(server.address() as AddressInfo).port}`;
+    const base = `http://${lanAddress ?? '127.0.0.1'}:${(server.address() as AddressInfo).port}`;
     const status = (await (await fetch(`${base}/api/admin/session`)).json()) as { first_run_allowed: boolean };
     expect(status.first_run_allowed).toBe(false);
     const res = await fetch(`${base}/api/admin/session/pin`, {

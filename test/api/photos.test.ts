@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { rmSync, statSync, utimesSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
@@ -80,7 +80,7 @@ describe('the photo index', () => {
   it('hides a photo the capture app hides, in both galleries', async () => {
     const { now } = await twoEvents();
     const removed: unknown[] = [];
-    t.services.hub.subscribe('gallery', (event, data) => event === 'photo-removed' && removed.push(data));
+    t.services.hub.subscribe('gallery', (m) => m.event === 'photo-removed' && removed.push(m.data));
     const item = { ...now[0]!, show_in_gallery: false };
     await t.services.indexer.handle({ event: 'DbUpdate', data: item });
     expect(removed).toEqual([{ id: item.id }]);

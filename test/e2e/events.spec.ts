@@ -33,7 +33,7 @@ test('a ZIP export downloads with a progress bar that ends complete', async ({ p
   await page.getByTestId('event-gala').getByTestId('event-export').click();
   const file = await download;
   expect(file.suggestedFilename()).toBe('Gala.zip');
-  const entries = await readZip(readFileSync((await file.path())!));
+  const entries = await readZip(readFileSync(await file.path()));
   expect(entries).toHaveLength(3);
   expect(entries.every((e) => /^Gala_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}(-\d)?\.jpg$/.test(e.name))).toBe(true);
   await expect(page.getByTestId('export-progress')).toHaveAttribute('data-state', 'done');

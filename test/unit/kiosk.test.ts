@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { runInThisContext } from 'node:vm';
 import ts from 'typescript';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -171,7 +172,12 @@ describe('the kiosk verbs', () => {
       if (name !== 'electron') throw new Error(`the preload may not require ${name}`);
       return fakeElectron;
     };
-    new Function('require', 'exports', 'module', outputText)(requireStub, {}, { exports: {} });
+    const load = runInThisContext(`(function (require, exports, module) {${outputText}\n})`) as (
+      r: typeof requireStub,
+      e: object,
+      m: object,
+    ) => void;
+    load(requireStub, {}, { exports: {} });
     const api = exposed.boothdeck as Record<string, () => Promise<unknown>>;
     expect(Object.keys(api).sort()).toEqual(['getInfo', 'relaunch', 'reload']);
     expect(Object.isFrozen(api)).toBe(true);

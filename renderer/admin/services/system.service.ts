@@ -1,6 +1,8 @@
 import type { AdminPhoto } from '../../../server/contract/photos.contract.js';
 import type { RestartStatus } from '../../../server/contract/system.contract.js';
 import { api } from '../../shared/http.js';
+import { openStream } from '../../shared/stream.js';
+import type { AdminPrintJob, PrintCounters, PrinterStatus } from '../../../server/contract/print.contract.js';
 
 export interface AdminStreamHandlers {
   restart?: (status: RestartStatus) => void;
@@ -8,6 +10,9 @@ export interface AdminStreamHandlers {
   photoUpdated?: (photo: AdminPhoto) => void;
   photoRemoved?: (id: string) => void;
   event?: () => void;
+  printJob?: (job: AdminPrintJob) => void;
+  printPrinter?: (status: PrinterStatus) => void;
+  printCounters?: (counters: PrintCounters) => void;
   open?: () => void;
   error?: () => void;
 }
@@ -17,15 +22,17 @@ export const systemService = {
   requestRestart: () => api.post<RestartStatus>('/api/admin/system/capture-restart'),
   /** The console's live stream; the browser reconnects it by itself. */
   openStream(handlers: AdminStreamHandlers): () => void {
-    const source = new EventSource('/api/admin/stream');
-    const data = <T>(e: Event): T => JSON.parse((e as MessageEvent<string>).data) as T;
-    source.addEventListener('restart', (e) => handlers.restart?.(data<RestartStatus>(e)));
-    source.addEventListener('photo-added', (e) => handlers.photoAdded?.(data<AdminPhoto>(e)));
-    source.addEventListener('photo-updated', (e) => handlers.photoUpdated?.(data<AdminPhoto>(e)));
-    source.addEventListener('photo-removed', (e) => handlers.photoRemoved?.(data<{ id: string }>(e).id));
-    source.addEventListener('event', () => handlers.event?.());
-    source.addEventListener('open', () => handlers.open?.());
-    source.addEventListener('error', () => handlers.error?.());
-    return () => source.close();
+    const stream = openStream('admin', '/api/admin/stream');
+    stream.on('restart', (status) => handlers.restart?.(status));
+    stream.on('photo-added', (photo) => handlers.photoAdded?.(photo));
+    stream.on('photo-updated', (photo) => handlers.photoUpdated?.(photo));
+    stream.on('photo-removed', ({ id }) => handlers.photoRemoved?.(id));
+    stream.on('event', () => handlers.event?.());
+    stream.on('print-job', (job) => handlers.printJob?.(job));
+    stream.on('print-printer', (status) => handlers.printPrinter?.(status));
+    stream.on('print-counters', (counters) => handlers.printCounters?.(counters));
+    stream.onOpen(() => handlers.open?.());
+    stream.onError(() => handlers.error?.());
+    return () => stream.close();
   },
 };

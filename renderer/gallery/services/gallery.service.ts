@@ -1,5 +1,7 @@
 import type { PhotoPage, PublicPhoto } from '../../../server/contract/photos.contract.js';
+import type { GuestPrintJob, PrintPauseReason } from '../../../server/contract/print.contract.js';
 import { api } from '../../shared/http.js';
+import { openStream } from '../../shared/stream.js';
 
 export type GalleryPage = PhotoPage<PublicPhoto> & { event: { name: string } | null };
 
@@ -9,6 +11,8 @@ export interface GalleryStreamHandlers {
   removed(id: string): void;
   eventChanged(): void;
   connected(up: boolean): void;
+  printJob?(job: GuestPrintJob): void;
+  printStatus?(paused: PrintPauseReason): void;
 }
 
 export const galleryService = {
@@ -19,14 +23,15 @@ export const galleryService = {
   },
   /** New photos as they are taken; the browser reconnects the stream by itself. */
   openStream(h: GalleryStreamHandlers): () => void {
-    const source = new EventSource('/api/gallery/stream');
-    const data = <T>(e: Event): T => JSON.parse((e as MessageEvent<string>).data) as T;
-    source.addEventListener('photo-added', (e) => h.added(data<PublicPhoto>(e)));
-    source.addEventListener('photo-updated', (e) => h.updated(data<PublicPhoto>(e)));
-    source.addEventListener('photo-removed', (e) => h.removed(data<{ id: string }>(e).id));
-    source.addEventListener('event', () => h.eventChanged());
-    source.addEventListener('open', () => h.connected(true));
-    source.addEventListener('error', () => h.connected(false));
-    return () => source.close();
+    const stream = openStream('gallery', '/api/gallery/stream');
+    stream.on('photo-added', (photo) => h.added(photo));
+    stream.on('photo-updated', (photo) => h.updated(photo));
+    stream.on('photo-removed', ({ id }) => h.removed(id));
+    stream.on('event', () => h.eventChanged());
+    stream.on('print-job', (job) => h.printJob?.(job));
+    stream.on('print-status', ({ paused }) => h.printStatus?.(paused));
+    stream.onOpen(() => h.connected(true));
+    stream.onError(() => h.connected(false));
+    return () => stream.close();
   },
 };

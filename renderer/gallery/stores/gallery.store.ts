@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { PublicPhoto } from '../../../server/contract/photos.contract.js';
 import { galleryService } from '../services/gallery.service.js';
+import { usePrintStore } from './print.store.js';
 
 /** The current event's photos for a guest, newest first, kept live. */
 export const useGalleryStore = defineStore('gallery', () => {
@@ -65,6 +66,8 @@ export const useGalleryStore = defineStore('gallery', () => {
         photos.value = photos.value.filter((p) => p.id !== id);
       },
       eventChanged: () => void reload(),
+      printJob: (job) => usePrintStore().jobChanged(job),
+      printStatus: (paused) => usePrintStore().statusChanged(paused),
       connected: (up) => {
         // Back after a cut: photos taken meanwhile are fetched again.
         if (up && !live.value && loaded.value) void reload();

@@ -86,7 +86,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   let restartingUntil = 0;
   let fault: { kind: SimulatorFault; delayMs: number } = { kind: null, delayMs: 0 };
 
-  const adminPassword = (): string => String((config.common as { admin_password?: unknown }).admin_password ?? '');
+  const adminPassword = (): string => {
+    const value = (config.common as { admin_password?: unknown }).admin_password;
+    return typeof value === 'string' ? value : '';
+  };
   const detail = (res: Response, status: number, text: unknown): void => {
     res.status(status).json({ detail: text });
   };

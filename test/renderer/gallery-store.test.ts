@@ -1,0 +1,106 @@
+// @vitest-environment happy-dom
+import { createPinia, setActivePinia } from 'pinia';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { PublicPhoto } from '../../server/contract/photos.contract.js';
+import { useGalleryStore } from '../../renderer/gallery/stores/gallery.store.js';
+import { galleryService, type GalleryPage, type GalleryStreamHandlers } from '../../renderer/gallery/services/gallery.service.js';
+
+vi.mock('../../renderer/gallery/services/gallery.service.js', () => ({
+  galleryService: { page: vi.fn(), openStream: vi.fn() },
+}));
+
+const photo = (id: string): PublicPhoto => ({ id, taken_at: '2026-11-22T20:00:00Z', printed_copies: 0 }) as PublicPhoto;
+const page = (ids: string[], next: string | null): GalleryPage => ({ photos: ids.map(photo), next_cursor: next, event: { name: 'Gala' } });
+const ids = () => useGalleryStore().photos.map((p) => p.id);
+
+/** A page answer the test releases when it wants, to race a reload against it. */
+function deferred(): { promise: Promise<GalleryPage>; resolve: (p: GalleryPage) => void } {
+  let resolve!: (p: GalleryPage) => void;
+  const promise = new Promise<GalleryPage>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+describe("a guest's gallery", () => {
+  let stream: GalleryStreamHandlers;
+  beforeEach(() => {
+    setActivePinia(createPinia());
+    vi.mocked(galleryService.page).mockReset();
+    vi.mocked(galleryService.openStream).mockImplementation((handlers) => {
+      stream = handlers;
+      return () => undefined;
+    });
+  });
+
+  it('pages with the cursor it was given, newest first, and says when the last page is in', async () => {
+    vi.mocked(galleryService.page)
+      .mockResolvedValueOnce(page(['c', 'b'], 'cur1'))
+      .mockResolvedValueOnce(page(['a'], null));
+    const store = useGalleryStore();
+    expect(await store.loadMore()).toBe(true);
+    expect(await store.loadMore()).toBe(false);
+    expect(vi.mocked(galleryService.page).mock.calls.map((c) => c[0])).toEqual([null, 'cur1']);
+    expect(ids()).toEqual(['c', 'b', 'a']);
+    expect(store.done).toBe(true);
+    expect(store.eventName).toBe('Gala');
+  });
+
+  it('shows a photo once even when it arrives live and then again in a page', async () => {
+    vi.mocked(galleryService.page)
+      .mockResolvedValueOnce(page(['b'], 'cur1'))
+      .mockResolvedValueOnce(page(['x', 'a'], null));
+    const store = useGalleryStore();
+    store.connect();
+    await store.loadMore();
+    stream.added(photo('x'));
+    await store.loadMore();
+    expect(ids()).toEqual(['x', 'b', 'a']);
+  });
+
+  it('drops a page overtaken by a reload and keeps scrolling afterwards', async () => {
+    const slow = deferred();
+    vi.mocked(galleryService.page)
+      .mockReturnValueOnce(slow.promise)
+      .mockResolvedValueOnce(page(['n2', 'n1'], 'cur-new'))
+      .mockResolvedValueOnce(page(['n0'], null));
+    const store = useGalleryStore();
+    const first = store.loadMore();
+    await store.reload();
+    slow.resolve(page(['old'], 'cur-old'));
+    await first;
+    expect(ids()).toEqual(['n2', 'n1']);
+    expect(store.loading).toBe(false);
+    expect(await store.loadMore()).toBe(false);
+    expect(vi.mocked(galleryService.page).mock.calls.at(-1)?.[0]).toBe('cur-new');
+    expect(ids()).toEqual(['n2', 'n1', 'n0']);
+  });
+
+  it('follows the live stream: removals, updates, a new event, and a reconnection after a cut', async () => {
+    vi.mocked(galleryService.page).mockResolvedValue(page(['b', 'a'], null));
+    const store = useGalleryStore();
+    store.connect();
+    stream.connected(true);
+    await store.loadMore();
+    stream.updated({ ...photo('a'), printed_copies: 2 });
+    expect(store.photos.find((p) => p.id === 'a')?.printed_copies).toBe(2);
+    stream.removed('b');
+    expect(ids()).toEqual(['a']);
+    stream.connected(false);
+    expect(store.live).toBe(false);
+    vi.mocked(galleryService.page).mockResolvedValue(page(['c', 'a'], null));
+    stream.connected(true);
+    await vi.waitFor(() => expect(ids()).toEqual(['c', 'a']));
+    expect(store.live).toBe(true);
+  });
+
+  it('says so when a page cannot be read, and clears it on the next success', async () => {
+    vi.mocked(galleryService.page)
+      .mockRejectedValueOnce(new Error('offline'))
+      .mockResolvedValueOnce(page(['a'], null));
+    const store = useGalleryStore();
+    expect(await store.loadMore()).toBe(false);
+    expect(store.error).toBe(true);
+    await store.loadMore();
+    expect(store.error).toBe(false);
+    expect(ids()).toEqual(['a']);
+  });
+});
