@@ -165,7 +165,9 @@ describe.each<SimulatorVersion>(['8.7', '9'])('photobooth-app %s', (version) => 
           });
           res.on('error', () => cb(null, text));
         });
-      req.end((err) => (err && !/aborted|socket hang up/i.test(String(err)) ? reject(err) : undefined));
+      req.end((err: Error | null) => {
+        if (err && !/aborted|socket hang up/i.test(err.message)) reject(err);
+      });
     });
     expect(raw).toMatch(/event: ping\r\ndata: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{6}\+00:00\r\n\r\n/);
   });
