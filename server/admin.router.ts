@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { actionsRouter } from './actions/actions.router.js';
 import { eventRouter } from './events/event.router.js';
+import { hardwareRouter } from './hardware/hardware.router.js';
 import { adminPhotoRouter } from './photos/photo.router.js';
 import { adminPhotoPrintRouter, adminPrintRouter } from './print/print.router.js';
 import type { Services } from './services.js';
@@ -26,6 +27,7 @@ export function adminRouter(services: Services): Router {
   router.use('/events', eventRouter(services.events, services.exports));
   router.use('/photos', adminPhotoPrintRouter(services.print), adminPhotoRouter(services.photos));
   router.use('/print', adminPrintRouter(services.print));
+  router.use('/hardware', hardwareRouter(services.hardware));
   router.get('/gallery-link', async (_req, res) => {
     res.json(await services.galleryLink.get());
   });

@@ -35,7 +35,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders);
 
   app.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(services.health.status());
   });
 
   const api = express.Router();
@@ -51,7 +52,7 @@ export function createApp(deps: AppDeps): Express {
   });
   const allowedHosts = deps.allowedHosts ?? (() => boothHosts(() => services.settings.stored().gallery.public_url));
   api.use('/admin', hostGuard(allowedHosts));
-  api.use('/admin/session', authRouter(services.auth));
+  api.use('/admin/session', authRouter(services.auth, { simulator: services.health.simulator }));
   api.use('/admin', requireAdmin(services.auth), adminRouter(services));
   api.use(
     '/gallery',

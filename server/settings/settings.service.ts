@@ -16,12 +16,19 @@ export const SETTINGS_KEY = 'console.settings';
  */
 export class SettingsService {
   private readonly lock = new Mutex();
+  private readonly listeners = new Set<(settings: Settings) => Promise<void> | void>();
 
   constructor(
     private readonly repository: SettingsRepository,
     private readonly capture: CaptureAppPort,
     private readonly restarter: CaptureRestartService,
   ) {}
+
+  /** Called after each saved change, before update() answers (the hardware applies its part at once). */
+  onChange(listener: (settings: Settings) => Promise<void> | void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   /** The stored settings, completed with defaults for anything added since they were saved. */
   stored(): Settings {
@@ -62,6 +69,7 @@ export class SettingsService {
         this.restarter.request('gallery settings');
       }
       this.repository.set(SETTINGS_KEY, next);
+      for (const listener of this.listeners) await listener(next);
       return next;
     });
   }
