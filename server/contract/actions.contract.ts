@@ -23,10 +23,13 @@ export interface ActionBackground {
 /** Which of these an action has depends on its kind. */
 export interface ActionProcessing {
   image_filter?: string;
-  remove_background?: boolean;
+  /** Null when the capture app's release has no such setting (8.0.x): the editor hides it. */
+  remove_background?: boolean | null;
   texts_enabled?: boolean;
   boomerang?: boolean;
   video_duration?: number;
+  /** Animation: the duration of each frame in ms, one per capture. */
+  frames?: number[];
 }
 
 export interface ActionUiTrigger {

@@ -144,3 +144,16 @@ test('presets: save the list, change it, restore it after a confirmation, delete
   const presets = await (await page.request.get('/api/admin/actions/presets')).json();
   expect(presets).toEqual({ presets: [] });
 });
+
+test('an animation’s frames: add one, change a duration, save', async ({ page }) => {
+  await unlockConsole(page, '/admin/actions/2');
+  const frames = page.getByTestId('field-processing.frames');
+  await expect(frames).toBeVisible();
+  await page.getByTestId('frame-add').click();
+  await page.getByTestId('frame-duration-0').fill('800');
+  await frames.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-screens/action-animation-frames.png', fullPage: true });
+  await page.getByTestId('editor-save').click();
+  await expect(page.getByTestId('notice')).toContainText('Action enregistrée');
+  expect((await stored(page))[2]?.processing.frames).toEqual([800, 2000, 2000]);
+});

@@ -62,6 +62,11 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'editor.processing.texts_enabled': 'Add the texts',
   'editor.processing.boomerang': 'Boomerang effect',
   'editor.processing.video_duration': 'Video length (seconds)',
+  'editor.processing.frames': 'Animation frames: {count}',
+  'editor.processing.frame': 'Frame {n} (ms)',
+  'editor.processing.removeFrame': 'Remove frame {n}',
+  'editor.processing.addFrame': 'Add a frame',
+  'editor.processing.noFrames': 'No frames: the animation would fail. Add at least one.',
   'editor.processing.none': 'Nothing to set for this kind of action.',
   'editor.notAvailable': 'Not available for this kind of action.',
   'editor.button.show_button': 'Show the button on the booth',
@@ -99,6 +104,8 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'restart.refreshing': 'Refreshing the booth’s screen…',
   'restart.done': 'Capture app restarted, screen refreshed.',
   'restart.doneNoScreen': 'Capture app restarted.',
+  'restart.reloaded':
+    'The capture app did not restart (it is not run as a systemd service): it was reloaded instead. Check that the booth’s buttons start the right actions.',
   'restart.failed': 'Failed: {message}',
   'restart.retry': 'Retry',
 };

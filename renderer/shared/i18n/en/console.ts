@@ -64,7 +64,6 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'home.hardware.simulated': 'simulated',
   'home.version': 'Version {version}',
 
-
   'gallery.title': 'Photo gallery',
   'gallery.empty': 'No photos yet. Smile, the booth is waiting!',
   'gallery.error': 'The gallery is unavailable for a moment.',

@@ -60,6 +60,11 @@ export const frActions = {
   'editor.processing.texts_enabled': 'Ajouter les textes',
   'editor.processing.boomerang': 'Effet boomerang',
   'editor.processing.video_duration': 'Durée de la vidéo (secondes)',
+  'editor.processing.frames': 'Images de l’animation : {count}',
+  'editor.processing.frame': 'Image {n} (ms)',
+  'editor.processing.removeFrame': 'Retirer l’image {n}',
+  'editor.processing.addFrame': 'Ajouter une image',
+  'editor.processing.noFrames': 'Aucune image : l’animation échouerait. Ajoutez-en au moins une.',
   'editor.processing.none': 'Rien à régler pour ce type d’action.',
   'editor.notAvailable': 'Non disponible pour ce type d’action.',
   'editor.button.show_button': 'Afficher le bouton sur la borne',
@@ -97,6 +102,8 @@ export const frActions = {
   'restart.refreshing': 'Rafraîchissement de l’écran de la borne…',
   'restart.done': 'Application de capture redémarrée, écran rafraîchi.',
   'restart.doneNoScreen': 'Application de capture redémarrée.',
+  'restart.reloaded':
+    'L’application de capture n’a pas redémarré (elle ne tourne pas comme service systemd) : elle a été rechargée à la place. Vérifiez que les boutons de la borne lancent les bonnes actions.',
   'restart.failed': 'Échec : {message}',
   'restart.retry': 'Réessayer',
 } as const;

@@ -63,7 +63,6 @@ export const frConsole = {
   'home.hardware.simulated': 'simulé',
   'home.version': 'Version {version}',
 
-
   'gallery.title': 'Galerie photos',
   'gallery.empty': 'Aucune photo pour le moment. Souriez, la borne vous attend !',
   'gallery.error': 'La galerie est momentanément indisponible.',
