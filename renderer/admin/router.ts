@@ -16,7 +16,7 @@ const placeholder = (path: string, titleKey: MessageKey): RouteRecordRaw => ({
 export const routes: RouteRecordRaw[] = [
   { path: '/admin', component: HomePage },
   { path: '/admin/actions', component: ActionsPage },
-  { path: '/admin/actions/:idx(\\d+)', component: ActionEditPage },
+  { path: '/admin/actions/:number([1-9]\\d*)', component: ActionEditPage },
   { path: '/admin/events', component: EventsPage },
   { path: '/admin/gallery', component: GalleryPage },
   placeholder('/admin/print', 'nav.print'),

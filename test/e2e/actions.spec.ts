@@ -97,7 +97,7 @@ test('without Save, a reorder changes nothing: Cancel restores, and leaving asks
 });
 
 test('a frame is chosen from the dropdown of userdata images, or typed as a path', async ({ page }) => {
-  await unlockConsole(page, '/admin/actions/0');
+  await unlockConsole(page, '/admin/actions/1');
   await page.getByTestId('file-select-frame').click();
   await expect(page.getByTestId('file-options-frame').getByTestId('file-option').first()).toBeVisible();
   await page.screenshot({ path: 'test-screens/action-frame-dropdown.png' });
@@ -116,8 +116,21 @@ test('a frame is chosen from the dropdown of userdata images, or typed as a path
 
   await page.getByTestId('file-free-frame').fill('userdata/nowhere/missing.png');
   await page.getByTestId('editor-save').click();
-  await expect(page.getByTestId('notice')).toContainText('frame.file');
+  await expect(page.getByTestId('notice')).toHaveText(/Action 1 — Cadre : ce fichier n’existe pas dans les fichiers de la borne\./);
+  await page.screenshot({ path: 'test-screens/action-frame-missing.png' });
   expect((await stored(page))[0]?.frame?.file).toBe('userdata/demoassets/frames/frame_image_photobooth-app.png');
+});
+
+test('an emptied countdown is refused in French words, and the notice goes once a save succeeds', async ({ page }) => {
+  await unlockConsole(page, '/admin/actions/1');
+  await expect(page.getByTestId('editor-title')).toContainText('Action 1');
+  await page.getByTestId('field-general.countdown').fill('');
+  await page.getByTestId('editor-save').click();
+  await expect(page.getByTestId('notice')).toHaveText(/Compte à rebours : saisissez un nombre\./);
+  await expect(page.getByTestId('notice')).not.toContainText('Invalid');
+  await page.getByTestId('field-general.countdown').fill('3');
+  await page.getByTestId('editor-save').click();
+  await expect(page.getByTestId('notice')).toContainText('Action enregistrée');
 });
 
 test('presets: save the list, change it, restore it after a confirmation, delete it', async ({ page }) => {

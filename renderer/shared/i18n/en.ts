@@ -1,6 +1,7 @@
 import { enActions } from './en/actions.js';
 import { enConsole } from './en/console.js';
+import { enErrors } from './en/errors.js';
 import { enGallery } from './en/gallery.js';
 import type { MessageKey } from './fr.js';
 
-export const en: Record<MessageKey, string> = { ...enConsole, ...enActions, ...enGallery };
+export const en: Record<MessageKey, string> = { ...enConsole, ...enActions, ...enGallery, ...enErrors };

@@ -1,8 +1,9 @@
 import { frActions } from './fr/actions.js';
 import { frConsole } from './fr/console.js';
+import { frErrors } from './fr/errors.js';
 import { frGallery } from './fr/gallery.js';
 
 /** French is the booth's first language: every key starts here, English must follow it. */
-export const fr = { ...frConsole, ...frActions, ...frGallery } as const;
+export const fr = { ...frConsole, ...frActions, ...frGallery, ...frErrors } as const;
 
 export type MessageKey = keyof typeof fr;

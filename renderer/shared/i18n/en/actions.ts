@@ -5,6 +5,7 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'actions.subtitle': 'The capture recipes, in the order of the booth’s buttons.',
   'actions.new': 'New action',
   'actions.empty': 'No actions. Create one to show a button on the booth.',
+  'actions.number': 'Action {number}',
   'actions.edit': 'Edit',
   'actions.clone': 'Duplicate',
   'actions.delete': 'Delete',
@@ -38,6 +39,8 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'actions.newDialog.defaultName': 'New action',
 
   'editor.title': 'Edit action',
+  'editor.heading': 'Action {number} — {name}',
+  'editor.saveRestarts': 'Save and restart capture',
   'editor.back': 'Back to the list',
   'editor.notFound': 'This action no longer exists.',
   'editor.saved': 'Action saved.',
@@ -99,6 +102,7 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'restart.refreshing': 'Refreshing the booth’s screen…',
   'restart.done': 'Capture app restarted, screen refreshed.',
   'restart.doneNoScreen': 'Capture app restarted.',
-  'restart.failed': 'Failed: {message}',
+  'restart.failed': 'Restarting the capture app failed. The changes are saved: try again.',
+  'restart.waiting': 'The capture app is restarting: the page will reload by itself in a moment.',
   'restart.retry': 'Retry',
 };

@@ -13,16 +13,20 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'common.error.network': 'The service does not answer. Check the connection.',
   'common.error.unknown': 'Something went wrong: {message}',
 
+  'connection.boothdeckDown': 'Boothdeck is not answering. The page will resume by itself when it is back.',
+  'connection.captureDown': 'The capture app cannot be reached. Pages will reload by themselves when it is back.',
+
   'login.title': 'Console locked',
   'login.subtitle': 'Enter the admin PIN',
   'login.submit': 'Unlock',
   'login.wrong': 'Wrong PIN',
-  'login.rateLimited': 'Too many attempts. Try again in {seconds} s.',
+  'login.rateLimited': 'Too many attempts.',
   'login.noPin': 'No PIN is set yet. Choose one from the booth’s own screen.',
 
   'pinpad.clear': 'Clear',
   'pinpad.backspace': 'Back',
   'pinpad.digits': 'Digits entered: {count}',
+  'pinpad.wait': 'You can try again in {seconds} s',
 
   'firstRun.title': 'Welcome to Boothdeck',
   'firstRun.subtitle': 'Choose the admin PIN (4 to 8 digits)',
@@ -62,5 +66,5 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
 
   'gallery.title': 'Photo gallery',
   'gallery.empty': 'No photos yet. Smile, the booth is waiting!',
-  'gallery.error': 'The gallery is unavailable for a moment.',
+  'gallery.error': 'The gallery is unavailable for a moment. It will come back by itself.',
 };

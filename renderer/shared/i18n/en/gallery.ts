@@ -65,5 +65,6 @@ export const enGallery: Record<keyof typeof frGallery, string> = {
 
   'gallery.noEvent': 'No event in progress. Photos will show here as soon as one starts.',
   'gallery.download': 'Download',
+  'gallery.offline': 'Offline',
   'gallery.live': 'Live',
 };

@@ -3,6 +3,7 @@ export const frActions = {
   'actions.subtitle': 'Les recettes de prise de vue, dans l’ordre des boutons de la borne.',
   'actions.new': 'Nouvelle action',
   'actions.empty': 'Aucune action. Créez-en une pour afficher un bouton sur la borne.',
+  'actions.number': 'Action {number}',
   'actions.edit': 'Modifier',
   'actions.clone': 'Dupliquer',
   'actions.delete': 'Supprimer',
@@ -36,6 +37,8 @@ export const frActions = {
   'actions.newDialog.defaultName': 'Nouvelle action',
 
   'editor.title': 'Modifier l’action',
+  'editor.heading': 'Action {number} — {name}',
+  'editor.saveRestarts': 'Enregistrer et redémarrer la capture',
   'editor.back': 'Retour à la liste',
   'editor.notFound': 'Cette action n’existe plus.',
   'editor.saved': 'Action enregistrée.',
@@ -97,6 +100,7 @@ export const frActions = {
   'restart.refreshing': 'Rafraîchissement de l’écran de la borne…',
   'restart.done': 'Application de capture redémarrée, écran rafraîchi.',
   'restart.doneNoScreen': 'Application de capture redémarrée.',
-  'restart.failed': 'Échec : {message}',
+  'restart.failed': 'Le redémarrage de l’application de capture a échoué. Les modifications sont enregistrées : réessayez.',
+  'restart.waiting': 'L’application de capture redémarre : la page se rechargera d’elle-même dans un instant.',
   'restart.retry': 'Réessayer',
 } as const;

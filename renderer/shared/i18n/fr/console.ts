@@ -12,16 +12,20 @@ export const frConsole = {
   'common.error.network': 'Le service ne répond pas. Vérifiez la connexion.',
   'common.error.unknown': 'Une erreur est survenue : {message}',
 
+  'connection.boothdeckDown': 'Boothdeck ne répond pas. La page reprendra d’elle-même dès son retour.',
+  'connection.captureDown': 'L’application de capture est injoignable. Les pages se rechargeront d’elles-mêmes dès son retour.',
+
   'login.title': 'Console verrouillée',
   'login.subtitle': 'Saisissez le code PIN administrateur',
   'login.submit': 'Déverrouiller',
   'login.wrong': 'Code PIN incorrect',
-  'login.rateLimited': 'Trop d’essais. Réessayez dans {seconds} s.',
+  'login.rateLimited': 'Trop d’essais.',
   'login.noPin': 'Aucun code PIN n’est défini. Choisissez-le depuis l’écran de la borne.',
 
   'pinpad.clear': 'Effacer',
   'pinpad.backspace': 'Retour',
   'pinpad.digits': 'Chiffres saisis : {count}',
+  'pinpad.wait': 'Nouvel essai possible dans {seconds} s',
 
   'firstRun.title': 'Bienvenue sur Boothdeck',
   'firstRun.subtitle': 'Choisissez le code PIN administrateur (4 à 8 chiffres)',
@@ -61,5 +65,5 @@ export const frConsole = {
 
   'gallery.title': 'Galerie photos',
   'gallery.empty': 'Aucune photo pour le moment. Souriez, la borne vous attend !',
-  'gallery.error': 'La galerie est momentanément indisponible.',
+  'gallery.error': 'La galerie est momentanément indisponible. Elle reviendra d’elle-même dans un instant.',
 } as const;

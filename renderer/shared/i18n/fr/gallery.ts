@@ -63,5 +63,6 @@ export const frGallery = {
 
   'gallery.noEvent': 'Aucun événement en cours. Les photos apparaîtront ici dès qu’il commencera.',
   'gallery.download': 'Télécharger',
+  'gallery.offline': 'Hors ligne',
   'gallery.live': 'En direct',
 } as const;
