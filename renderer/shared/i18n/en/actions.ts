@@ -40,7 +40,8 @@ export const enActions: Record<keyof typeof frActions, string> = {
 
   'editor.title': 'Edit action',
   'editor.heading': 'Action {number} — {name}',
-  'editor.saveRestarts': 'Save and restart capture',
+  'editor.saveRestarts': 'Save and restart',
+  'editor.restartHint': 'Saving restarts the capture app: the booth is unavailable for a few seconds.',
   'editor.back': 'Back to the list',
   'editor.notFound': 'This action no longer exists.',
   'editor.saved': 'Action saved.',

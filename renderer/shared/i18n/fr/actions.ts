@@ -38,7 +38,8 @@ export const frActions = {
 
   'editor.title': 'Modifier l’action',
   'editor.heading': 'Action {number} — {name}',
-  'editor.saveRestarts': 'Enregistrer et redémarrer la capture',
+  'editor.saveRestarts': 'Enregistrer et redémarrer',
+  'editor.restartHint': 'Enregistrer redémarre l’application de capture : la borne est indisponible quelques secondes.',
   'editor.back': 'Retour à la liste',
   'editor.notFound': 'Cette action n’existe plus.',
   'editor.saved': 'Action enregistrée.',
