@@ -12,4 +12,6 @@ export interface RestartStatus {
   /** How the capture app was restarted: its own endpoint, or the systemctl fallback. */
   method: 'api' | 'systemctl' | null;
   screen_refreshed: boolean | null;
+  /** How long the recent restarts kept the booth away, in seconds (the longest of the last few); null before the first. */
+  typical_seconds: number | null;
 }

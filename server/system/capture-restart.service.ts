@@ -48,7 +48,11 @@ const idle = (): RestartStatus => ({
   message: null,
   method: null,
   screen_refreshed: null,
+  typical_seconds: null,
 });
+
+/** How many recent restarts the announced wait is measured from. */
+const DURATIONS_KEPT = 5;
 
 /**
  * Applies configuration changes to the capture app, which reads its configuration only at
@@ -64,6 +68,8 @@ export class CaptureRestartService {
   private running: Promise<void> | undefined;
   private queuedReasons: string[] = [];
   private readonly listeners = new Set<Listener>();
+  private runStartedAt = 0;
+  private readonly durationsMs: number[] = [];
 
   constructor(
     private readonly capture: CaptureAppPort,
@@ -168,6 +174,7 @@ export class CaptureRestartService {
   }
 
   private async run(reasons: string[]): Promise<void> {
+    this.runStartedAt = this.clock.now();
     this.set({ state: 'restarting', reasons });
     let linkDropped = false;
     const unwatch = this.link?.onState((state) => {
@@ -224,6 +231,18 @@ export class CaptureRestartService {
   private finish(state: 'done' | 'failed', message: string | null, method: 'api' | 'systemctl', refreshed: boolean | null): void {
     if (state === 'failed') this.log.error(message ?? 'Capture app restart failed');
     else this.log.info(`Capture app restarted (${method})${refreshed ? ' and screen refreshed' : ''}`);
-    this.set({ state, message, method, screen_refreshed: refreshed, finished_at: new Date(this.clock.now()).toISOString() });
+    if (state === 'done') {
+      this.durationsMs.push(this.clock.now() - this.runStartedAt);
+      if (this.durationsMs.length > DURATIONS_KEPT) this.durationsMs.shift();
+    }
+    const typical = this.durationsMs.length > 0 ? Math.max(1, Math.ceil(Math.max(...this.durationsMs) / 1000)) : null;
+    this.set({
+      state,
+      message,
+      method,
+      screen_refreshed: refreshed,
+      finished_at: new Date(this.clock.now()).toISOString(),
+      typical_seconds: typical,
+    });
   }
 }

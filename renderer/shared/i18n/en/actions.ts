@@ -98,6 +98,12 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'presets.confirmDelete.title': 'Delete “{name}”?',
   'presets.confirmDelete.body': 'The preset will be erased for good.',
 
+  'restartConfirm.title': 'Restart during the event?',
+  'restartConfirm.body':
+    'Photos were taken less than 10 minutes ago for “{event}”. Saving restarts the capture app: guests will wait about {seconds} seconds.',
+  'restartConfirm.bodyUnknown':
+    'Photos were taken less than 10 minutes ago for “{event}”. Saving restarts the capture app: guests will wait a few seconds.',
+  'restartConfirm.go': 'Save and restart',
   'restart.pending': 'Changes saved. The capture app restarts in a moment…',
   'restart.restarting': 'Restarting the capture app…',
   'restart.refreshing': 'Refreshing the booth’s screen…',

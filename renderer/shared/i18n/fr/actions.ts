@@ -96,6 +96,12 @@ export const frActions = {
   'presets.confirmDelete.title': 'Supprimer « {name} » ?',
   'presets.confirmDelete.body': 'Le préréglage sera définitivement effacé.',
 
+  'restartConfirm.title': 'Redémarrer pendant l’événement ?',
+  'restartConfirm.body':
+    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Enregistrer redémarre l’application de capture : les invités attendront environ {seconds} secondes.',
+  'restartConfirm.bodyUnknown':
+    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Enregistrer redémarre l’application de capture : les invités attendront quelques secondes.',
+  'restartConfirm.go': 'Enregistrer et redémarrer',
   'restart.pending': 'Modifications enregistrées. Redémarrage de l’application de capture dans un instant…',
   'restart.restarting': 'Redémarrage de l’application de capture…',
   'restart.refreshing': 'Rafraîchissement de l’écran de la borne…',
