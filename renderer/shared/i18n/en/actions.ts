@@ -75,6 +75,12 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'editor.button.custom_color': 'Button colour',
   'editor.trigger': 'Trigger: {path}',
 
+  'files.opaqueFrame': 'This image has no transparency: used as a frame, it will hide the guests’ photo entirely.',
+  'files.unknownPath': 'This file does not exist among the booth’s files.',
+  'files.confirmOpaque.title': 'Frame without transparency',
+  'files.confirmOpaque.body':
+    'The image chosen as a frame is opaque: every photo will show only this image, without the guests. Save anyway?',
+  'files.confirmOpaque.go': 'Save anyway',
   'files.choose': 'Choose a file…',
   'files.none': 'None',
   'files.free': 'Or type a path',

@@ -73,6 +73,12 @@ export const frActions = {
   'editor.button.custom_color': 'Couleur du bouton',
   'editor.trigger': 'Déclenchement : {path}',
 
+  'files.opaqueFrame': 'Cette image n’a aucune transparence : utilisée comme cadre, elle cachera entièrement la photo des invités.',
+  'files.unknownPath': 'Ce fichier n’existe pas dans les fichiers de la borne.',
+  'files.confirmOpaque.title': 'Cadre sans transparence',
+  'files.confirmOpaque.body':
+    'L’image choisie comme cadre est opaque : chaque photo ne montrera que cette image, sans les invités. Enregistrer quand même ?',
+  'files.confirmOpaque.go': 'Enregistrer quand même',
   'files.choose': 'Choisir un fichier…',
   'files.none': 'Aucun',
   'files.free': 'Ou saisir un chemin',
