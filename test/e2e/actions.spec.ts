@@ -157,3 +157,27 @@ test('presets: save the list, change it, restore it after a confirmation, delete
   const presets = await (await page.request.get('/api/admin/actions/presets')).json();
   expect(presets).toEqual({ presets: [] });
 });
+
+test('the booth’s real button order is shown beside the list, explained, and a drag across kinds says it changes nothing there', async ({
+  page,
+}) => {
+  await unlockConsole(page, '/admin/actions');
+  const boothOrder = page.getByTestId('booth-order-title');
+  await expect(page.getByTestId('booth-order-explain')).toContainText('La borne regroupe ses boutons par type');
+  const before = await boothOrder.allTextContents();
+  expect(before.length).toBeGreaterThan(1);
+
+  const handle = page.getByTestId('action-card-3').getByTestId('drag-handle');
+  const target = page.getByTestId('action-card-0');
+  const a = (await handle.boundingBox())!;
+  const b = (await target.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2 + ((b.y + 8 - (a.y + a.height / 2)) * i) / 12);
+  await expect(page.getByTestId('drag-hint')).toHaveText(/ne change pas l’ordre des boutons sur la borne/);
+  await page.screenshot({ path: 'test-screens/actions-drag-hint.png' });
+  await page.mouse.up();
+  await expect(page.getByTestId('drag-hint')).toHaveCount(0);
+  await expect(cardNames(page).first()).toHaveText('Video');
+  expect(await boothOrder.allTextContents()).toEqual(before);
+});

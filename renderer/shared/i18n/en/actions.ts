@@ -6,6 +6,11 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'actions.new': 'New action',
   'actions.empty': 'No actions. Create one to show a button on the booth.',
   'actions.number': 'Action {number}',
+  'actions.booth.title': 'Button order on the booth',
+  'actions.booth.explain':
+    'The booth groups its buttons by kind (photos, then collages, animations, videos) and keeps this list’s order within each kind: moving an action among actions of another kind does not change the order of its buttons.',
+  'actions.drag.noChange': 'This move does not change the order of the booth’s buttons (they are grouped by kind).',
+  'actions.drag.changes': 'This move changes the order of the booth’s buttons.',
   'actions.edit': 'Edit',
   'actions.clone': 'Duplicate',
   'actions.delete': 'Delete',

@@ -4,6 +4,11 @@ export const frActions = {
   'actions.new': 'Nouvelle action',
   'actions.empty': 'Aucune action. Créez-en une pour afficher un bouton sur la borne.',
   'actions.number': 'Action {number}',
+  'actions.booth.title': 'Ordre des boutons sur la borne',
+  'actions.booth.explain':
+    'La borne regroupe ses boutons par type (photos, puis collages, animations, vidéos) et garde l’ordre de cette liste au sein de chaque type : déplacer une action parmi des actions d’un autre type ne change pas l’ordre de ses boutons.',
+  'actions.drag.noChange': 'Ce déplacement ne change pas l’ordre des boutons sur la borne (ils sont regroupés par type).',
+  'actions.drag.changes': 'Ce déplacement change l’ordre des boutons sur la borne.',
   'actions.edit': 'Modifier',
   'actions.clone': 'Dupliquer',
   'actions.delete': 'Supprimer',
