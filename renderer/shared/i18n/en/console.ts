@@ -16,6 +16,7 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'connection.boothdeckDown': 'Boothdeck is not answering. The page will resume by itself when it is back.',
   'connection.captureDown': 'The capture app cannot be reached. Pages will reload by themselves when it is back.',
 
+  'keyboard.label': 'On-screen keyboard',
   'login.title': 'Console locked',
   'login.subtitle': 'Enter the admin PIN',
   'login.submit': 'Unlock',

@@ -15,6 +15,7 @@ export const frConsole = {
   'connection.boothdeckDown': 'Boothdeck ne répond pas. La page reprendra d’elle-même dès son retour.',
   'connection.captureDown': 'L’application de capture est injoignable. Les pages se rechargeront d’elles-mêmes dès son retour.',
 
+  'keyboard.label': 'Clavier à l’écran',
   'login.title': 'Console verrouillée',
   'login.subtitle': 'Saisissez le code PIN administrateur',
   'login.submit': 'Déverrouiller',
