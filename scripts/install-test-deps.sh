@@ -1,11 +1,34 @@
 #!/bin/sh
-# Installs what the browser tests need beyond npm: Debian's Chromium (never a downloaded browser).
+# Installs what the tests need beyond npm, idempotently: Debian's Chromium (never a downloaded browser)
+# and a real CUPS server with a PDF virtual printer named PDF (output under ~/PDF of the job's user).
 set -eu
-if [ -x "${BOOTHDECK_CHROMIUM:-/usr/bin/chromium}" ]; then
-  echo "Chromium found at ${BOOTHDECK_CHROMIUM:-/usr/bin/chromium}"
-  exit 0
-fi
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-$SUDO apt-get update
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends chromium fonts-dejavu-core
+
+missing=""
+if [ ! -x "${BOOTHDECK_CHROMIUM:-/usr/bin/chromium}" ]; then missing="$missing chromium fonts-dejavu-core"; fi
+if [ ! -x /usr/sbin/cupsd ] || [ ! -x /usr/bin/lp ]; then missing="$missing cups cups-client cups-bsd"; fi
+if [ ! -e /usr/lib/cups/backend/cups-pdf ]; then missing="$missing printer-driver-cups-pdf"; fi
+if [ -n "$missing" ]; then
+  $SUDO apt-get update
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends $missing
+fi
+
+# CI machines and containers often have no init system: start the daemon ourselves when it is not answering.
+if ! lpstat -r >/dev/null 2>&1 || lpstat -r 2>/dev/null | grep -q "not running"; then
+  $SUDO /usr/sbin/cupsd
+  i=0
+  until lpstat -r 2>/dev/null | grep -q "is running"; do
+    i=$((i + 1))
+    if [ "$i" -gt 50 ]; then echo "cupsd did not start" >&2; exit 1; fi
+    sleep 0.2
+  done
+fi
+
+if ! lpstat -p PDF >/dev/null 2>&1; then
+  $SUDO lpadmin -p PDF -E -v cups-pdf:/ -m lsb/usr/cups-pdf/CUPS-PDF_opt.ppd
+fi
+$SUDO cupsenable PDF
+$SUDO cupsaccept PDF
+echo "Chromium at ${BOOTHDECK_CHROMIUM:-/usr/bin/chromium}; CUPS running with printer PDF"

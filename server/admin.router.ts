@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { actionsRouter } from './actions/actions.router.js';
 import { eventRouter } from './events/event.router.js';
 import { adminPhotoRouter } from './photos/photo.router.js';
+import { adminPhotoPrintRouter, adminPrintRouter } from './print/print.router.js';
 import type { Services } from './services.js';
 import { settingsRouter } from './settings/settings.router.js';
 import { statusRouter } from './status/status.router.js';
@@ -18,7 +19,8 @@ export function adminRouter(services: Services): Router {
   router.use('/system', systemRouter(services.restarter));
   router.use('/stream', adminStreamRouter(services.hub, services.restarter));
   router.use('/events', eventRouter(services.events, services.exports));
-  router.use('/photos', adminPhotoRouter(services.photos));
+  router.use('/photos', adminPhotoPrintRouter(services.print), adminPhotoRouter(services.photos));
+  router.use('/print', adminPrintRouter(services.print));
   router.get('/gallery-link', async (_req, res) => {
     res.json(await services.galleryLink.get());
   });

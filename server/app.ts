@@ -2,10 +2,13 @@ import express, { type Express } from 'express';
 import { adminRouter } from './admin.router.js';
 import { authRouter } from './auth/auth.router.js';
 import { galleryRouter } from './gallery/gallery.router.js';
+import { galleryPrintRouter } from './print/print.router.js';
 import { apiNotFound, errorMiddleware, pageNotFound } from './http/error.middleware.js';
 import { requireAdmin } from './auth/admin.guard.js';
 import { sameOriginGuard } from './http/guards.middleware.js';
 import { securityHeaders } from './http/security.middleware.js';
+import { limitBodyDepth, requireJsonBody } from './http/body.middleware.js';
+import { boothHosts, hostGuard, type AllowedHosts } from './http/host.guard.js';
 import { rendererRouter } from './http/static.js';
 import type { Logger } from './core/logger.js';
 import type { Services } from './services.js';
@@ -14,6 +17,8 @@ export interface AppDeps {
   services: Services;
   rendererDir: string;
   log: Logger;
+  /** Host names the admin API answers to, beyond loopback; by default the booth's own. */
+  allowedHosts?: AllowedHosts;
 }
 
 /** JSON bodies of this API are small; anything larger is refused before it is parsed. */
@@ -33,19 +38,33 @@ export function createApp(deps: AppDeps): Express {
 
   const api = express.Router();
   api.use(sameOriginGuard);
+  api.use(requireJsonBody);
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+  api.use(limitBodyDepth);
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  const allowedHosts = deps.allowedHosts ?? (() => boothHosts(() => services.settings.stored().gallery.public_url));
+  api.use('/admin', hostGuard(allowedHosts));
   api.use('/admin/session', authRouter(services.auth));
   api.use('/admin', requireAdmin(services.auth), adminRouter(services));
-  api.use('/gallery', galleryRouter(services.photos, services.hub));
+  api.use(
+    '/gallery',
+    services.guestSessions.middleware(),
+    galleryPrintRouter(services.print),
+    galleryRouter(services.photos, services.hub),
+  );
   api.use(apiNotFound);
   app.use('/api', api);
 
   app.use(rendererRouter(deps.rendererDir));
   app.use(pageNotFound);
-  app.use(errorMiddleware((err) => deps.log.error('Unhandled error while serving a request', err)));
+  app.use(
+    errorMiddleware(
+      (err) => deps.log.error('Unhandled error while serving a request', err),
+      () => services.disk.noteFull(),
+    ),
+  );
   return app;
 }

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { ALLOWED_COMMANDS, isAllowedCommand } from './system/system.port.js';
+import { SCREEN_REFRESH_COMMANDS, isScreenRefreshCommand } from './system/system.port.js';
 
 export interface ServiceConfig {
   port: number;
@@ -70,7 +70,10 @@ const envSchema = z.object({
           z
             .array(z.string().min(1), { error: 'must be "off" or a JSON array such as ["wtype","-k","F5"]' })
             .min(1, 'must name a command')
-            .refine((argv) => isAllowedCommand(argv[0] ?? ''), `must start with one of: ${ALLOWED_COMMANDS.join(', ')}`),
+            .refine(
+              (argv) => isScreenRefreshCommand(argv[0] ?? ''),
+              `must start with a screen-refresh tool: ${SCREEN_REFRESH_COMMANDS.join(', ')}`,
+            ),
         ]),
       )
       .optional(),
@@ -86,7 +89,9 @@ const envSchema = z.object({
     blankIsUnset,
     z
       .string()
-      .regex(/^[\w@.-]+$/, 'must be a systemd unit name')
+      .max(255, 'must be a systemd unit name')
+      // systemctl would read a leading "-" as an option (-H runs it on another host).
+      .regex(/^[A-Za-z0-9_][\w:@.-]*$/, 'must be a systemd unit name (letters, digits, : _ . @ -; not starting with -)')
       .default('photobooth-app'),
   ),
   BOOTHDECK_SIMULATOR_INTERVAL: z.preprocess(

@@ -10,13 +10,17 @@ import type { CaptureAppPort } from './capture/capture.port.js';
 import { startSimulator, type SimulatorHandle } from './capture/simulator/simulator.server.js';
 import type { Clock } from './core/clock/clock.port.js';
 import { createSystemClock } from './core/clock/clock.system.js';
+import { openFileLimit } from './core/stream-slots.js';
 import type { ServiceConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { createConsoleLogger, type Logger } from './core/logger.js';
 import { buildServices, type Services } from './services.js';
-import { isAllowedCommand, type SystemPort } from './system/system.port.js';
+import { isScreenRefreshCommand, type SystemPort } from './system/system.port.js';
 import type { CaptureRestartOptions } from './system/capture-restart.service.js';
 import { createExecSystem } from './system/system.exec.js';
+import { CupsPrinter } from './print/printer.cups.js';
+import type { PrinterPort } from './print/printer.port.js';
+import type { PrintWorkerOptions } from './print/print-worker.js';
 
 export interface ServiceHandle {
   /** Where this process listens, on loopback: what the kiosk window loads. */
@@ -39,6 +43,9 @@ export interface ServiceOverrides {
   rendererDir?: string;
   simulatorTimeScale?: number;
   restart?: Partial<CaptureRestartOptions>;
+  /** The photo printer; CUPS through lp/lpstat/cancel unless a host substitutes one. */
+  printer?: PrinterPort;
+  print?: Partial<PrintWorkerOptions>;
 }
 
 /** Guests join the booth's Wi-Fi: its interface first, then wired ones; never container bridges. */
@@ -102,16 +109,25 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     const captureDataDir = simulator?.dataDir ?? config.captureDataDir ?? path.join(os.homedir(), 'photobooth-data');
     let port = config.port;
     const services = buildServices(
-      { db, capture, clock, system: overrides.system ?? createExecSystem(), hardware, log },
+      {
+        db,
+        capture,
+        clock,
+        system: overrides.system ?? createExecSystem(),
+        hardware,
+        printer: overrides.printer ?? new CupsPrinter(createExecSystem()),
+        log,
+      },
       {
         version: appVersion(),
         dataDir: config.dataDir,
         captureDataDir,
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,
+        print: overrides.print,
         restart: {
           unit: config.captureUnit,
           refresh:
-            refreshCommand && isAllowedCommand(refreshCommand)
+            refreshCommand && isScreenRefreshCommand(refreshCommand)
               ? { command: refreshCommand, args: refreshArgs, env: { WAYLAND_DISPLAY: config.waylandDisplay } }
               : undefined,
           ...overrides.restart,
@@ -119,6 +135,9 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       },
     );
     if (config.adminPin !== undefined) await services.auth.applyConfiguredPin(config.adminPin);
+    // Node raises its own soft descriptor limit to the hard one at start; only the hard limit
+    // (systemd's LimitNOFILE) can give more. Live streams are capped well under what there is.
+    log.info(`Open file limit: ${openFileLimit() ?? 'unknown'}; live streams capped at ${services.hub.slots.options.total}`);
 
     const app = createApp({ services, rendererDir: overrides.rendererDir ?? defaultRendererDir(), log });
     const server: Server = await new Promise((resolve, reject) => {
@@ -137,6 +156,9 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     services.captureLink.start();
     cleanup.push(() => services.captureLink.stop());
     cleanup.push(() => services.restarter.stop());
+    // Started last and stopped first: a job in flight is left `printing`, settled with CUPS at the next start.
+    services.printWorker.start();
+    cleanup.push(() => services.printWorker.stop());
 
     const lan = `http://${publicHost(config.host)}:${port}`;
     let stopped = false;

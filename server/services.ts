@@ -20,11 +20,17 @@ import { PhotoService } from './photos/photo.service.js';
 import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
 import type { Logger } from './core/logger.js';
+import { GuestSessions } from './print/guest-session.js';
+import { PrintRepository } from './print/print.repository.js';
+import { PrintService } from './print/print.service.js';
+import { defaultWorkerOptions, PrintWorker, type PrintWorkerOptions } from './print/print-worker.js';
+import type { PrinterPort } from './print/printer.port.js';
 import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
 import { SettingsRepository } from './settings/settings.repository.js';
 import { SettingsService } from './settings/settings.service.js';
 import { StatusService } from './status/status.service.js';
+import { DiskState } from './status/disk-state.js';
 import { CaptureRestartService, defaultRestartOptions, type CaptureRestartOptions } from './system/capture-restart.service.js';
 import type { SystemPort } from './system/system.port.js';
 import { UserFilesService } from './userfiles/userfiles.service.js';
@@ -36,6 +42,7 @@ export interface Ports {
   clock: Clock;
   system: SystemPort;
   hardware: Hardware;
+  printer: PrinterPort;
   log: Logger;
 }
 
@@ -49,6 +56,7 @@ export interface ServiceOptions {
   galleryUrl: () => string;
   auth?: AuthOptions;
   restart?: Partial<CaptureRestartOptions>;
+  print?: Partial<PrintWorkerOptions>;
 }
 
 export interface Services {
@@ -57,6 +65,7 @@ export interface Services {
   auth: AuthService;
   captureLink: CaptureLink;
   status: StatusService;
+  disk: DiskState;
   restarter: CaptureRestartService;
   actions: ActionsService;
   presets: PresetsService;
@@ -70,6 +79,9 @@ export interface Services {
   indexer: PhotoIndexer;
   photoSync: PhotoSync;
   galleryLink: GalleryLinkService;
+  guestSessions: GuestSessions;
+  print: PrintService;
+  printWorker: PrintWorker;
 }
 
 /** Repositories and services, wired once. Nothing here listens or starts a timer. */
@@ -84,7 +96,9 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     options.auth ?? defaultAuthOptions,
   );
   const captureLink = new CaptureLink(ports.capture, ports.log);
-  const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock);
+  const eventRepository = new EventRepository(ports.db);
+  const disk = new DiskState(ports.clock, options.dataDir);
+  const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock, eventRepository, disk);
   const restarter = new CaptureRestartService(
     ports.capture,
     ports.system,
@@ -99,7 +113,6 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
 
-  const eventRepository = new EventRepository(ports.db);
   const photoRepository = new PhotoRepository(ports.db);
   const events = new EventService(eventRepository, ports.clock, hub);
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
@@ -116,12 +129,38 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
+  const guestSessions = new GuestSessions(settingsRepository);
+  const printRepository = new PrintRepository(ports.db);
+  const print = new PrintService(
+    printRepository,
+    photoRepository,
+    photos,
+    eventRepository,
+    ports.capture,
+    settings,
+    ports.printer,
+    hub,
+    ports.clock,
+  );
+  const printWorker = new PrintWorker(
+    printRepository,
+    ports.printer,
+    ports.capture,
+    () => settings.stored().print.printer,
+    ports.clock,
+    ports.log,
+    path.join(options.dataDir, 'print-spool'),
+    { job: (row) => print.publishJob(row), printer: (status) => print.publishPrinter(status) },
+    { ...defaultWorkerOptions, ...options.print },
+  );
+  print.attach(printWorker);
   return {
     ports,
     hub,
     auth,
     captureLink,
     status,
+    disk,
     restarter,
     actions,
     presets,
@@ -135,5 +174,8 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     indexer,
     photoSync,
     galleryLink,
+    guestSessions,
+    print,
+    printWorker,
   };
 }

@@ -6,6 +6,7 @@ import EventsPage from './pages/EventsPage.vue';
 import GalleryPage from './pages/GalleryPage.vue';
 import HomePage from './pages/HomePage.vue';
 import PlaceholderPage from './pages/PlaceholderPage.vue';
+import PrintPage from './pages/PrintPage.vue';
 
 const placeholder = (path: string, titleKey: MessageKey): RouteRecordRaw => ({
   path,
@@ -19,7 +20,7 @@ export const routes: RouteRecordRaw[] = [
   { path: '/admin/actions/:number([1-9]\\d*)', component: ActionEditPage },
   { path: '/admin/events', component: EventsPage },
   { path: '/admin/gallery', component: GalleryPage },
-  placeholder('/admin/print', 'nav.print'),
+  { path: '/admin/print', component: PrintPage },
   placeholder('/admin/hardware', 'nav.hardware'),
   placeholder('/admin/dashboard', 'nav.dashboard'),
   { path: '/admin/:rest(.*)*', redirect: '/admin' },

@@ -6,7 +6,7 @@ import { loadConfig } from '../../server/config.js';
 import { openDatabase } from '../../server/db/database.js';
 import { EventRepository } from '../../server/events/event.repository.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
-import { startService, type ServiceHandle } from '../../server/service.js';
+import { startService, type ServiceHandle, type ServiceOverrides } from '../../server/service.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
 
 export const BENCH_PIN = '13579';
@@ -23,7 +23,7 @@ export function seedEvents(dataDir: string, count: number, start: number): void 
 }
 
 /** The whole service as `npm start` runs it, on the given folders, with the simulator. */
-export function startBenchService(dataDir: string, captureDataDir: string): Promise<ServiceHandle> {
+export function startBenchService(dataDir: string, captureDataDir: string, overrides: ServiceOverrides = {}): Promise<ServiceHandle> {
   const config = loadConfig({
     BOOTHDECK_PORT: '0',
     BOOTHDECK_HOST: '127.0.0.1',
@@ -32,7 +32,7 @@ export function startBenchService(dataDir: string, captureDataDir: string): Prom
     BOOTHDECK_ADMIN_PIN: BENCH_PIN,
     BOOTHDECK_HARDWARE: 'fake',
   });
-  return startService(config, { system: new FakeSystem(), hardware: createFakeHardware(), log: createRecordingLogger() });
+  return startService(config, { system: new FakeSystem(), hardware: createFakeHardware(), log: createRecordingLogger(), ...overrides });
 }
 
 export async function adminCookie(url: string): Promise<string> {

@@ -54,7 +54,7 @@ export class AttemptLimiter {
   }
 
   private recent(key: string): number[] {
-    const since = this.clock.now() - this.options.windowMs;
+    const since = this.clock.monotonic() - this.options.windowMs;
     const list = (this.failures.get(key) ?? []).filter((t) => t > since);
     if (list.length === 0) this.failures.delete(key);
     else this.failures.set(key, list);
@@ -64,8 +64,8 @@ export class AttemptLimiter {
   private check(key: string, max: number): void {
     const list = this.recent(key);
     if (list.length < max) return;
-    const oldest = list[list.length - max] ?? this.clock.now();
-    const retryMs = oldest + this.options.windowMs - this.clock.now();
+    const oldest = list[list.length - max] ?? this.clock.monotonic();
+    const retryMs = oldest + this.options.windowMs - this.clock.monotonic();
     throw new TooManyRequestsError('Too many wrong PIN attempts; wait before trying again', Math.max(1, Math.ceil(retryMs / 1000)));
   }
 
@@ -88,7 +88,7 @@ export class AttemptLimiter {
     const key = AttemptLimiter.keyOf(address);
     this.check(key, this.options.maxFailures);
     this.check(GLOBAL, this.options.maxGlobalFailures);
-    const at = this.clock.now();
+    const at = this.clock.monotonic();
     this.push(key, at);
     this.push(GLOBAL, at);
     return () => {
@@ -100,12 +100,12 @@ export class AttemptLimiter {
   /** Seconds the booth must wait before its next try (0 for network clients, counted by window). */
   localWaitSeconds(): number {
     if (!this.local) return 0;
-    const waitMs = this.local.lastAt + localDelayMs(this.local.failures) - this.clock.now();
+    const waitMs = this.local.lastAt + localDelayMs(this.local.failures) - this.clock.monotonic();
     return Math.max(0, Math.ceil(waitMs / 1000));
   }
 
   private beginLocal(): () => void {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     const streak = this.local && now - this.local.lastAt < this.options.windowMs ? this.local : undefined;
     if (streak) {
       const waitMs = streak.lastAt + localDelayMs(streak.failures) - now;

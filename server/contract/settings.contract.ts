@@ -20,6 +20,8 @@ export interface PrintSettings {
   quota: number;
   /** The upper bound of the copies chooser. */
   max_copies: number;
+  /** The CUPS printer to use; null for CUPS's default (or its only printer). */
+  printer: string | null;
 }
 
 export interface GallerySettings {

@@ -1,4 +1,5 @@
 import type { AdminPhoto, PublicPhoto } from './photos.contract.js';
+import type { AdminPrintJob, GuestPrintJob, PrintCounters, PrinterStatus, PrintPauseReason } from './print.contract.js';
 import type { RestartStatus } from './system.contract.js';
 
 /**
@@ -12,12 +13,18 @@ export interface StreamEvents {
     'photo-updated': AdminPhoto;
     'photo-removed': { id: string };
     event: { slug: string };
+    'print-job': AdminPrintJob;
+    'print-printer': PrinterStatus;
+    'print-counters': PrintCounters;
   };
   gallery: {
     'photo-added': PublicPhoto;
     'photo-updated': PublicPhoto;
     'photo-removed': { id: string };
     event: { name: string };
+    /** Every job's state (guests match their own by id; no session is sent). */
+    'print-job': GuestPrintJob;
+    'print-status': { paused: PrintPauseReason };
   };
 }
 

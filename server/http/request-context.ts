@@ -1,22 +1,17 @@
+import { parse } from 'cookie';
 import type { Request, Response } from 'express';
 
 export const SESSION_COOKIE = 'bd_session';
 
+/** One cookie of the request; a malformed value (bad escape) reads as absent. */
 export function readCookie(req: Request, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() !== name) continue;
-    const raw = part.slice(eq + 1).trim();
-    try {
-      return decodeURIComponent(raw);
-    } catch {
-      return undefined;
-    }
+  try {
+    return parse(header)[name];
+  } catch {
+    return undefined;
   }
-  return undefined;
 }
 
 export const sessionToken = (req: Request): string | undefined => readCookie(req, SESSION_COOKIE);

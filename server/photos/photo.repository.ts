@@ -45,8 +45,10 @@ const SELECT = `SELECT p.*, e.slug AS event_slug, e.name AS event_name FROM phot
 /** The photo index. All photo SQL lives here. */
 export class PhotoRepository {
   private readonly upsertStmt;
+  private readonly changesStmt;
 
   constructor(private readonly db: Db) {
+    this.changesStmt = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
     this.upsertStmt = db.prepare(
       `INSERT INTO photos (id, stem, file, event_id, taken_at, created_at, mtime, size, processed, visible, missing, printed_copies, indexed_at)
        VALUES (@id, @stem, @file, @event_id, @taken_at, @created_at, @mtime, @size, @processed, @visible, @missing, @printed_copies, @indexed_at)
@@ -133,6 +135,14 @@ export class PhotoRepository {
 
   remove(id: string): boolean {
     return this.db.prepare('DELETE FROM photos WHERE id = ?').run(id).changes > 0;
+  }
+
+  /**
+   * Rows changed through this connection since it opened (SQLite's total_changes()): any write
+   * to the index, whoever makes it, moves it, so it stamps what a cached read depends on.
+   */
+  changeCount(): number {
+    return this.changesStmt.get()?.n ?? 0;
   }
 
   count(): number {

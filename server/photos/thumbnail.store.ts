@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { writeFileAtomic } from '../core/fs/atomic-write.js';
 import { isUuid } from '../capture/capture.types.js';
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError, isDiskFull } from '../core/errors.js';
 
 const EDGE_PX = 480;
 const QUALITY = 72;
@@ -16,7 +16,7 @@ const PARALLEL = 2;
  * the photo's UUID. Requests for the same thumbnail while it is being made share the work.
  */
 export class ThumbnailStore {
-  private readonly inFlight = new Map<string, Promise<string>>();
+  private readonly inFlight = new Map<string, Promise<string | Buffer>>();
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -36,8 +36,9 @@ export class ThumbnailStore {
   /**
    * The thumbnail file, made from `source` (an image buffer or a file path) if not there yet.
    * `wanted` is asked again before writing: a photo deleted meanwhile leaves no thumbnail.
+   * On a full disk the thumbnail is handed back in memory, uncached: the gallery keeps serving.
    */
-  ensure(id: string, wanted: () => boolean, source: () => Promise<Buffer | string>): Promise<string> {
+  ensure(id: string, wanted: () => boolean, source: () => Promise<Buffer | string>): Promise<string | Buffer> {
     const file = this.pathOf(id);
     if (existsSync(file)) return Promise.resolve(file);
     const pending = this.inFlight.get(id);
@@ -50,8 +51,13 @@ export class ThumbnailStore {
         .webp({ quality: QUALITY })
         .toBuffer();
       if (!wanted()) throw new NotFoundError('No such photo');
-      mkdirSync(path.dirname(file), { recursive: true });
-      await writeFileAtomic(file, data);
+      try {
+        mkdirSync(path.dirname(file), { recursive: true });
+        await writeFileAtomic(file, data);
+      } catch (err) {
+        if (isDiskFull(err)) return data;
+        throw err;
+      }
       return file;
     }).finally(() => this.inFlight.delete(id));
     this.inFlight.set(id, work);

@@ -28,6 +28,7 @@ export const settingsSchema = z.strictObject({
     enable: z.boolean(),
     quota: z.number().int().min(0).max(1000),
     max_copies: z.number().int().min(1).max(20),
+    printer: z.union([z.string().regex(/^[\w.@-]{1,127}$/, 'must be the name of a CUPS printer'), z.null()]),
   }),
   gallery: z.strictObject({
     show_delete: z.boolean(),
@@ -43,7 +44,7 @@ export const defaultSettings: Settings = {
     led: { gpio: 18, count: 16, idle_mode: 'solid', idle_color: '#ffffff', brightness: 30 },
     flash: { auto: true, lux_threshold: 80, manual_brightness: 80, preflash_seconds: 1, hold_ms: 500 },
   },
-  print: { enable: true, quota: 5, max_copies: 3 },
+  print: { enable: true, quota: 5, max_copies: 3, printer: null },
   gallery: { show_delete: true, public_url: null },
 };
 

@@ -46,6 +46,8 @@ export class SettingsService {
     return this.lock.run(async () => {
       if (!isObject(patch)) throw new ValidationError('Invalid settings: (body): must be an object');
       const current = await this.get();
+      // Nothing asked, nothing done: no write, no restart of the capture app.
+      if (Object.keys(patch).length === 0) return current;
       const parsed = settingsSchema.safeParse(deepMerge(current, patch));
       if (!parsed.success) {
         const issues = issuesOf(parsed.error);

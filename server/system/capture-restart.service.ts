@@ -99,7 +99,7 @@ export class CaptureRestartService {
     if (this.stopped) return;
     if (!this.queuedReasons.includes(reason)) this.queuedReasons.push(reason);
     if (this.running) return;
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     if (this.timer) {
       this.set({ reasons: [...this.queuedReasons] });
       // A steady stream of edits must not postpone the restart forever.
@@ -158,15 +158,15 @@ export class CaptureRestartService {
    * look finished while the old process still answers.
    */
   private async waitForReturn(dropped: () => boolean): Promise<boolean> {
-    const graceUntil = this.clock.now() + this.options.downGraceMs;
+    const graceUntil = this.clock.monotonic() + this.options.downGraceMs;
     let down = false;
-    while (!this.stopped && !down && this.clock.now() < graceUntil) {
+    while (!this.stopped && !down && this.clock.monotonic() < graceUntil) {
       down = dropped() || !(await this.capture.isReachable());
       if (!down) await this.wait(this.options.pollMs);
     }
     if (!down) this.log.warn('The capture app did not seem to go down after the restart request');
-    const deadline = this.clock.now() + this.options.readyTimeoutMs;
-    while (!this.stopped && this.clock.now() < deadline) {
+    const deadline = this.clock.monotonic() + this.options.readyTimeoutMs;
+    while (!this.stopped && this.clock.monotonic() < deadline) {
       if (await this.capture.isReachable()) return true;
       await this.wait(this.options.pollMs);
     }
@@ -174,7 +174,7 @@ export class CaptureRestartService {
   }
 
   private async run(reasons: string[]): Promise<void> {
-    this.runStartedAt = this.clock.now();
+    this.runStartedAt = this.clock.monotonic();
     this.set({ state: 'restarting', reasons });
     let linkDropped = false;
     const unwatch = this.link?.onState((state) => {
@@ -232,7 +232,7 @@ export class CaptureRestartService {
     if (state === 'failed') this.log.error(message ?? 'Capture app restart failed');
     else this.log.info(`Capture app restarted (${method})${refreshed ? ' and screen refreshed' : ''}`);
     if (state === 'done') {
-      this.durationsMs.push(this.clock.now() - this.runStartedAt);
+      this.durationsMs.push(this.clock.monotonic() - this.runStartedAt);
       if (this.durationsMs.length > DURATIONS_KEPT) this.durationsMs.shift();
     }
     const typical = this.durationsMs.length > 0 ? Math.max(1, Math.ceil(Math.max(...this.durationsMs) / 1000)) : null;

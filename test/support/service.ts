@@ -6,11 +6,14 @@ import { loadConfig } from '../../server/config.js';
 import { createRecordingLogger, type RecordingLogger } from '../../server/core/logger.js';
 import { startService, type ServiceHandle } from '../../server/service.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
+import { FakePrinter } from '../../server/print/printer.fake.js';
+import type { PrinterPort } from '../../server/print/printer.port.js';
 
 export interface TestService extends ServiceHandle {
   dataDir: string;
   system: FakeSystem;
   log: RecordingLogger;
+  printer: PrinterPort;
   close(): Promise<void>;
 }
 
@@ -18,17 +21,27 @@ export interface TestService extends ServiceHandle {
  * The whole service as a user runs it (real HTTP, real SQLite, the capture-app simulator),
  * in a temporary folder, with recorded system commands and simulated hardware.
  */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+export async function startTestService(env: Record<string, string> = {}, options: { printer?: PrinterPort } = {}): Promise<TestService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-test-'));
   const config = loadConfig({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_DATA_DIR: dataDir, ...env });
   const system = new FakeSystem();
   const log = createRecordingLogger();
-  const handle = await startService(config, { system, hardware: createFakeHardware(), log, simulatorTimeScale: 0.01 });
+  // A recording printer unless the test brings one (the CUPS tests bring the real adapter).
+  const printer = options.printer ?? new FakePrinter();
+  const handle = await startService(config, {
+    system,
+    hardware: createFakeHardware(),
+    log,
+    simulatorTimeScale: 0.01,
+    printer,
+    print: { pollMs: 100, pausePollMs: 300 },
+  });
   return {
     ...handle,
     dataDir,
     system,
     log,
+    printer,
     async close() {
       await handle.stop();
       rmSync(dataDir, { recursive: true, force: true });

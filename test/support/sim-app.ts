@@ -8,6 +8,8 @@ import type { Services } from '../../server/services.js';
 import type { FakeSystem } from '../../server/system/system.fake.js';
 import { buildTestApp, signIn } from './app.js';
 import { clientFor, startTestSimulator } from './simulator.js';
+import type { PrinterPort } from '../../server/print/printer.port.js';
+import type { PrintWorkerOptions } from '../../server/print/print-worker.js';
 
 export interface SimApp {
   sim: SimulatorHandle;
@@ -19,6 +21,7 @@ export interface SimApp {
   system: FakeSystem;
   db: Db;
   cookie: string;
+  printer: PrinterPort;
   /** Resolves with the status once the pending or running restart has finished. */
   restartFinished(): Promise<RestartStatus>;
   close(): Promise<void>;
@@ -44,13 +47,17 @@ export function spyOn(port: CaptureAppPort): { port: CaptureAppPort; calls: Map<
  * createApp wired to the capture-app simulator over real HTTP, with quick restart timings.
  * `live` also runs the photo index as the service does: a rescan, then the capture app's stream.
  */
-export async function startSimApp(options: { live?: boolean } = {}): Promise<SimApp> {
+export async function startSimApp(
+  options: { live?: boolean; printer?: PrinterPort; print?: Partial<PrintWorkerOptions> } = {},
+): Promise<SimApp> {
   const sim = await startTestSimulator();
   // A short write deadline, so that tests of a lost answer do not wait 20 s.
   const spy = spyOn(clientFor(sim, { configWriteTimeoutMs: 1500 }));
   const client = spy.port;
-  const { app, services, system, db } = await buildTestApp({
+  const { app, services, system, db, printer } = await buildTestApp({
     capture: client,
+    printer: options.printer,
+    print: { pollMs: 10, pausePollMs: 30, ...options.print },
     captureDataDir: sim.dataDir,
     clock: createSystemClock(),
     restart: {
@@ -75,6 +82,7 @@ export async function startSimApp(options: { live?: boolean } = {}): Promise<Sim
     system,
     db,
     cookie,
+    printer,
     restartFinished: () =>
       new Promise((resolve) => {
         const settledNow = services.restarter.status();
@@ -87,6 +95,7 @@ export async function startSimApp(options: { live?: boolean } = {}): Promise<Sim
         });
       }),
     async close() {
+      await services.printWorker.stop();
       services.captureLink.stop();
       await services.photoSync.stop();
       await services.restarter.stop();

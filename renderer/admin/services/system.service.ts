@@ -2,6 +2,7 @@ import type { AdminPhoto } from '../../../server/contract/photos.contract.js';
 import type { RestartStatus } from '../../../server/contract/system.contract.js';
 import { api } from '../../shared/http.js';
 import { openStream } from '../../shared/stream.js';
+import type { AdminPrintJob, PrintCounters, PrinterStatus } from '../../../server/contract/print.contract.js';
 
 export interface AdminStreamHandlers {
   restart?: (status: RestartStatus) => void;
@@ -9,6 +10,9 @@ export interface AdminStreamHandlers {
   photoUpdated?: (photo: AdminPhoto) => void;
   photoRemoved?: (id: string) => void;
   event?: () => void;
+  printJob?: (job: AdminPrintJob) => void;
+  printPrinter?: (status: PrinterStatus) => void;
+  printCounters?: (counters: PrintCounters) => void;
   open?: () => void;
   error?: () => void;
 }
@@ -24,6 +28,9 @@ export const systemService = {
     stream.on('photo-updated', (photo) => handlers.photoUpdated?.(photo));
     stream.on('photo-removed', ({ id }) => handlers.photoRemoved?.(id));
     stream.on('event', () => handlers.event?.());
+    stream.on('print-job', (job) => handlers.printJob?.(job));
+    stream.on('print-printer', (status) => handlers.printPrinter?.(status));
+    stream.on('print-counters', (counters) => handlers.printCounters?.(counters));
     stream.onOpen(() => handlers.open?.());
     stream.onError(() => handlers.error?.());
     return () => stream.close();

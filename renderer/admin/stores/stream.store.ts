@@ -12,6 +12,9 @@ export const useAdminStreamStore = defineStore('adminStream', () => {
     photoUpdated: (p) => subscribers.forEach((h) => h.photoUpdated?.(p)),
     photoRemoved: (id) => subscribers.forEach((h) => h.photoRemoved?.(id)),
     event: () => subscribers.forEach((h) => h.event?.()),
+    printJob: (j) => subscribers.forEach((h) => h.printJob?.(j)),
+    printPrinter: (s) => subscribers.forEach((h) => h.printPrinter?.(s)),
+    printCounters: (c) => subscribers.forEach((h) => h.printCounters?.(c)),
   };
 
   function subscribe(handlers: AdminStreamHandlers): () => void {

@@ -1,4 +1,5 @@
 import type { PhotoPage, PublicPhoto } from '../../../server/contract/photos.contract.js';
+import type { GuestPrintJob, PrintPauseReason } from '../../../server/contract/print.contract.js';
 import { api } from '../../shared/http.js';
 import { openStream } from '../../shared/stream.js';
 
@@ -10,6 +11,8 @@ export interface GalleryStreamHandlers {
   removed(id: string): void;
   eventChanged(): void;
   connected(up: boolean): void;
+  printJob?(job: GuestPrintJob): void;
+  printStatus?(paused: PrintPauseReason): void;
 }
 
 export const galleryService = {
@@ -25,6 +28,8 @@ export const galleryService = {
     stream.on('photo-updated', (photo) => h.updated(photo));
     stream.on('photo-removed', ({ id }) => h.removed(id));
     stream.on('event', () => h.eventChanged());
+    stream.on('print-job', (job) => h.printJob?.(job));
+    stream.on('print-status', ({ paused }) => h.printStatus?.(paused));
     stream.onOpen(() => h.connected(true));
     stream.onError(() => h.connected(false));
     return () => stream.close();

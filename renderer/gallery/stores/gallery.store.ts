@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { PublicPhoto } from '../../../server/contract/photos.contract.js';
 import { galleryService } from '../services/gallery.service.js';
+import { usePrintStore } from './print.store.js';
 
 const RETRY_AFTER_MS = 5000;
 
@@ -74,6 +75,8 @@ export const useGalleryStore = defineStore('gallery', () => {
         photos.value = photos.value.filter((p) => p.id !== id);
       },
       eventChanged: () => void reload(),
+      printJob: (job) => usePrintStore().jobChanged(job),
+      printStatus: (paused) => usePrintStore().statusChanged(paused),
       connected: (up) => {
         // Back after a cut: photos taken meanwhile are fetched again.
         if (up && !live.value && (loaded.value || error.value)) void reload();

@@ -112,7 +112,9 @@ export class SimulatorMedia {
   async makePhoto(options: { label: string; mediaType: string; frameFile: string | null; now: Date }): Promise<MadePhoto> {
     const { stem, at } = this.nextStem(options.now);
     const hue = Number.parseInt(stem.slice(-4), 10) % 360;
+    // Cameras write an Exif header; CUPS's image filters refuse a JPEG without JFIF or Exif.
     const original = await sharp(photoSvg(options.label, hue, at))
+      .withMetadata({ density: 300 })
       .jpeg({ quality: 85 })
       .toBuffer();
     let processed = original;
@@ -121,6 +123,7 @@ export class SimulatorMedia {
       const overlay = await sharp(frame).resize(PHOTO_WIDTH, PHOTO_HEIGHT, { fit: 'fill' }).png().toBuffer();
       processed = await sharp(original)
         .composite([{ input: overlay }])
+        .withMetadata({ density: 300 })
         .jpeg({ quality: 85 })
         .toBuffer();
     }
@@ -175,7 +178,11 @@ export class SimulatorMedia {
     if (!existsSync(cached)) {
       mkdirSync(path.dirname(cached), { recursive: true });
       const length = VARIANT_LENGTH[variant];
-      const data = await sharp(source).resize(length, length, { fit: 'inside', withoutEnlargement: true }).jpeg({ quality: 85 }).toBuffer();
+      const data = await sharp(source)
+        .resize(length, length, { fit: 'inside', withoutEnlargement: true })
+        .withMetadata({ density: 300 })
+        .jpeg({ quality: 85 })
+        .toBuffer();
       await writeFileAtomic(cached, data);
     }
     return cached;

@@ -2,6 +2,7 @@ import type { Migration } from '../migrator.js';
 import { initial } from './001-initial.js';
 import { actions } from './002-actions.js';
 import { eventsAndPhotos } from './003-events-photos.js';
+import { printing } from './004-print.js';
 
 /** Every schema change, in the order it must run. Append only. */
-export const migrations: readonly Migration[] = [initial, actions, eventsAndPhotos];
+export const migrations: readonly Migration[] = [initial, actions, eventsAndPhotos, printing];

@@ -11,6 +11,9 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'common.save': 'Save',
   'common.close': 'Close',
   'common.error.network': 'The service does not answer. Check the connection.',
+  'common.error.diskFull': 'The booth’s storage is full: free some space (old photos, exports) and try again.',
+  'home.warning.clockBehind':
+    'The booth’s clock is behind the current event’s creation (no network time). New photos still go to the current event, but their times will be wrong.',
   'common.error.unknown': 'Something went wrong: {message}',
 
   'connection.boothdeckDown': 'Boothdeck is not answering. The page will resume by itself when it is back.',

@@ -10,6 +10,9 @@ export const frConsole = {
   'common.save': 'Enregistrer',
   'common.close': 'Fermer',
   'common.error.network': 'Le service ne répond pas. Vérifiez la connexion.',
+  'common.error.diskFull': 'L’espace de stockage de la borne est plein : libérez de la place (anciennes photos, exports) puis réessayez.',
+  'home.warning.clockBehind':
+    'L’horloge de la borne est en retard sur la création de l’événement en cours (pas d’heure réseau). Les nouvelles photos restent dans l’événement en cours, mais leur heure sera fausse.',
   'common.error.unknown': 'Une erreur est survenue : {message}',
 
   'connection.boothdeckDown': 'Boothdeck ne répond pas. La page reprendra d’elle-même dès son retour.',

@@ -1,0 +1,75 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { AdminPrintJob, PrintCounters, PrinterChoice, PrinterStatus } from '../../../server/contract/print.contract.js';
+import type { PrintSettings } from '../../../server/contract/settings.contract.js';
+import { printService, type CounterName } from '../services/print.service.js';
+
+/** The operator's view of printing: settings, printers, the live queue and the counters. */
+export const usePrintAdminStore = defineStore('printAdmin', () => {
+  const jobs = ref<AdminPrintJob[]>([]);
+  const printer = ref<PrinterStatus | null>(null);
+  const counters = ref<PrintCounters>({ event: 0, today: 0, total: 0 });
+  const printers = ref<PrinterChoice[]>([]);
+  const settings = ref<PrintSettings | null>(null);
+  const loaded = ref(false);
+
+  async function load(): Promise<void> {
+    const [view, list, current] = await Promise.all([printService.queue(), printService.printers(), printService.settings()]);
+    jobs.value = view.jobs;
+    printer.value = view.printer;
+    counters.value = view.counters;
+    printers.value = list.printers;
+    settings.value = current;
+    loaded.value = true;
+  }
+
+  async function saveSettings(next: PrintSettings): Promise<void> {
+    settings.value = await printService.saveSettings(next);
+    // The printer choice changes what the state says.
+    const view = await printService.queue();
+    printer.value = view.printer;
+  }
+
+  /** A job changed (live stream or an action's answer): update it in place, or add it on top. */
+  function jobChanged(job: AdminPrintJob): void {
+    const i = jobs.value.findIndex((j) => j.id === job.id);
+    if (i >= 0) jobs.value[i] = job;
+    else jobs.value.unshift(job);
+  }
+
+  async function cancel(id: number): Promise<void> {
+    jobChanged((await printService.cancel(id)).job);
+  }
+
+  async function retry(id: number): Promise<void> {
+    jobChanged((await printService.retry(id)).job);
+  }
+
+  async function clear(): Promise<number> {
+    const { cleared } = await printService.clear();
+    jobs.value = jobs.value.filter((j) => j.state !== 'done' && j.state !== 'cancelled');
+    return cleared;
+  }
+
+  async function resetCounter(counter: CounterName): Promise<void> {
+    counters.value = (await printService.resetCounter(counter)).counters;
+  }
+
+  return {
+    jobs,
+    printer,
+    counters,
+    printers,
+    settings,
+    loaded,
+    load,
+    saveSettings,
+    jobChanged,
+    cancel,
+    retry,
+    clear,
+    resetCounter,
+    printerChanged: (s: PrinterStatus) => (printer.value = s),
+    countersChanged: (c: PrintCounters) => (counters.value = c),
+  };
+});

@@ -1,0 +1,273 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { CaptureAppPort } from '../capture/capture.port.js';
+import type { PrinterStatus } from '../contract/print.contract.js';
+import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
+import type { Logger } from '../core/logger.js';
+import type { PrintJobRow, PrintRepository } from './print.repository.js';
+import { readPrinterStatus } from './printer-monitor.js';
+import { PrinterUnreachableError, type PrinterPort } from './printer.port.js';
+
+export interface PrintWorkerOptions {
+  /** How often a job in CUPS is asked about. */
+  pollMs: number;
+  /** How often a paused queue looks at the printer again. */
+  pausePollMs: number;
+  /** Largest image fetched for printing. */
+  maxFileBytes: number;
+}
+
+export const defaultWorkerOptions: PrintWorkerOptions = { pollMs: 1000, pausePollMs: 3000, maxFileBytes: 64 * 1024 * 1024 };
+
+export interface PrintWorkerEvents {
+  job(row: PrintJobRow): void;
+  printer(status: PrinterStatus): void;
+}
+
+const EXTENSIONS: Record<string, string> = { 'image/jpeg': '.jpg', 'image/png': '.png', 'image/webp': '.webp', 'image/gif': '.gif' };
+/** CUPS job ids are `<printer>-<number>`. */
+const printerOfJob = (cupsJobId: string): string => cupsJobId.replace(/-\d+$/, '');
+
+/**
+ * The one print worker: sends one job at a time to CUPS and follows it to its end. A job found
+ * in `printing` (after a crash) is settled with CUPS by its job id before anything is resent;
+ * a printer that cannot print pauses the queue until CUPS reports it ready.
+ */
+export class PrintWorker {
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = true;
+  private timer: TimerHandle | undefined;
+  private wake: (() => void) | undefined;
+  private last: PrinterStatus = { name: null, state: 'unknown', reasons: [], message: '', pause: null };
+
+  constructor(
+    private readonly repo: PrintRepository,
+    private readonly printer: PrinterPort,
+    private readonly capture: CaptureAppPort,
+    private readonly chosenPrinter: () => string | null,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly spoolDir: string,
+    private readonly events: PrintWorkerEvents,
+    private readonly options: PrintWorkerOptions = defaultWorkerOptions,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.kick();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) this.clock.clearTimeout(this.timer);
+    this.wake?.();
+    await this.running;
+  }
+
+  /** Asks the worker to look at the queue (a job was added, retried, or the settings changed). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      this.wake?.();
+      return;
+    }
+    this.running = this.run().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  /** The printer as last seen. */
+  printerStatus(): PrinterStatus {
+    return this.last;
+  }
+
+  /** Asks CUPS now and tells listeners when anything changed. */
+  async refreshPrinter(): Promise<PrinterStatus> {
+    const next = await readPrinterStatus(this.printer, this.chosenPrinter());
+    if (JSON.stringify(next) !== JSON.stringify(this.last)) {
+      this.last = next;
+      this.events.printer(next);
+    }
+    return next;
+  }
+
+  /** Resolves once the worker has nothing running (tests and shutdown). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  private async run(): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        await this.drain();
+      } while (this.again && !this.stopped);
+    } catch (err) {
+      this.log.error('The print worker stopped on an unexpected error; it starts again in a moment', err);
+      this.schedule(this.options.pausePollMs);
+    }
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer) this.clock.clearTimeout(this.timer);
+    this.timer = this.clock.setTimeout(() => {
+      this.timer = undefined;
+      this.kick();
+    }, ms);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const handle = this.clock.setTimeout(() => done(), ms);
+      const done = (): void => {
+        this.clock.clearTimeout(handle);
+        this.wake = undefined;
+        resolve();
+      };
+      this.wake = done;
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (!this.stopped) {
+      const job = this.repo.next();
+      if (!job) {
+        // The printer may have changed while the last job printed: end on its current state.
+        await this.refreshPrinter();
+        return;
+      }
+      if (job.state === 'printing') {
+        // Already handed over (or about to be): never resent before CUPS has been asked.
+        await this.settle(job);
+        continue;
+      }
+      const status = await this.refreshPrinter();
+      if (status.pause) {
+        this.schedule(this.options.pausePollMs);
+        return;
+      }
+      await this.send(job);
+    }
+  }
+
+  private async settle(job: PrintJobRow): Promise<void> {
+    if (job.cups_job_id === null) {
+      // The worker stopped before lp answered: CUPS never took it.
+      this.repo.requeue(job.id, this.clock.now());
+      this.emit(job.id);
+      return;
+    }
+    await this.follow(job.id, job.cups_job_id);
+  }
+
+  private async send(job: PrintJobRow): Promise<void> {
+    if (!this.repo.markPrinting(job.id, this.clock.now())) return;
+    this.emit(job.id);
+    let file: string;
+    try {
+      file = await this.spool(job);
+    } catch (err) {
+      this.fail(job.id, err instanceof MissingPhotoError ? 'photo_missing' : 'capture_unavailable', String(err));
+      return;
+    }
+    const printer = this.last.name ?? '';
+    try {
+      const cupsJobId = await this.printer.submit(printer, file, job.copies, `Boothdeck ${job.id} ${job.photo_id}`);
+      this.repo.setCupsJob(job.id, cupsJobId, this.clock.now());
+      this.emit(job.id);
+    } catch (err) {
+      if (err instanceof PrinterUnreachableError) {
+        this.repo.requeue(job.id, this.clock.now());
+        this.emit(job.id);
+        await this.refreshPrinter();
+        return;
+      }
+      this.fail(job.id, 'printer_refused', err instanceof Error ? err.message : String(err));
+      return;
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+
+  /** Follows a job in CUPS to its end; the printer's state is read as it waits. */
+  private async follow(id: number, cupsJobId: string): Promise<void> {
+    const printer = printerOfJob(cupsJobId);
+    while (!this.stopped) {
+      if (this.repo.find(id)?.state !== 'printing') return;
+      let status;
+      try {
+        status = await this.printer.jobStatus(printer, cupsJobId);
+      } catch (err) {
+        if (!(err instanceof PrinterUnreachableError)) throw err;
+        await this.refreshPrinter();
+        await this.sleep(this.options.pausePollMs);
+        continue;
+      }
+      switch (status.state) {
+        case 'completed':
+        case 'gone':
+          if (this.repo.markDone(id, this.clock.now())) this.emit(id);
+          return;
+        case 'failed':
+          // A job CUPS stopped on an error would print later by surprise: take it out.
+          await this.printer.cancel(cupsJobId).catch(() => undefined);
+          this.fail(id, 'printer_failed', status.detail);
+          return;
+        case 'cancelled':
+          if (this.repo.cancel(id, this.clock.now(), true)) this.emit(id);
+          return;
+        default:
+          await this.refreshPrinter();
+          await this.sleep(this.last.pause ? this.options.pausePollMs : this.options.pollMs);
+      }
+    }
+  }
+
+  private fail(id: number, code: string, detail: string): void {
+    this.log.warn(`Print job ${id} failed (${code}): ${detail}`);
+    this.repo.markFailed(id, code, detail, this.clock.now());
+    this.emit(id);
+  }
+
+  private emit(id: number): void {
+    const row = this.repo.find(id);
+    if (row) this.events.job(row);
+  }
+
+  /** The capture app's full-size image, fetched through its own interface into a spool file. */
+  private async spool(job: PrintJobRow): Promise<string> {
+    // The capture client's stream flows from the start: nothing may be awaited between opening and piping it.
+    await mkdir(this.spoolDir, { recursive: true });
+    const media = await this.capture.openMedia('full', job.photo_id);
+    if (!media) throw new MissingPhotoError(`The capture app has no image for ${job.photo_id}`);
+    if (media.contentLength !== undefined && media.contentLength > this.options.maxFileBytes) {
+      media.stream.destroy();
+      throw new MissingPhotoError('The image is too large to print');
+    }
+    const type = media.contentType.split(';')[0]?.trim() ?? '';
+    const file = path.join(this.spoolDir, `job-${job.id}${EXTENSIONS[type] ?? '.jpg'}`);
+    let size = 0;
+    const limit = this.options.maxFileBytes;
+    const bounded = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        size += chunk.length;
+        callback(size > limit ? new MissingPhotoError('The image is too large to print') : null, chunk);
+      },
+    });
+    try {
+      await pipeline(media.stream, bounded, createWriteStream(file));
+    } catch (err) {
+      await rm(file, { force: true });
+      throw err;
+    }
+    return file;
+  }
+}
+
+class MissingPhotoError extends Error {}

@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs';
+import {
+  PrinterUnreachableError,
+  type PrinterInfo,
+  type PrinterJobState,
+  type PrinterJobStatus,
+  type PrinterPort,
+} from './printer.port.js';
+
+export interface RecordedPrint {
+  id: string;
+  printer: string;
+  copies: number;
+  title: string;
+  /** The file's bytes, read at submission (the queue removes its spool file afterwards). */
+  bytes: Buffer;
+  state: PrinterJobState;
+  detail: string;
+}
+
+/**
+ * A printer that records jobs. By default a job completes as soon as its state is asked; tests
+ * hold jobs, fail them, stop the printer or make CUPS unreachable.
+ */
+export class FakePrinter implements PrinterPort {
+  readonly jobs: RecordedPrint[] = [];
+  readonly cancelled: string[] = [];
+  printers: PrinterInfo[] = [{ name: 'Photo', state: 'idle', reasons: [], message: '', isDefault: true }];
+  reachable = true;
+  /** When true, jobs stay pending until `finish` is called. */
+  hold = false;
+  private nextId = 1;
+
+  private check(): void {
+    if (!this.reachable) throw new PrinterUnreachableError('CUPS does not answer');
+  }
+
+  async list(): Promise<PrinterInfo[]> {
+    this.check();
+    return this.printers.map((p) => ({ ...p, reasons: [...p.reasons] }));
+  }
+
+  async submit(printer: string, file: string, copies: number, title: string): Promise<string> {
+    this.check();
+    const id = `${printer}-${this.nextId++}`;
+    this.jobs.push({ id, printer, copies, title, bytes: readFileSync(file), state: 'pending', detail: '' });
+    return id;
+  }
+
+  async jobStatus(_printer: string, jobId: string): Promise<PrinterJobStatus> {
+    this.check();
+    const job = this.jobs.find((j) => j.id === jobId);
+    if (!job) return { state: 'gone', detail: '' };
+    const stopped = this.printers.find((p) => p.name === job.printer)?.state === 'stopped';
+    if (job.state === 'pending' && !this.hold && !stopped) job.state = 'completed';
+    return { state: job.state, detail: job.detail };
+  }
+
+  async cancel(jobId: string): Promise<void> {
+    this.check();
+    this.cancelled.push(jobId);
+    const job = this.jobs.find((j) => j.id === jobId);
+    if (job && (job.state === 'pending' || job.state === 'processing')) job.state = 'cancelled';
+  }
+
+  /** Ends a held job the way CUPS would. */
+  finish(jobId: string, state: 'completed' | 'failed' = 'completed', detail = ''): void {
+    const job = this.jobs.find((j) => j.id === jobId);
+    if (!job) throw new Error(`no job ${jobId}`);
+    job.state = state;
+    job.detail = detail;
+  }
+
+  setState(name: string, state: PrinterInfo['state'], reasons: string[] = [], message = ''): void {
+    const printer = this.printers.find((p) => p.name === name);
+    if (!printer) throw new Error(`no printer ${name}`);
+    Object.assign(printer, { state, reasons, message });
+  }
+}

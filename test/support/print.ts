@@ -1,0 +1,44 @@
+import request from 'supertest';
+import type { Express } from 'express';
+import type { AdminPrintJob, PrintJobState } from '../../server/contract/print.contract.js';
+import type { EventHub } from '../../server/core/event-hub.js';
+
+/** A fresh guest: visits the gallery and keeps the session cookie it was given. */
+export async function guestCookie(app: Express): Promise<string> {
+  const res = await request(app).get('/api/gallery/session');
+  const header = res.headers['set-cookie'];
+  const first = Array.isArray(header) ? header[0] : header;
+  if (!first) throw new Error('no guest cookie issued');
+  return first.split(';')[0] ?? '';
+}
+
+/** Resolves when the hub announces the job in the wanted state (or at once if it already is). */
+export function jobReaches(
+  hub: EventHub,
+  jobId: number,
+  state: PrintJobState,
+  current?: () => AdminPrintJob | undefined,
+): Promise<AdminPrintJob> {
+  return new Promise((resolve) => {
+    const now = current?.();
+    if (now?.state === state) return resolve(now);
+    const off = hub.subscribe('admin', (m) => {
+      if (m.event === 'print-job' && m.data.id === jobId && m.data.state === state) {
+        off();
+        resolve(m.data);
+      }
+    });
+  });
+}
+
+/** Resolves when the hub reports the printer's pause reason reaching `pause`. */
+export function printerPause(hub: EventHub, pause: string | null): Promise<void> {
+  return new Promise((resolve) => {
+    const off = hub.subscribe('admin', (m) => {
+      if (m.event === 'print-printer' && m.data.pause === pause) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
