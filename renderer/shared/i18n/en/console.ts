@@ -51,6 +51,13 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'idle.warning': 'The console locks in {seconds} s',
   'idle.touch': 'Touch the screen to go on.',
 
+  'home.event': 'Event',
+  'home.noEvent': 'No event is on.',
+  'home.today.one': '{count} photo today',
+  'home.today.other': '{count} photos today',
+  'home.today.more': 'More than {count} photos today',
+  'home.warning.noEvent': 'Photos are arriving while no event is on: guests cannot see them. Create an event.',
+  'home.restartCapture': 'Restart the capture app',
   'home.title': 'Overview',
   'home.capture': 'Capture app',
   'home.capture.ok': 'Connected',

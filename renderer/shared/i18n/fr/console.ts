@@ -50,6 +50,14 @@ export const frConsole = {
   'idle.warning': 'La console se verrouille dans {seconds} s',
   'idle.touch': 'Touchez l’écran pour continuer.',
 
+  'home.event': 'Événement',
+  'home.noEvent': 'Aucun événement en cours.',
+  'home.today.one': '{count} photo aujourd’hui',
+  'home.today.other': '{count} photos aujourd’hui',
+  'home.today.more': 'Plus de {count} photos aujourd’hui',
+  'home.warning.noEvent':
+    'Des photos arrivent alors qu’aucun événement n’est en cours : les invités ne les voient pas. Créez un événement.',
+  'home.restartCapture': 'Redémarrer l’application de capture',
   'home.title': 'Tableau de bord',
   'home.capture': 'Application de capture',
   'home.capture.ok': 'Connectée',
