@@ -12,6 +12,7 @@ import { localDay } from '../common/dates.js';
 import type { ServiceHandle } from '../server/service.js';
 import { percentile, round, seedCaptureFolder } from './bench/seed.js';
 import { adminCookie, seedEvents, startBenchService, tempDir } from './bench/setup.js';
+import { relayTiming, ringUnderLoad } from './bench/hardware.js';
 import { galleryLoad } from './bench/gallery-load.js';
 import { printQueueing } from './bench/print.js';
 
@@ -313,6 +314,8 @@ async function main(): Promise<void> {
       await liveArrival();
       await zipExport();
       await printQueueing(record, cleanups);
+      await relayTiming(record);
+      await ringUnderLoad(record, cleanups);
     }
   } finally {
     cleanups.forEach((dir) => rmSync(dir, { recursive: true, force: true }));

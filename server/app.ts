@@ -23,6 +23,8 @@ export interface AppDeps {
 
 /** JSON bodies of this API are small; anything larger is refused before it is parsed. */
 export const JSON_BODY_LIMIT = '64kb';
+/** A backup file holds every action and preset: it may be larger than any other request. */
+export const BACKUP_BODY_LIMIT = '4mb';
 
 /** Builds the HTTP app. It never listens: the host decides where and when. */
 export function createApp(deps: AppDeps): Express {
@@ -33,12 +35,15 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders);
 
   app.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(services.health.status());
   });
 
   const api = express.Router();
   api.use(sameOriginGuard);
   api.use(requireJsonBody);
+  // Only a signed-in operator may make the service parse a body as large as a backup.
+  api.use('/admin/backup', requireAdmin(services.auth), express.json({ limit: BACKUP_BODY_LIMIT, strict: true }));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
   api.use(limitBodyDepth);
   api.use((_req, res, next) => {
@@ -47,7 +52,7 @@ export function createApp(deps: AppDeps): Express {
   });
   const allowedHosts = deps.allowedHosts ?? (() => boothHosts(() => services.settings.stored().gallery.public_url));
   api.use('/admin', hostGuard(allowedHosts));
-  api.use('/admin/session', authRouter(services.auth));
+  api.use('/admin/session', authRouter(services.auth, { simulator: services.health.simulator }));
   api.use('/admin', requireAdmin(services.auth), adminRouter(services));
   api.use(
     '/gallery',

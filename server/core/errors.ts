@@ -99,3 +99,10 @@ export class UnsupportedMediaTypeError extends AppError {
     super(415, 'unsupported_media_type', message);
   }
 }
+
+/** A system command (systemctl, reboot…) ran and failed; the message carries its own words. */
+export class SystemCommandError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(502, 'command_failed', message, details);
+  }
+}

@@ -148,4 +148,24 @@ export class PhotoRepository {
   count(): number {
     return this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM photos').get()?.n ?? 0;
   }
+
+  /** Visible photos of an event counted per hour of their capture time (hour = ms / 3 600 000). */
+  hourlyCounts(eventId: number): { hour: number; count: number }[] {
+    return this.db
+      .prepare<[number], { hour: number; count: number }>(
+        `SELECT CAST(taken_at / 3600000 AS INTEGER) AS hour, COUNT(*) AS count
+         FROM photos WHERE event_id = ? AND visible = 1 GROUP BY hour ORDER BY hour`,
+      )
+      .all(eventId);
+  }
+
+  /** The mean size of the processed file of the latest photos, null before the first one. */
+  recentAverageSize(sample = 50): number | null {
+    const row = this.db
+      .prepare<[number], { avg: number | null }>(
+        'SELECT AVG(size) AS avg FROM (SELECT size FROM photos WHERE size > 0 ORDER BY taken_at DESC LIMIT ?)',
+      )
+      .get(sample);
+    return row?.avg ?? null;
+  }
 }

@@ -22,6 +22,11 @@ export interface CaptureRestartOptions {
   unit: string;
   /** Undefined: no screen to refresh (the simulator has none). */
   refresh: ScreenRefresh | undefined;
+  /**
+   * The host's own refresh, used instead of the command: the kiosk reloads the capture app's
+   * view it hosts, which a key press sent to whichever window has focus could miss.
+   */
+  refreshScreen?: (() => Promise<void> | void) | undefined;
 }
 
 export const defaultRestartOptions: CaptureRestartOptions = {
@@ -210,6 +215,18 @@ export class CaptureRestartService {
       return;
     }
     const refresh = this.options.refresh;
+    const hook = this.options.refreshScreen;
+    if (hook) {
+      this.set({ state: 'refreshing', method });
+      try {
+        await hook();
+      } catch (err) {
+        this.finish('failed', `Screen refresh failed: ${err instanceof Error ? err.message : String(err)}`, method, false);
+        return;
+      }
+      this.finish('done', null, method, true);
+      return;
+    }
     if (!refresh) {
       this.finish('done', 'No booth screen to refresh (simulated capture app)', method, null);
       return;

@@ -50,6 +50,9 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'nav.lock': 'Lock',
   'idle.warning': 'The console locks in {seconds} s',
   'idle.touch': 'Touch the screen to go on.',
+  'kiosk.backToBooth': 'Back to the booth screen',
+  'kiosk.simulator': 'Simulator',
+  'kiosk.simulatorLong': 'Simulator: no real capture app',
 
   'home.event': 'Event',
   'home.noEvent': 'No event is on.',
@@ -73,7 +76,6 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'home.hardware.simulated': 'simulated',
   'home.version': 'Version {version}',
 
-  'placeholder.body': 'This part of the console comes in a later version.',
 
   'gallery.title': 'Photo gallery',
   'gallery.empty': 'No photos yet. Smile, the booth is waiting!',

@@ -49,6 +49,9 @@ export const frConsole = {
   'nav.lock': 'Verrouiller',
   'idle.warning': 'La console se verrouille dans {seconds} s',
   'idle.touch': 'Touchez l’écran pour continuer.',
+  'kiosk.backToBooth': 'Revenir à l’écran de la borne',
+  'kiosk.simulator': 'Simulateur',
+  'kiosk.simulatorLong': 'Simulateur : aucune vraie application de capture',
 
   'home.event': 'Événement',
   'home.noEvent': 'Aucun événement en cours.',
@@ -73,7 +76,6 @@ export const frConsole = {
   'home.hardware.simulated': 'simulé',
   'home.version': 'Version {version}',
 
-  'placeholder.body': 'Cette partie de la console arrive dans une prochaine version.',
 
   'gallery.title': 'Galerie photos',
   'gallery.empty': 'Aucune photo pour le moment. Souriez, la borne vous attend !',
