@@ -71,5 +71,7 @@ export const enErrors: Record<keyof typeof frErrors, string> = {
   'error.label.to': 'End date',
   'error.label.event': 'Event',
   'error.label.path': 'File',
+  'error.label.quota': 'Print quota',
+  'error.label.max_copies': 'Most copies',
   'error.label.cursor': 'Page',
 } as const;

@@ -70,5 +70,7 @@ export const frErrors = {
   'error.label.to': 'Date de fin',
   'error.label.event': 'Événement',
   'error.label.path': 'Fichier',
+  'error.label.quota': 'Quota d’impression',
+  'error.label.max_copies': 'Copies au plus',
   'error.label.cursor': 'Page',
 } as const;
