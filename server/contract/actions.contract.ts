@@ -85,4 +85,8 @@ export interface UserFile {
   path: string;
   /** Where the console can show a small preview of it. */
   preview_url: string;
+  /** What its folder says it is for: frames in a frames folder, backgrounds in a backgrounds folder. */
+  folder: 'frames' | 'backgrounds' | 'other';
+  /** Whether it has transparent pixels (what a frame needs); null when it could not be read. */
+  transparent: boolean | null;
 }

@@ -16,4 +16,6 @@ export interface RestartStatus {
    */
   method: 'api' | 'systemctl' | 'reload' | null;
   screen_refreshed: boolean | null;
+  /** How long the recent restarts kept the booth away, in seconds (the longest of the last few); null before the first. */
+  typical_seconds: number | null;
 }

@@ -21,8 +21,8 @@ export class ValidationError extends AppError {
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Admin session required') {
-    super(401, 'unauthorized', message);
+  constructor(message = 'Admin session required', details?: unknown) {
+    super(401, 'unauthorized', message, details);
   }
 }
 

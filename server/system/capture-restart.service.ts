@@ -55,7 +55,11 @@ const idle = (): RestartStatus => ({
   message: null,
   method: null,
   screen_refreshed: null,
+  typical_seconds: null,
 });
+
+/** How many recent restarts the announced wait is measured from. */
+const DURATIONS_KEPT = 5;
 
 /**
  * Applies configuration changes to the capture app, which reads its configuration only at
@@ -71,6 +75,8 @@ export class CaptureRestartService {
   private running: Promise<void> | undefined;
   private queuedReasons: string[] = [];
   private readonly listeners = new Set<Listener>();
+  private runStartedAt = 0;
+  private readonly durationsMs: number[] = [];
 
   constructor(
     private readonly capture: CaptureAppPort,
@@ -174,6 +180,7 @@ export class CaptureRestartService {
   }
 
   private async run(reasons: string[]): Promise<void> {
+    this.runStartedAt = this.clock.monotonic();
     this.set({ state: 'restarting', reasons });
     let linkDropped = false;
     const unwatch = this.link?.onState((state) => {
@@ -280,6 +287,18 @@ export class CaptureRestartService {
     if (state === 'failed') this.log.error(message ?? 'Capture app restart failed');
     else if (state === 'warning') this.log.warn(message ?? 'Capture app reloaded instead of restarted');
     else this.log.info(`Capture app restarted (${method})${refreshed ? ' and screen refreshed' : ''}`);
-    this.set({ state, message, method, screen_refreshed: refreshed, finished_at: new Date(this.clock.now()).toISOString() });
+    if (state === 'done') {
+      this.durationsMs.push(this.clock.monotonic() - this.runStartedAt);
+      if (this.durationsMs.length > DURATIONS_KEPT) this.durationsMs.shift();
+    }
+    const typical = this.durationsMs.length > 0 ? Math.max(1, Math.ceil(Math.max(...this.durationsMs) / 1000)) : null;
+    this.set({
+      state,
+      message,
+      method,
+      screen_refreshed: refreshed,
+      finished_at: new Date(this.clock.now()).toISOString(),
+      typical_seconds: typical,
+    });
   }
 }

@@ -117,6 +117,14 @@ describe('applying changes to the capture app', () => {
     });
   });
 
+  it('measures how long restarts keep the booth away, to announce the next one', async () => {
+    const { restarter, run } = setup();
+    expect(restarter.status().typical_seconds).toBeNull();
+    restarter.request('actions');
+    await run(1500);
+    expect(restarter.status().typical_seconds).toBeGreaterThanOrEqual(1);
+  });
+
   it('skips the refresh when there is no screen, and says so', async () => {
     const { system, restarter, run } = setup({ refresh: undefined });
     restarter.request('actions');
