@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
@@ -15,7 +18,11 @@ const item = (n: number): MediaItem => ({
 
 describe('the public photo list, answered from memory under load', () => {
   it('never serves a stale page: new photos, print counts and a new event show at once', async () => {
-    const t = await buildTestApp({ capture: new FakeCaptureApp() });
+    // Guests see a photo once its processed file exists: put the files where the capture app would.
+    const captureDataDir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-capture-'));
+    mkdirSync(path.join(captureDataDir, 'media', 'processed_full'), { recursive: true });
+    for (const n of [1, 2]) writeFileSync(path.join(captureDataDir, item(n).processed), 'jpeg');
+    const t = await buildTestApp({ capture: new FakeCaptureApp(), captureDataDir });
     const cookie = await signIn(t.app);
     await request(t.app).post('/api/admin/events').set('Cookie', cookie).send({ name: 'Soirée' });
     const list = async (): Promise<{ id: string; printed_copies: number }[]> =>
