@@ -1,5 +1,10 @@
 import { ConfigError, loadConfig } from './config.js';
 import { startService } from './service.js';
+import { startBanner } from './start-banner.js';
+
+/** A newcomer's first start shows the product working: photos arrive in a demo event. */
+const DEMO_INTERVAL_SECONDS = 5;
+const DEMO_EVENT = 'Démo';
 
 /** Headless host: the same service as the kiosk, in plain Node, with embedded defaults. */
 async function main(): Promise<void> {
@@ -13,13 +18,22 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const handle = await startService(config);
-  console.log(`Boothdeck is running.`);
-  console.log(`  Admin console:  ${handle.adminUrl}`);
-  console.log(`  Public gallery: ${handle.galleryUrl}`);
-  if (!config.adminPin && !handle.services.auth.isPinSet()) {
-    console.log(`  No admin PIN yet: open ${handle.localUrl}/admin on this machine to choose one.`);
+  // The simulator stands in (a development checkout, or asked by name): unless an interval is
+  // chosen, it takes a photo every few seconds, and a first start gets an event to show them in.
+  const simulated = config.captureUrl === undefined;
+  if (simulated && (process.env.BOOTHDECK_SIMULATOR_INTERVAL ?? '').trim() === '') {
+    config = { ...config, simulatorIntervalSeconds: DEMO_INTERVAL_SECONDS };
   }
+  const handle = await startService(config);
+  if (simulated && handle.services.events.list().events.length === 0) handle.services.events.create({ name: DEMO_EVENT });
+  console.log(
+    await startBanner({
+      consoleUrl: `${handle.localUrl}/admin`,
+      galleryUrl: handle.galleryUrl,
+      pinSet: Boolean(config.adminPin) || handle.services.auth.isPinSet(),
+      simulatorIntervalSeconds: simulated ? config.simulatorIntervalSeconds : undefined,
+    }),
+  );
   const shutdown = (signal: string): void => {
     console.log(`${signal}: stopping Boothdeck…`);
     handle.stop().then(

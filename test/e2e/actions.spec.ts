@@ -138,7 +138,7 @@ test('presets: save the list, change it, restore it after a confirmation, delete
   await page.getByTestId('preset-name').fill('Mariage');
   await page.getByTestId('preset-description').fill('Les quatre actions d’origine');
   await page.getByTestId('preset-save').click();
-  await expect(page.getByTestId('preset-Mariage')).toContainText('4 action(s)');
+  await expect(page.getByTestId('preset-Mariage')).toContainText('4 actions');
 
   await page.getByTestId('action-card-3').getByTestId('action-delete').click();
   await page.getByTestId('confirm-ok').click();

@@ -28,7 +28,7 @@ test('a ZIP export downloads with a progress bar that ends complete', async ({ p
   for (let i = 0; i < 3; i++) await service.simulator!.capture(`gala ${i}`);
   await expect.poll(() => service.services.photoRepository.count()).toBe(3);
   await unlockConsole(page, '/admin/events');
-  await expect(page.getByTestId('event-gala').getByTestId('photo-count')).toHaveText('3 photo(s)');
+  await expect(page.getByTestId('event-gala').getByTestId('photo-count')).toHaveText('3 photos');
   const download = page.waitForEvent('download');
   await page.getByTestId('event-gala').getByTestId('event-export').click();
   const file = await download;
@@ -37,7 +37,7 @@ test('a ZIP export downloads with a progress bar that ends complete', async ({ p
   expect(entries).toHaveLength(3);
   expect(entries.every((e) => /^Gala_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}(-\d)?\.jpg$/.test(e.name))).toBe(true);
   await expect(page.getByTestId('export-progress')).toHaveAttribute('data-state', 'done');
-  await expect(page.getByTestId('export-progress')).toContainText('Export terminé : 3 photo(s).');
+  await expect(page.getByTestId('export-progress')).toContainText('Export terminé : 3 photos.');
 });
 
 test('the console shows a large QR code of the public gallery’s address', async ({ page, service }) => {

@@ -23,18 +23,18 @@ test('a guest chooses copies with − and +, up to the max, sends, and follows t
   await openPrint(page);
   await expect(page.getByTestId('copies-value')).toHaveText('1');
   await expect(page.getByTestId('copies-less')).toBeDisabled();
-  await expect(page.getByTestId('print-remaining')).toContainText('Il vous reste 5 impression(s) sur 5.');
+  await expect(page.getByTestId('print-remaining')).toContainText('Il vous reste 5 impressions sur 5.');
   await page.getByTestId('copies-more').click();
   await page.getByTestId('copies-more').click();
   await expect(page.getByTestId('copies-value')).toHaveText('3');
   await expect(page.getByTestId('copies-more')).toBeDisabled();
   await page.getByTestId('copies-less').click();
-  await expect(page.getByTestId('print-send')).toHaveText('Imprimer 2 copie(s)');
+  await expect(page.getByTestId('print-send')).toHaveText('Imprimer 2 copies');
   await page.screenshot({ path: 'test-screens/print-guest-modal.png' });
 
   await page.getByTestId('print-send').click();
   await expect(page.getByTestId('print-job-state')).toHaveText('Impression en cours…');
-  await expect(page.getByTestId('print-remaining')).toContainText('Il vous reste 3 impression(s) sur 5.');
+  await expect(page.getByTestId('print-remaining')).toContainText('Il vous reste 3 impressions sur 5.');
   await expect.poll(() => printer.jobs.length).toBe(1);
   printer.finish(printer.jobs[0]!.id);
   await expect(page.getByTestId('print-job-state')).toHaveText('Imprimée ! Récupérez-la à la borne.');

@@ -16,9 +16,19 @@ function initialLocale(): Locale {
 /** One reactive locale for the whole page: templates that call `t` re-render when it changes. */
 const locale: Ref<Locale> = ref(initialLocale());
 
+/** `{count:photo|photos}` picks the singular or the plural by the language's own rules (French: 0 and 1 are singular). */
+const PLURAL = /\{(\w+):([^|{}]*)\|([^{}]*)\}/g;
+
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
   const text = dictionaries[locale.value][key];
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+  const rules = new Intl.PluralRules(locale.value);
+  return text
+    .replace(PLURAL, (whole, name: string, one: string, other: string) => {
+      const value = params[name];
+      if (typeof value !== 'number') return whole;
+      return rules.select(value) === 'one' ? one : other;
+    })
+    .replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 export function setLocale(next: Locale): void {

@@ -105,7 +105,7 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'presets.empty': 'No presets saved.',
   'presets.restore': 'Restore',
   'presets.delete': 'Delete',
-  'presets.count': '{count} action(s)',
+  'presets.count': '{count} {count:action|actions}',
   'presets.saved': 'Preset “{name}” saved.',
   'presets.restored': 'Preset “{name}” restored.',
   'presets.deleted': 'Preset “{name}” deleted.',

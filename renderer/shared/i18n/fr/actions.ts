@@ -103,7 +103,7 @@ export const frActions = {
   'presets.empty': 'Aucun préréglage enregistré.',
   'presets.restore': 'Restaurer',
   'presets.delete': 'Supprimer',
-  'presets.count': '{count} action(s)',
+  'presets.count': '{count} {count:action|actions}',
   'presets.saved': 'Préréglage « {name} » enregistré.',
   'presets.restored': 'Préréglage « {name} » restauré.',
   'presets.deleted': 'Préréglage « {name} » supprimé.',
