@@ -206,7 +206,10 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
       restartSelf: options.restartSelf ?? (() => ports.log.warn('Restart of Boothdeck asked for, but this host cannot restart it')),
       selfRestartDelayMs: 500,
     },
-    () => dashboard.noteCaptureRestart(),
+    () => {
+      dashboard.noteCaptureRestart();
+      restarter.followExternalRestart('dashboard');
+    },
   );
   const backup = new BackupService({
     db: ports.db,

@@ -247,6 +247,40 @@ export class CaptureRestartService {
       this.finish('failed', 'The capture app did not come back after its restart', method, null);
       return;
     }
+    await this.refreshAndFinish(method, warning);
+  }
+
+  /**
+   * A restart made outside this service (the dashboard's systemctl button): once the capture app
+   * answers again, the booth's screen is refreshed as after any other restart, and the console's
+   * restart banner follows it. Ignored while a restart of our own runs: that one refreshes too.
+   */
+  followExternalRestart(reason: string): void {
+    if (this.stopped || this.running || this.timer) return;
+    this.running = this.refreshWhenBack(reason).finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async refreshWhenBack(reason: string): Promise<void> {
+    this.runStartedAt = this.clock.monotonic();
+    this.set({
+      state: 'restarting',
+      reasons: [reason],
+      requested_at: new Date(this.clock.now()).toISOString(),
+      finished_at: null,
+      message: null,
+      method: 'systemctl',
+      screen_refreshed: null,
+    });
+    if (!(await this.cameBack())) {
+      this.finish('failed', 'The capture app did not come back after its restart', 'systemctl', null);
+      return;
+    }
+    await this.refreshAndFinish('systemctl', null);
+  }
+
+  private async refreshAndFinish(method: 'api' | 'systemctl' | 'reload', warning: string | null): Promise<void> {
     const refresh = this.options.refresh;
     const hook = this.options.refreshScreen;
     if (hook) {

