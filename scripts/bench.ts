@@ -13,6 +13,7 @@ import type { ServiceHandle } from '../server/service.js';
 import { percentile, round, seedCaptureFolder } from './bench/seed.js';
 import { adminCookie, seedEvents, startBenchService, tempDir } from './bench/setup.js';
 import { printQueueing } from './bench/print.js';
+import { DESKTOP, PHONE, describeScreen, firstScreen, warmFirstScreen } from './bench/gallery.js';
 
 interface Row {
   measure: string;
@@ -33,6 +34,47 @@ async function firstRescan(handle: ServiceHandle): Promise<{ ms: number; files: 
   return report;
 }
 
+const executablePath = process.env.BOOTHDECK_CHROMIUM ?? '/usr/bin/chromium';
+const launchBrowser = () => chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
+
+/** The public gallery's first screen: just after the index was made, then with the server warm. */
+async function galleryFirstScreens(handle: ServiceHandle, fresh: boolean): Promise<void> {
+  if (!existsSync(executablePath)) {
+    record('public gallery first screen', 'skipped: no Chromium (run npm run test:deps)', '< 500 ms', false);
+    return;
+  }
+  const browser = await launchBrowser();
+  try {
+    const url = `${handle.localUrl}/`;
+    if (fresh) {
+      // A guest on a phone, then one at a desktop, each in a new browser, right after the index.
+      for (const [name, viewport] of [
+        ['phone 390×844', PHONE],
+        ['1280×800', DESKTOP],
+      ] as const) {
+        const s = await firstScreen(browser, url, viewport);
+        record(`public gallery first screen, first visit after a fresh index, ${name}`, describeScreen(s), '< 1000 ms', s.ms < 1000);
+      }
+      return;
+    }
+    for (const [name, viewport] of [
+      ['phone 390×844', PHONE],
+      ['1280×800', DESKTOP],
+    ] as const) {
+      await firstScreen(browser, url, viewport);
+      const w = await warmFirstScreen(browser, url, viewport);
+      record(
+        `public gallery first screen, warm, ${name} (median of 5 new browser contexts)`,
+        `median ${round(w.median)} ms, worst ${round(w.worst)} ms; last: ${describeScreen(w.sample)}`,
+        '< 500 ms',
+        w.median < 500,
+      );
+    }
+  } finally {
+    await browser.close();
+  }
+}
+
 /** 20,000 photos in 20 events: cold index, warm restart, and gallery queries. */
 async function indexAndQueries(): Promise<void> {
   const capture = tempDir('capture');
@@ -50,6 +92,7 @@ async function indexAndQueries(): Promise<void> {
     '< 20 s',
     cold.ms < 20_000 && cold.added === 20_000,
   );
+  await galleryFirstScreens(handle, true);
   await handle.stop();
 
   const restartStarted = performance.now();
@@ -62,6 +105,7 @@ async function indexAndQueries(): Promise<void> {
     '< 2 s',
     warm.ms < 2000 && warm.added === 0,
   );
+  await galleryFirstScreens(handle, false);
 
   const repo = handle.services.photoRepository;
   photos.forEach((p, i) => i % 10 === 0 && repo.setPrinted(p.item.id, 1 + (i % 3)));
@@ -116,16 +160,12 @@ async function liveArrival(): Promise<void> {
   cleanups.push(data);
   const handle = await startBenchService(data, `${data}/capture`);
   handle.services.events.create({ name: 'Bench live' });
-  const executablePath = process.env.BOOTHDECK_CHROMIUM ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) {
     record('new photo reaches an open public gallery', 'skipped: no Chromium (run npm run test:deps)', '< 1 s', false);
     await handle.stop();
     return;
   }
-  const browser = await chromium.launch({
-    executablePath,
-    args: CHROMIUM_FLAGS,
-  });
+  const browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
   await page.goto(`${handle.localUrl}/`);
   await page.getByTestId('gallery-live').waitFor();
@@ -263,11 +303,16 @@ async function zipExport(): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`Boothdeck bench on ${process.platform}/${process.arch}, Node ${process.version}\n`);
+  // `npm run bench -- index live` runs only the sections named.
+  const only = process.argv.slice(2);
+  const sections: [string, () => Promise<void>][] = [
+    ['index', indexAndQueries],
+    ['live', liveArrival],
+    ['zip', zipExport],
+    ['print', () => printQueueing(record, cleanups)],
+  ];
   try {
-    await indexAndQueries();
-    await liveArrival();
-    await zipExport();
-    await printQueueing(record, cleanups);
+    for (const [name, run] of sections) if (only.length === 0 || only.includes(name)) await run();
   } finally {
     cleanups.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
   }
