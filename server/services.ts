@@ -19,6 +19,7 @@ import { PhotoRepository } from './photos/photo.repository.js';
 import { PhotoService } from './photos/photo.service.js';
 import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
+import { ThumbnailQueue } from './photos/thumbnail.queue.js';
 import type { Logger } from './core/logger.js';
 import { GuestSessions } from './print/guest-session.js';
 import { PrintRepository } from './print/print.repository.js';
@@ -56,6 +57,8 @@ export interface ServiceOptions {
   auth?: AuthOptions;
   restart?: Partial<CaptureRestartOptions>;
   print?: Partial<PrintWorkerOptions>;
+  /** How many newly indexed photos may wait for their thumbnail (the newest are kept). */
+  thumbnailQueueCapacity?: number;
 }
 
 export interface Services {
@@ -74,6 +77,8 @@ export interface Services {
   photos: PhotoService;
   photoRepository: PhotoRepository;
   thumbnails: ThumbnailStore;
+  /** Thumbnails made at indexing; started by the host. */
+  thumbnailQueue: ThumbnailQueue;
   indexer: PhotoIndexer;
   photoSync: PhotoSync;
   galleryLink: GalleryLinkService;
@@ -115,6 +120,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
   const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'));
   const photos = new PhotoService(photoRepository, eventRepository, ports.capture, thumbnails, hub, options.captureDataDir);
+  const thumbnailQueue = new ThumbnailQueue((id) => photos.prepareThumbnail(id), ports.log, options.thumbnailQueueCapacity);
   const indexer = new PhotoIndexer(
     photoRepository,
     eventRepository,
@@ -122,7 +128,11 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     options.captureDataDir,
     ports.clock,
     ports.log,
-    (change) => photos.announce(change),
+    (change) => {
+      const shown = photos.announce(change);
+      if (shown) thumbnailQueue.push(shown.id, shown.taken_at);
+      else thumbnailQueue.drop(change.id);
+    },
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
@@ -167,6 +177,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     photos,
     photoRepository,
     thumbnails,
+    thumbnailQueue,
     indexer,
     photoSync,
     galleryLink,

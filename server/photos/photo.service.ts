@@ -123,9 +123,19 @@ export class PhotoService {
   }
 
   async thumbnail(scope: Scope, id: string): Promise<string> {
-    const row = this.visible(scope, id);
+    return this.makeThumbnail(this.visible(scope, id), false);
+  }
+
+  /** Makes a newly indexed photo's thumbnail before any gallery asks for it. */
+  async prepareThumbnail(id: string): Promise<void> {
+    const row = this.photos.find(id);
+    if (!row || row.visible !== 1 || row.missing === 1 || this.thumbnails.has(id)) return;
+    await this.makeThumbnail(row, true);
+  }
+
+  private makeThumbnail(row: PhotoWithEvent, background: boolean): Promise<string> {
     const stillIndexed = (): boolean => this.photos.find(row.id) !== undefined;
-    return this.thumbnails.ensure(row.id, stillIndexed, async () => {
+    const source = async (): Promise<Buffer | string> => {
       const local = this.localFile(row);
       if (local) return local;
       const remote = await this.capture.openMedia('thumbnail', row.id);
@@ -133,7 +143,8 @@ export class PhotoService {
       const chunks: Buffer[] = [];
       for await (const chunk of remote.stream) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks);
-    });
+    };
+    return this.thumbnails.ensure(row.id, stillIndexed, source, background);
   }
 
   async preview(scope: Scope, id: string): Promise<CaptureFile> {
@@ -160,18 +171,19 @@ export class PhotoService {
     if (this.photos.remove(row.id)) this.announce({ type: 'removed', id: row.id });
   }
 
-  /** Tells open galleries about a change of the index. */
-  announce(change: PhotoChange): void {
+  /** Tells open galleries about a change of the index; answers the photo when it is still shown. */
+  announce(change: PhotoChange): PhotoWithEvent | undefined {
     const row = change.type === 'removed' ? undefined : this.photos.find(change.id);
     // A photo hidden by an update leaves the galleries as a removed one does.
     if (!row || row.visible !== 1) {
       void this.thumbnails.remove(change.id);
       this.hub.publish('admin', 'photo-removed', { id: change.id });
       this.hub.publish('gallery', 'photo-removed', { id: change.id });
-      return;
+      return undefined;
     }
     const event = change.type === 'added' ? 'photo-added' : 'photo-updated';
     this.hub.publish('admin', event, this.toAdmin(row));
     if (row.event_id !== null && row.event_id === this.events.current()?.id) this.hub.publish('gallery', event, this.toPublic(row));
+    return row;
   }
 }

@@ -6,7 +6,7 @@ import { useGalleryStore } from '../../renderer/gallery/stores/gallery.store.js'
 import { galleryService, type GalleryPage, type GalleryStreamHandlers } from '../../renderer/gallery/services/gallery.service.js';
 
 vi.mock('../../renderer/gallery/services/gallery.service.js', () => ({
-  galleryService: { page: vi.fn(), openStream: vi.fn() },
+  galleryService: { page: vi.fn(), openStream: vi.fn(), bootPage: vi.fn(), pageSize: vi.fn() },
 }));
 
 const photo = (id: string): PublicPhoto => ({ id, taken_at: '2026-11-22T20:00:00Z', printed_copies: 0 }) as PublicPhoto;
@@ -25,6 +25,8 @@ describe("a guest's gallery", () => {
   beforeEach(() => {
     setActivePinia(createPinia());
     vi.mocked(galleryService.page).mockReset();
+    vi.mocked(galleryService.bootPage).mockReset().mockResolvedValue(null);
+    vi.mocked(galleryService.pageSize).mockReturnValue(60);
     vi.mocked(galleryService.openStream).mockImplementation((handlers) => {
       stream = handlers;
       return () => undefined;
@@ -42,6 +44,19 @@ describe("a guest's gallery", () => {
     expect(ids()).toEqual(['c', 'b', 'a']);
     expect(store.done).toBe(true);
     expect(store.eventName).toBe('Gala');
+  });
+
+  it('opens on the page started before the bundle ran, then goes on from its cursor in pages sized to the screen', async () => {
+    vi.mocked(galleryService.bootPage).mockResolvedValueOnce(page(['c', 'b'], 'cur1'));
+    vi.mocked(galleryService.pageSize).mockReturnValue(93);
+    vi.mocked(galleryService.page).mockResolvedValueOnce(page(['a'], null));
+    const store = useGalleryStore();
+    expect(await store.loadMore()).toBe(true);
+    expect(ids()).toEqual(['c', 'b']);
+    expect(galleryService.page).not.toHaveBeenCalled();
+    expect(await store.loadMore()).toBe(false);
+    expect(vi.mocked(galleryService.page).mock.calls).toEqual([['cur1', 93]]);
+    expect(ids()).toEqual(['c', 'b', 'a']);
   });
 
   it('shows a photo once even when it arrives live and then again in a page', async () => {

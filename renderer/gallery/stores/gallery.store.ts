@@ -23,7 +23,8 @@ export const useGalleryStore = defineStore('gallery', () => {
     loading.value = true;
     const mine = generation;
     try {
-      const page = await galleryService.page(cursor);
+      const first = cursor === null ? await galleryService.bootPage() : null;
+      const page = first ?? (await galleryService.page(cursor, galleryService.pageSize()));
       // Superseded by a reload: its own first page is on the way, and more may follow.
       if (mine !== generation) return true;
       const known = new Set(photos.value.map((p) => p.id));
