@@ -11,6 +11,10 @@ export interface FirstScreen {
   /** Bytes of script and style the browser received (compressed size on the wire). */
   assetBytes: number;
   apiRequestsAtFirstScreen: number;
+  /** When, from the navigation's start, the first page's answer and the bundle had arrived, and the first paint. */
+  firstPageAt: number;
+  bundleAt: number;
+  firstPaintAt: number;
 }
 
 export const PHONE = { width: 390, height: 844 } as const;
@@ -57,6 +61,16 @@ export async function firstScreen(browser: Browser, url: string, viewport: { wid
     { polling: 'raf', timeout: 30_000 },
   );
   const { at, visible } = (await handle.jsonValue()) as { at: number; visible: number };
+  const timeline = await page.evaluate(() => {
+    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+    const end = (test: (name: string) => boolean): number =>
+      Math.max(0, ...resources.filter((r) => test(r.name)).map((r) => r.responseEnd));
+    return {
+      firstPageAt: end((n) => n.includes('/api/gallery/photos?')),
+      bundleAt: end((n) => /\/assets\/gallery-[^/]+\.js$/.test(n)),
+      firstPaintAt: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0,
+    };
+  });
   const thumbsAtFirstScreen = thumbs;
   const apiAtFirstScreen = api;
   await page.waitForTimeout(1000);
@@ -67,6 +81,7 @@ export async function firstScreen(browser: Browser, url: string, viewport: { wid
     thumbsSettled: thumbs,
     assetBytes,
     apiRequestsAtFirstScreen: apiAtFirstScreen,
+    ...timeline,
   };
   await context.close();
   return result;
@@ -74,7 +89,8 @@ export async function firstScreen(browser: Browser, url: string, viewport: { wid
 
 export const describeScreen = (s: FirstScreen): string =>
   `${round(s.ms)} ms (${s.visibleTiles} tiles visible, ${s.thumbsAtFirstScreen} thumbnails asked by then, ${s.thumbsSettled} a second later, ` +
-  `${s.apiRequestsAtFirstScreen} page request(s), ${round(s.assetBytes / 1024, 1)} KB of script and style)`;
+  `${s.apiRequestsAtFirstScreen} page request(s), ${round(s.assetBytes / 1024, 1)} KB of script and style; ` +
+  `first page in at ${round(s.firstPageAt)} ms, bundle at ${round(s.bundleAt)} ms, first paint ${round(s.firstPaintAt)} ms)`;
 
 /** Several fresh visits; the median, with the first run's details. */
 export async function warmFirstScreen(

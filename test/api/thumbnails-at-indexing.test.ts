@@ -88,13 +88,10 @@ describe('the thumbnail queue', () => {
   it('takes a push without waiting for the work, and lets the thumbnail in progress finish on stop', async () => {
     const slow = gate();
     const done: string[] = [];
-    const queue = new ThumbnailQueue(
-      async (photo) => {
-        await slow.promise;
-        done.push(photo);
-      },
-      createRecordingLogger(),
-    );
+    const queue = new ThumbnailQueue(async (photo) => {
+      await slow.promise;
+      done.push(photo);
+    }, createRecordingLogger());
     queue.start();
     queue.push(id(1), 1);
     queue.push(id(2), 2);

@@ -59,6 +59,25 @@ describe("a guest's gallery", () => {
     expect(ids()).toEqual(['c', 'b', 'a']);
   });
 
+  it('on its first connection, adds the photos taken since the first page on top, without emptying the grid', async () => {
+    const at = (id: string, time: string): PublicPhoto => ({ ...photo(id), taken_at: time });
+    vi.mocked(galleryService.bootPage).mockResolvedValueOnce({
+      photos: [at('b', '2026-11-22T20:00:02Z'), at('a', '2026-11-22T20:00:01Z')],
+      next_cursor: 'cur1',
+      event: { name: 'Gala' },
+    });
+    const later = deferred();
+    vi.mocked(galleryService.page).mockReturnValueOnce(later.promise);
+    const store = useGalleryStore();
+    store.connect();
+    await store.loadMore();
+    stream.connected(true);
+    expect(ids()).toEqual(['b', 'a']);
+    later.resolve({ photos: [at('c', '2026-11-22T20:00:03Z'), at('b', '2026-11-22T20:00:02Z')], next_cursor: 'x', event: null });
+    await vi.waitFor(() => expect(ids()).toEqual(['c', 'b', 'a']));
+    expect(vi.mocked(galleryService.page).mock.calls).toEqual([[null, 60]]);
+  });
+
   it('shows a photo once even when it arrives live and then again in a page', async () => {
     vi.mocked(galleryService.page)
       .mockResolvedValueOnce(page(['b'], 'cur1'))

@@ -15,6 +15,7 @@ export const useGalleryStore = defineStore('gallery', () => {
   const live = ref(false);
   let cursor: string | null = null;
   let generation = 0;
+  let everConnected = false;
   let close: (() => void) | undefined;
 
   /** Loads the next page; resolves to whether more pages remain. */
@@ -54,6 +55,23 @@ export const useGalleryStore = defineStore('gallery', () => {
     await loadMore();
   }
 
+  /**
+   * Photos taken between the first page and the stream's first connection: merged at the top,
+   * without emptying the grid the guest is already looking at.
+   */
+  async function catchUp(): Promise<void> {
+    const mine = generation;
+    try {
+      const page = await galleryService.page(null, galleryService.pageSize());
+      if (mine !== generation) return;
+      const known = new Set(photos.value.map((p) => p.id));
+      const newest = photos.value[0]?.taken_at ?? '';
+      photos.value.unshift(...page.photos.filter((p) => !known.has(p.id) && p.taken_at > newest));
+    } catch {
+      // The stream is up: the photos that follow arrive through it; a later reconnection reloads.
+    }
+  }
+
   function connect(): void {
     close ??= galleryService.openStream({
       added: (photo) => {
@@ -71,7 +89,8 @@ export const useGalleryStore = defineStore('gallery', () => {
       printStatus: (paused) => usePrintStore().statusChanged(paused),
       connected: (up) => {
         // Back after a cut: photos taken meanwhile are fetched again.
-        if (up && !live.value && loaded.value) void reload();
+        if (up && !live.value && loaded.value) void (everConnected ? reload() : catchUp());
+        if (up) everConnected = true;
         live.value = up;
       },
     });
