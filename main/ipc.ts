@@ -6,8 +6,11 @@ export interface KioskIpcDeps {
   version: string;
   /** Only pages of this origin (the console) may call the verbs. */
   allowedOrigin: string;
+  /** Whether a capture-app screen is hosted (see BoothScreen). */
+  boothScreen: boolean;
   reload(): void;
   relaunch(): void;
+  showBoothScreen(): void;
 }
 
 export function registerKioskIpc(deps: KioskIpcDeps): void {
@@ -27,7 +30,7 @@ export function registerKioskIpc(deps: KioskIpcDeps): void {
 
   deps.ipcMain.handle(
     KIOSK_CHANNELS.getInfo,
-    guarded((): KioskInfo => ({ version: deps.version, kiosk: true })),
+    guarded((): KioskInfo => ({ version: deps.version, kiosk: true, boothScreen: deps.boothScreen })),
   );
   deps.ipcMain.handle(
     KIOSK_CHANNELS.reload,
@@ -36,5 +39,9 @@ export function registerKioskIpc(deps: KioskIpcDeps): void {
   deps.ipcMain.handle(
     KIOSK_CHANNELS.relaunch,
     guarded(() => deps.relaunch()),
+  );
+  deps.ipcMain.handle(
+    KIOSK_CHANNELS.showBoothScreen,
+    guarded(() => deps.showBoothScreen()),
   );
 }

@@ -4,19 +4,24 @@ import { app, dialog, ipcMain, type BrowserWindow } from 'electron';
 import { appVersion } from '../server/core/app-info.js';
 import { ConfigError, loadConfig } from '../server/config.js';
 import { startService, type ServiceHandle } from '../server/service.js';
+import type { BoothScreen } from './booth-screen.js';
 import { registerKioskIpc } from './ipc.js';
-import { createKioskWindow } from './window.js';
+import { attachBoothScreen, createKioskWindow } from './window.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 export interface KioskHandle {
   service: ServiceHandle;
-  window: BrowserWindow;
+  /** The current kiosk window; a closed window is opened again on the next launch attempt. */
+  window(): BrowserWindow;
+  /** Undefined with the simulator, which has no screen of its own to show guests. */
+  screen(): BoothScreen | undefined;
 }
 
 /**
  * Kiosk host: the same service as `npm start`, started in this process, and a locked
- * full-screen window on its admin console.
+ * full-screen window showing the capture app's screen to guests and the admin console to the
+ * operator (see BoothScreen). The service lives as long as the process, not the window.
  */
 export async function runKiosk(env: NodeJS.ProcessEnv = process.env): Promise<KioskHandle | undefined> {
   if (!app.requestSingleInstanceLock()) {
@@ -25,9 +30,19 @@ export async function runKiosk(env: NodeJS.ProcessEnv = process.env): Promise<Ki
   }
   await app.whenReady();
   let service: ServiceHandle;
+  let screen: BoothScreen | undefined;
+  let hostsCaptureScreen = false;
   try {
-    const config = loadConfig(env, { dataDir: path.join(app.getPath('userData'), 'data') });
-    service = await startService(config);
+    const config = loadConfig(env, { dataDir: path.join(app.getPath('userData'), 'data'), kiosk: true });
+    hostsCaptureScreen = config.captureUrl !== undefined;
+    service = await startService(config, {
+      // The kiosk shows the capture app's page itself: refreshing it is reloading that view.
+      ...(hostsCaptureScreen ? { restart: { refreshScreen: () => screen?.refreshCapture() } } : {}),
+      relaunch: () => {
+        app.relaunch();
+        app.exit(0);
+      },
+    });
   } catch (err) {
     const message =
       err instanceof ConfigError ? err.message : `Boothdeck could not start: ${err instanceof Error ? err.message : String(err)}`;
@@ -37,16 +52,30 @@ export async function runKiosk(env: NodeJS.ProcessEnv = process.env): Promise<Ki
   }
 
   const consoleUrl = `${service.localUrl}/admin`;
-  const window = createKioskWindow({ url: consoleUrl, preloadPath: path.join(here, 'preload.cjs') });
+  const open = (): BrowserWindow => {
+    const created = createKioskWindow({ url: consoleUrl, preloadPath: path.join(here, 'preload.cjs') });
+    const hosted = hostsCaptureScreen
+      ? attachBoothScreen(created, { captureUrl: service.captureUrl, log: (m) => service.services.ports.log.info(m) })
+      : undefined;
+    screen = hosted;
+    // A closed window's views are gone: a refresh then has nothing to reload until it reopens.
+    created.once('closed', () => {
+      if (screen === hosted) screen = undefined;
+    });
+    return created;
+  };
+  let window = open();
   registerKioskIpc({
     ipcMain,
     version: appVersion(),
     allowedOrigin: new URL(service.localUrl).origin,
+    boothScreen: hostsCaptureScreen,
     reload: () => window.webContents.reloadIgnoringCache(),
     relaunch: () => {
       app.relaunch();
       app.quit();
     },
+    showBoothScreen: () => screen?.showBooth(),
   });
 
   let stopping = false;
@@ -56,9 +85,15 @@ export async function runKiosk(env: NodeJS.ProcessEnv = process.env): Promise<Ki
     event.preventDefault();
     void service.stop().finally(() => app.quit());
   });
-  app.on('second-instance', () => window.focus());
-  app.on('window-all-closed', () => app.quit());
-  return { service, window };
+  // systemd stops the unit with SIGTERM: stop the service cleanly (database, hardware) first.
+  if (process.versions.electron) process.once('SIGTERM', () => app.quit());
+  app.on('second-instance', () => {
+    if (window.isDestroyed()) window = open();
+    else window.focus();
+  });
+  // Guests' phones still use the gallery: a closed window is no reason to stop serving.
+  app.on('window-all-closed', () => service.services.ports.log.warn('The kiosk window was closed; the service keeps running'));
+  return { service, window: () => window, screen: () => screen };
 }
 
 if (process.versions.electron && !process.env.VITEST) {

@@ -8,6 +8,7 @@ const api: BoothdeckKioskApi = {
   getInfo: () => invoke('kiosk:get-info'),
   reload: () => invoke('kiosk:reload'),
   relaunch: () => invoke('kiosk:relaunch'),
+  showBoothScreen: () => invoke('kiosk:show-booth-screen'),
 };
 
 electron.contextBridge.exposeInMainWorld('boothdeck', Object.freeze(api));

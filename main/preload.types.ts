@@ -2,6 +2,8 @@
 export interface KioskInfo {
   version: string;
   kiosk: true;
+  /** The kiosk shows the capture app's screen to guests (not with the simulator, which has none). */
+  boothScreen: boolean;
 }
 
 export interface BoothdeckKioskApi {
@@ -10,6 +12,8 @@ export interface BoothdeckKioskApi {
   reload(): Promise<void>;
   /** Restarts Boothdeck itself: the service and the window. */
   relaunch(): Promise<void>;
+  /** Hands the screen back to the capture app (console locked or left on its keypad). */
+  showBoothScreen(): Promise<void>;
 }
 
 /** The IPC channels behind those verbs; the preload and the main process must agree on them. */
@@ -17,6 +21,7 @@ export const KIOSK_CHANNELS = {
   getInfo: 'kiosk:get-info',
   reload: 'kiosk:reload',
   relaunch: 'kiosk:relaunch',
+  showBoothScreen: 'kiosk:show-booth-screen',
 } as const satisfies Record<keyof BoothdeckKioskApi, string>;
 
 export type KioskChannel = (typeof KIOSK_CHANNELS)[keyof typeof KIOSK_CHANNELS];

@@ -1,3 +1,5 @@
+import { detectBoard, type BoardInfo } from './board.js';
+import { classifyDeviceError, type DeviceProblem } from './device-error.js';
 import { FakeLedRing } from './led/led.fake.js';
 import type { LedOptions, LedRingPort } from './led/led.port.js';
 import { createWs281xRing } from './led/led.ws281x.js';
@@ -8,13 +10,17 @@ import { FakeRelay } from './relay/relay.fake.js';
 import { createOnoffRelay } from './relay/relay.onoff.js';
 import type { RelayOptions, RelayPort } from './relay/relay.port.js';
 
-export interface Hardware {
-  relay: RelayPort;
-  lux: LuxSensorPort;
-  led: LedRingPort;
-  /** Why a real driver was not used, per device, for the dashboard. */
-  notes: string[];
-  close(): Promise<void>;
+export type DeviceName = 'relay' | 'lux' | 'led';
+
+export interface DeviceHealth {
+  device: DeviceName;
+  /** The driver in use: onoff, bh1750, ws281x, or fake. */
+  driver: string;
+  /** ok: the real device; simulated: fake hardware asked for; failed: a stand-in replaces a device that could not open. */
+  state: 'ok' | 'simulated' | 'failed';
+  problem: DeviceProblem | null;
+  /** The driver's own message, for the logs. */
+  detail: string | null;
 }
 
 export interface HardwareOptions {
@@ -29,54 +35,214 @@ export const defaultHardwareOptions: HardwareOptions = {
   led: { count: 16, gpio: 18 },
 };
 
-export function createFakeHardware(): Hardware & { relay: FakeRelay; lux: FakeLuxSensor; led: FakeLedRing } {
-  const relay = new FakeRelay();
-  const lux = new FakeLuxSensor();
-  const led = new FakeLedRing();
-  return { relay, lux, led, notes: [], close: async () => undefined };
+/** How each device is opened: real drivers on the board, fakes otherwise. */
+export interface HardwareDrivers {
+  readonly mode: 'auto' | 'fake';
+  openRelay(options: RelayOptions): Promise<RelayPort>;
+  openLux(options: LuxOptions): Promise<LuxSensorPort>;
+  openLed(options: LedOptions): Promise<LedRingPort>;
 }
 
-async function orFake<T>(label: string, real: () => Promise<T>, fake: () => T, notes: string[]): Promise<T> {
-  try {
-    return await real();
-  } catch (err) {
-    notes.push(`${label}: simulated (${err instanceof Error ? err.message : String(err)})`);
-    return fake();
+interface Slot<P> {
+  port: P;
+  options: unknown;
+  health: DeviceHealth;
+}
+
+const sameOptions = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The three devices, each reopened when its options change. A device that fails to open never
+ * stops the service: a fake stands in and its health says why, in a form the console can word.
+ */
+export class Hardware {
+  /** Every open, in order: lets tests see that a settings change reopened a driver. */
+  readonly opens: { device: DeviceName; options: unknown }[] = [];
+  private relaySlot: Slot<RelayPort>;
+  private luxSlot: Slot<LuxSensorPort>;
+  private ledSlot: Slot<LedRingPort>;
+  private readonly now: () => number;
+
+  /**
+   * Until configure() runs, fakes stand in (nothing is ever undefined). `simulated` marks them as
+   * the devices asked for, with those options, so fake hardware is complete without waiting.
+   */
+  constructor(
+    private readonly drivers: HardwareDrivers,
+    now: () => number = Date.now,
+    simulated?: { options: HardwareOptions; lux: FakeLuxSensor },
+  ) {
+    this.now = now;
+    const idle = (device: DeviceName): DeviceHealth => ({ device, driver: 'fake', state: 'simulated', problem: null, detail: null });
+    const o = simulated?.options;
+    this.relaySlot = { port: new FakeRelay(o?.relay, now), options: o?.relay ?? null, health: idle('relay') };
+    this.luxSlot = { port: simulated?.lux ?? new FakeLuxSensor(), options: o?.lux ?? null, health: idle('lux') };
+    this.ledSlot = { port: new FakeLedRing(o?.led, now), options: o?.led ?? null, health: idle('led') };
+    if (o) this.opens.push({ device: 'relay', options: o.relay }, { device: 'lux', options: o.lux }, { device: 'led', options: o.led });
+  }
+
+  get mode(): 'auto' | 'fake' {
+    return this.drivers.mode;
+  }
+  get relay(): RelayPort {
+    return this.relaySlot.port;
+  }
+  get lux(): LuxSensorPort {
+    return this.luxSlot.port;
+  }
+  get led(): LedRingPort {
+    return this.ledSlot.port;
+  }
+
+  health(): DeviceHealth[] {
+    return [this.relaySlot.health, this.luxSlot.health, this.ledSlot.health].map((h) => ({ ...h }));
+  }
+
+  /** One line per device that is not what was asked for, for the log and the status card. */
+  get notes(): string[] {
+    return this.health()
+      .filter((h) => h.state === 'failed')
+      .map((h) => `${h.device}: ${h.problem ?? 'driver-error'} (${h.detail ?? ''})`);
+  }
+
+  /** Opens what is not open yet and reopens each device whose options changed; returns what was (re)opened. */
+  async configure(options: HardwareOptions): Promise<DeviceName[]> {
+    const changed: DeviceName[] = [];
+    if (!sameOptions(this.relaySlot.options, options.relay)) {
+      // The old pin goes to its off level before another one is driven.
+      await this.relaySlot.port.close().catch(() => undefined);
+      this.relaySlot = await this.open(
+        'relay',
+        options.relay,
+        () => this.drivers.openRelay(options.relay),
+        () => new FakeRelay(options.relay, this.now),
+      );
+      changed.push('relay');
+    }
+    if (!sameOptions(this.luxSlot.options, options.lux)) {
+      await this.luxSlot.port.close().catch(() => undefined);
+      this.luxSlot = await this.open(
+        'lux',
+        options.lux,
+        () => this.drivers.openLux(options.lux),
+        () => new FakeLuxSensor(),
+      );
+      changed.push('lux');
+    }
+    if (!sameOptions(this.ledSlot.options, options.led)) {
+      await this.ledSlot.port.close().catch(() => undefined);
+      this.ledSlot = await this.open(
+        'led',
+        options.led,
+        () => this.drivers.openLed(options.led),
+        () => new FakeLedRing(options.led, this.now),
+      );
+      changed.push('led');
+    }
+    return changed;
+  }
+
+  /** Reopens the lux sensor after it failed (plugged in later, bus back). */
+  async retryLux(): Promise<void> {
+    if (this.luxSlot.health.state !== 'failed') return;
+    const options = this.luxSlot.options as LuxOptions;
+    this.luxSlot = { ...this.luxSlot, options: null };
+    await this.configure({ relay: this.relaySlot.options as RelayOptions, lux: options, led: this.ledSlot.options as LedOptions });
+  }
+
+  /** Marks the sensor failed after a reading error, or healthy again after a good one. */
+  reportLux(error: unknown): void {
+    const health = this.luxSlot.health;
+    if (error === null) {
+      if (health.state === 'failed' && this.luxSlot.port.driver !== 'fake') {
+        this.luxSlot.health = { ...health, state: 'ok', problem: null, detail: null };
+      }
+      return;
+    }
+    this.luxSlot.health = {
+      ...health,
+      state: 'failed',
+      problem: classifyDeviceError(error, 'lux'),
+      detail: error instanceof Error ? error.message : 'unknown error',
+    };
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled([this.relaySlot.port.close(), this.luxSlot.port.close(), this.ledSlot.port.close()]);
+  }
+
+  private async open<P extends { driver: string }>(
+    device: DeviceName,
+    options: unknown,
+    real: () => Promise<P>,
+    fake: () => P,
+  ): Promise<Slot<P>> {
+    this.opens.push({ device, options });
+    try {
+      const port = await real();
+      const state = port.driver === 'fake' ? 'simulated' : 'ok';
+      return { port, options, health: { device, driver: port.driver, state, problem: null, detail: null } };
+    } catch (err) {
+      return {
+        port: fake(),
+        options,
+        health: {
+          device,
+          driver: 'fake',
+          state: 'failed',
+          problem: classifyDeviceError(err, device),
+          detail: err instanceof Error ? err.message : String(err),
+        },
+      };
+    }
   }
 }
 
-/**
- * The real-or-fake choice, made once at composition. `auto` tries each real driver and falls
- * back to a simulated device, so the service runs on a laptop as on the board.
- */
-export async function createHardware(mode: 'auto' | 'fake', options: HardwareOptions = defaultHardwareOptions): Promise<Hardware> {
-  if (mode === 'fake') return createFakeHardware();
-  const notes: string[] = [];
-  const relay = await orFake(
-    'relay',
-    () => createOnoffRelay(options.relay),
-    () => new FakeRelay(),
-    notes,
-  );
-  const lux = await orFake(
-    'lux sensor',
-    () => createBh1750Sensor(options.lux),
-    () => new FakeLuxSensor(),
-    notes,
-  );
-  const led = await orFake(
-    'LED ring',
-    () => createWs281xRing(options.led),
-    () => new FakeLedRing(),
-    notes,
-  );
+/** Hardware whose devices are the recording fakes (the getters name their real type). */
+export class FakeHardware extends Hardware {
+  override get relay(): FakeRelay {
+    return super.relay as FakeRelay;
+  }
+  override get lux(): FakeLuxSensor {
+    return super.lux as FakeLuxSensor;
+  }
+  override get led(): FakeLedRing {
+    return super.led as FakeLedRing;
+  }
+}
+
+export function fakeDrivers(now: () => number = Date.now, lux: FakeLuxSensor = new FakeLuxSensor()): HardwareDrivers {
   return {
-    relay,
-    lux,
-    led,
-    notes,
-    async close() {
-      await Promise.allSettled([relay.close(), lux.close(), led.close()]);
-    },
+    mode: 'fake',
+    openRelay: async (options) => new FakeRelay(options, now),
+    // The same sensor across reopenings, so a test's light level stays set.
+    openLux: async () => lux,
+    openLed: async (options) => new FakeLedRing(options, now),
   };
+}
+
+/** Real drivers; `root` is the file-system root the board is read from (a fake tree in tests). */
+export function realDrivers(root = '/'): HardwareDrivers {
+  let board: Promise<BoardInfo> | undefined;
+  const boardInfo = (): Promise<BoardInfo> => (board ??= detectBoard(root));
+  return {
+    mode: 'auto',
+    openRelay: async (options) => createOnoffRelay(options, await boardInfo(), root),
+    openLux: (options) => createBh1750Sensor(options),
+    openLed: async (options) => createWs281xRing(options, await boardInfo()),
+  };
+}
+
+/** Fake hardware, opened at once with the default options (tests and `BOOTHDECK_HARDWARE=fake`). */
+export function createFakeHardware(now: () => number = Date.now, options: HardwareOptions = defaultHardwareOptions): FakeHardware {
+  const lux = new FakeLuxSensor();
+  return new FakeHardware(fakeDrivers(now, lux), now, { options, lux });
+}
+
+/**
+ * The real-or-fake choice, made once at composition. Real devices open only at configure(), with
+ * the stored settings: opening a default pin first could drive a line the booth uses otherwise.
+ */
+export function createHardware(mode: 'auto' | 'fake'): Hardware {
+  return mode === 'fake' ? createFakeHardware() : new Hardware(realDrivers());
 }

@@ -12,6 +12,8 @@ import { localDay } from '../common/dates.js';
 import type { ServiceHandle } from '../server/service.js';
 import { percentile, round, seedCaptureFolder } from './bench/seed.js';
 import { adminCookie, seedEvents, startBenchService, tempDir } from './bench/setup.js';
+import { relayTiming, ringUnderLoad } from './bench/hardware.js';
+import { galleryLoad } from './bench/gallery-load.js';
 import { printQueueing } from './bench/print.js';
 import { DESKTOP, PHONE, describeScreen, firstScreen, warmFirstScreen } from './bench/gallery.js';
 
@@ -195,6 +197,45 @@ async function liveArrival(): Promise<void> {
   await handle.stop();
 }
 
+/** 200 phones refreshing the public gallery at once while the booth keeps taking photos. */
+async function publicListUnderLoad(): Promise<void> {
+  const capture = tempDir('load-capture');
+  const data = tempDir('load-data');
+  cleanups.push(capture, data);
+  const { start } = await seedCaptureFolder(capture, 2000, 1);
+  seedEvents(data, 1, start);
+  const handle = await startBenchService(data, capture);
+  await firstRescan(handle);
+  let arrived = 0;
+  let arriving = true;
+  const arrivals = (async () => {
+    while (arriving) {
+      await handle.simulator!.capture(`load ${arrived}`);
+      arrived++;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  const clients = 200;
+  const url = `${handle.localUrl}/api/gallery/photos`;
+  // 200 phones, each asking again 0 to 2 s after its last answer (about 200 requests a second).
+  const phones = await galleryLoad(url, { clients, ms: 10_000, thinkMs: 2000 });
+  // The same 200 asking back to back: what the booth can take at most (the load shares its CPU).
+  const flood = await galleryLoad(url, { clients, ms: 5000, thinkMs: 0 });
+  arriving = false;
+  await arrivals;
+  const p95 = percentile(phones.latencies, 95);
+  record(
+    `public photo list, ${clients} phones refreshing while photos arrive`,
+    `p50 ${round(percentile(phones.latencies, 50))} ms, p95 ${round(p95)} ms, p99 ${round(percentile(phones.latencies, 99))} ms over ${phones.latencies.length} requests (${phones.errors} errors, ${arrived} photos arrived)`,
+    'p95 < 50 ms',
+    p95 < 50 && phones.errors === 0,
+  );
+  console.log(
+    `      the same ${clients} back to back (saturation): ${round(flood.latencies.length / 5)} req/s, p50 ${round(percentile(flood.latencies, 50))} ms, p95 ${round(percentile(flood.latencies, 95))} ms, ${flood.errors} errors`,
+  );
+  await handle.stop();
+}
+
 /** ZIP export against a plain read of the same files, and the memory it takes. */
 async function zipExport(): Promise<void> {
   const capture = tempDir('zip-capture');
@@ -304,15 +345,20 @@ async function zipExport(): Promise<void> {
 async function main(): Promise<void> {
   console.log(`Boothdeck bench on ${process.platform}/${process.arch}, Node ${process.version}\n`);
   // `npm run bench -- index live` runs only the sections named.
-  const only = process.argv.slice(2);
+  const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const sections: [string, () => Promise<void>][] = [
     ['index', indexAndQueries],
+    ['load', publicListUnderLoad],
     ['live', liveArrival],
     ['zip', zipExport],
     ['print', () => printQueueing(record, cleanups)],
+    ['relay', () => relayTiming(record)],
+    ['ring', () => ringUnderLoad(record, cleanups)],
   ];
   try {
-    for (const [name, run] of sections) if (only.length === 0 || only.includes(name)) await run();
+    // --only-load: the gallery load measure alone, to work on it.
+    const wanted = process.argv.includes('--only-load') ? ['load'] : only;
+    for (const [name, run] of sections) if (wanted.length === 0 || wanted.includes(name)) await run();
   } finally {
     cleanups.forEach((dir) => rmSync(dir, { recursive: true, force: true }));
   }

@@ -7,6 +7,8 @@ import { apiNotFound, errorMiddleware, pageNotFound } from './http/error.middlew
 import { requireAdmin } from './auth/admin.guard.js';
 import { sameOriginGuard } from './http/guards.middleware.js';
 import { securityHeaders } from './http/security.middleware.js';
+import { limitBodyDepth, requireJsonBody } from './http/body.middleware.js';
+import { boothHosts, hostGuard, type AllowedHosts } from './http/host.guard.js';
 import { rendererRouter } from './http/static.js';
 import type { Logger } from './core/logger.js';
 import type { Services } from './services.js';
@@ -15,10 +17,14 @@ export interface AppDeps {
   services: Services;
   rendererDir: string;
   log: Logger;
+  /** Host names the admin API answers to, beyond loopback; by default the booth's own. */
+  allowedHosts?: AllowedHosts;
 }
 
 /** JSON bodies of this API are small; anything larger is refused before it is parsed. */
 export const JSON_BODY_LIMIT = '64kb';
+/** A backup file holds every action and preset: it may be larger than any other request. */
+export const BACKUP_BODY_LIMIT = '4mb';
 
 /** Builds the HTTP app. It never listens: the host decides where and when. */
 export function createApp(deps: AppDeps): Express {
@@ -29,17 +35,24 @@ export function createApp(deps: AppDeps): Express {
   app.use(securityHeaders);
 
   app.get('/healthz', (_req, res) => {
-    res.json({ ok: true });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(services.health.status());
   });
 
   const api = express.Router();
   api.use(sameOriginGuard);
+  api.use(requireJsonBody);
+  // Only a signed-in operator may make the service parse a body as large as a backup.
+  api.use('/admin/backup', requireAdmin(services.auth), express.json({ limit: BACKUP_BODY_LIMIT, strict: true }));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
+  api.use(limitBodyDepth);
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  api.use('/admin/session', authRouter(services.auth));
+  const allowedHosts = deps.allowedHosts ?? (() => boothHosts(() => services.settings.stored().gallery.public_url));
+  api.use('/admin', hostGuard(allowedHosts));
+  api.use('/admin/session', authRouter(services.auth, { simulator: services.health.simulator }));
   api.use('/admin', requireAdmin(services.auth), adminRouter(services));
   api.use(
     '/gallery',
@@ -52,6 +65,11 @@ export function createApp(deps: AppDeps): Express {
 
   app.use(rendererRouter(deps.rendererDir));
   app.use(pageNotFound);
-  app.use(errorMiddleware((err) => deps.log.error('Unhandled error while serving a request', err)));
+  app.use(
+    errorMiddleware(
+      (err) => deps.log.error('Unhandled error while serving a request', err),
+      () => services.disk.noteFull(),
+    ),
+  );
   return app;
 }

@@ -1,14 +1,14 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { ALLOWED_COMMANDS, isAllowedCommand } from './system/system.port.js';
+import { SCREEN_REFRESH_COMMANDS, isScreenRefreshCommand } from './system/system.port.js';
 
 export interface ServiceConfig {
   port: number;
   host: string;
   dataDir: string;
   adminPin: string | undefined;
-  /** Unset means: start the bundled capture-app simulator on loopback. */
+  /** Unset means: start the bundled capture-app simulator on loopback (asked for, or a development checkout). */
   captureUrl: string | undefined;
   captureDataDir: string | undefined;
   capturePassword: string;
@@ -44,8 +44,12 @@ const envSchema = z.object({
   BOOTHDECK_CAPTURE_URL: z.preprocess(
     blankIsUnset,
     z
-      .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' })
-      .transform((u) => u.replace(/\/+$/, ''))
+      .union([
+        z.literal('simulator'),
+        z
+          .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, or "simulator"' })
+          .transform((u) => u.replace(/\/+$/, '')),
+      ])
       .optional(),
   ),
   BOOTHDECK_CAPTURE_DATA_DIR: z.preprocess(blankIsUnset, z.string().optional()),
@@ -70,7 +74,10 @@ const envSchema = z.object({
           z
             .array(z.string().min(1), { error: 'must be "off" or a JSON array such as ["wtype","-k","F5"]' })
             .min(1, 'must name a command')
-            .refine((argv) => isAllowedCommand(argv[0] ?? ''), `must start with one of: ${ALLOWED_COMMANDS.join(', ')}`),
+            .refine(
+              (argv) => isScreenRefreshCommand(argv[0] ?? ''),
+              `must start with a screen-refresh tool: ${SCREEN_REFRESH_COMMANDS.join(', ')}`,
+            ),
         ]),
       )
       .optional(),
@@ -86,7 +93,9 @@ const envSchema = z.object({
     blankIsUnset,
     z
       .string()
-      .regex(/^[\w@.-]+$/, 'must be a systemd unit name')
+      .max(255, 'must be a systemd unit name')
+      // systemctl would read a leading "-" as an option (-H runs it on another host).
+      .regex(/^[A-Za-z0-9_][\w:@.-]*$/, 'must be a systemd unit name (letters, digits, : _ . @ -; not starting with -)')
       .default('photobooth-app'),
   ),
   BOOTHDECK_SIMULATOR_INTERVAL: z.preprocess(
@@ -105,7 +114,25 @@ export const isValidPin = (pin: string): boolean => PIN_PATTERN.test(pin);
  * Reads and validates the BOOTHDECK_* variables. A bad value stops the start with a message
  * naming every variable at fault, instead of a surprise later.
  */
-export function loadConfig(env: NodeJS.ProcessEnv, defaults: { dataDir?: string } = {}): ServiceConfig {
+/** photobooth-app's own address on the booth: what a missing URL means outside development. */
+export const DEFAULT_CAPTURE_URL = 'http://127.0.0.1:8000';
+
+export interface ConfigDefaults {
+  dataDir?: string;
+  /** The Electron kiosk runs on a booth: a missing capture URL never means the simulator there. */
+  kiosk?: boolean;
+}
+
+/**
+ * A booth, as opposed to a development checkout: the kiosk, an installed AppImage (whose runtime
+ * sets APPIMAGE) or NODE_ENV=production. There, silently simulating the capture app would hide
+ * a real fault, so the simulator runs only when asked for by name.
+ */
+export function isBoothInstall(env: NodeJS.ProcessEnv, defaults: ConfigDefaults = {}): boolean {
+  return defaults.kiosk === true || env.NODE_ENV === 'production' || Boolean(env.APPIMAGE);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults = {}): ServiceConfig {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
@@ -117,10 +144,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { dataDir?: string 
   }
   const v = parsed.data;
   const dataDir = path.resolve(v.BOOTHDECK_DATA_DIR ?? defaults.dataDir ?? path.join(process.cwd(), 'data'));
+  const captureUrl =
+    v.BOOTHDECK_CAPTURE_URL === 'simulator'
+      ? undefined
+      : (v.BOOTHDECK_CAPTURE_URL ?? (isBoothInstall(env, defaults) ? DEFAULT_CAPTURE_URL : undefined));
   const captureDataDir =
     v.BOOTHDECK_CAPTURE_DATA_DIR !== undefined
       ? path.resolve(v.BOOTHDECK_CAPTURE_DATA_DIR)
-      : v.BOOTHDECK_CAPTURE_URL !== undefined
+      : captureUrl !== undefined
         ? path.join(os.homedir(), 'photobooth-data')
         : undefined;
   return {
@@ -128,7 +159,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: { dataDir?: string 
     host: v.BOOTHDECK_HOST,
     dataDir,
     adminPin: v.BOOTHDECK_ADMIN_PIN,
-    captureUrl: v.BOOTHDECK_CAPTURE_URL,
+    captureUrl,
     captureDataDir,
     capturePassword: v.BOOTHDECK_CAPTURE_PASSWORD,
     hardware: v.BOOTHDECK_HARDWARE,

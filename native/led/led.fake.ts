@@ -1,20 +1,42 @@
-import type { LedRingPort, Rgb } from './led.port.js';
+import { BLACK, type LedOptions, type LedRingPort, type Rgb } from './led.port.js';
 
+export interface LedFrame {
+  at: number;
+  pixels: Rgb[];
+  brightness: number;
+}
+
+/** Keeps the frames it was asked to show, with their time, for tests and the diagnostic page. */
 export class FakeLedRing implements LedRingPort {
   readonly driver = 'fake';
-  color: Rgb = { r: 0, g: 0, b: 0 };
-  brightness = 0;
+  readonly frames: LedFrame[] = [];
+  closed = false;
 
-  async fill(color: Rgb, brightness: number): Promise<void> {
-    this.color = { ...color };
-    this.brightness = brightness;
+  constructor(
+    readonly options: LedOptions = { count: 16, gpio: 18 },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get count(): number {
+    return this.options.count;
+  }
+
+  get current(): LedFrame {
+    return this.frames.at(-1) ?? { at: this.now(), pixels: Array.from({ length: this.count }, () => BLACK), brightness: 0 };
+  }
+
+  async show(pixels: readonly Rgb[], brightness: number): Promise<void> {
+    if (this.frames.length > 2000) this.frames.splice(0, 1000);
+    const full = Array.from({ length: this.count }, (_, i) => ({ ...(pixels[i] ?? BLACK) }));
+    this.frames.push({ at: this.now(), pixels: full, brightness });
   }
 
   async off(): Promise<void> {
-    this.brightness = 0;
+    await this.show([], 0);
   }
 
   async close(): Promise<void> {
     await this.off();
+    this.closed = true;
   }
 }

@@ -6,8 +6,9 @@ export interface Rgb {
 
 export interface LedRingPort {
   readonly driver: string;
-  /** Every LED the same colour; brightness 0..1. */
-  fill(color: Rgb, brightness: number): Promise<void>;
+  readonly count: number;
+  /** One colour per LED (missing ones dark); brightness 0..1 for the whole ring. */
+  show(pixels: readonly Rgb[], brightness: number): Promise<void>;
   off(): Promise<void>;
   close(): Promise<void>;
 }
@@ -16,3 +17,5 @@ export interface LedOptions {
   count: number;
   gpio: number;
 }
+
+export const BLACK: Rgb = { r: 0, g: 0, b: 0 };

@@ -18,6 +18,7 @@ const ONE_TIME_HIGH_RES = 0x20;
 
 export async function createBh1750Sensor(options: LuxOptions): Promise<LuxSensorPort> {
   const i2c = await loadOptionalModule('i2c-bus', isI2c);
+  // A missing /dev/i2c-N (I2C not enabled) fails here with ENOENT; see classifyDeviceError.
   const bus = await i2c.openPromisified(options.bus);
   const read = async (): Promise<number> => {
     await bus.sendByte(options.address, ONE_TIME_HIGH_RES);

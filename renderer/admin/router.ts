@@ -1,18 +1,12 @@
 import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
-import type { MessageKey } from '../shared/i18n/index.js';
 import ActionEditPage from './pages/ActionEditPage.vue';
 import ActionsPage from './pages/ActionsPage.vue';
+import DashboardPage from './pages/DashboardPage.vue';
 import EventsPage from './pages/EventsPage.vue';
 import GalleryPage from './pages/GalleryPage.vue';
+import HardwarePage from './pages/HardwarePage.vue';
 import HomePage from './pages/HomePage.vue';
-import PlaceholderPage from './pages/PlaceholderPage.vue';
 import PrintPage from './pages/PrintPage.vue';
-
-const placeholder = (path: string, titleKey: MessageKey): RouteRecordRaw => ({
-  path,
-  component: PlaceholderPage,
-  props: { titleKey },
-});
 
 export const routes: RouteRecordRaw[] = [
   { path: '/admin', component: HomePage },
@@ -21,8 +15,8 @@ export const routes: RouteRecordRaw[] = [
   { path: '/admin/events', component: EventsPage },
   { path: '/admin/gallery', component: GalleryPage },
   { path: '/admin/print', component: PrintPage },
-  placeholder('/admin/hardware', 'nav.hardware'),
-  placeholder('/admin/dashboard', 'nav.dashboard'),
+  { path: '/admin/hardware', component: HardwarePage },
+  { path: '/admin/dashboard', component: DashboardPage },
   { path: '/admin/:rest(.*)*', redirect: '/admin' },
 ];
 

@@ -9,6 +9,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly retryAfterSeconds?: number,
+    /** The error body's details (for a validation failure: the fields at fault). */
+    readonly details?: unknown,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -65,7 +67,13 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     const error = (body as ErrorBody | undefined)?.error;
     if (res.status === 401 && !options.expectUnauthorized) unauthorizedHandlers.forEach((h) => h());
     const retry = res.headers.get('Retry-After');
-    throw new ApiError(res.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${res.status}`, retry ? Number(retry) : undefined);
+    throw new ApiError(
+      res.status,
+      error?.code ?? 'http_error',
+      error?.message ?? `HTTP ${res.status}`,
+      retry ? Number(retry) : undefined,
+      error?.details,
+    );
   }
   return body as T;
 }

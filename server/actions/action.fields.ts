@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ActionKind } from '../contract/actions.contract.js';
+import { NO_CONTROL_MESSAGE, hasNoControl } from '../core/util/text.js';
 
 /**
  * Every field Boothdeck edits, per kind: its dotted name in Boothdeck's model, where it lives
@@ -32,10 +33,18 @@ const filter = z.string().regex(/^[A-Za-z0-9_.]{1,64}$/, 'must be a filter name 
 const field = (capture: readonly string[], schema: z.ZodType, fallback: unknown): FieldSpec => ({ capture, schema, fallback });
 
 const common: Record<string, FieldSpec> = {
-  'general.name': field(['name'], z.string().trim().min(1, 'is required').max(60, 'is too long'), 'Action'),
+  'general.name': field(
+    ['name'],
+    z.string().trim().min(1, 'is required').max(60, 'is too long').refine(hasNoControl, NO_CONTROL_MESSAGE),
+    'Action',
+  ),
   'general.countdown': field(['jobcontrol', 'countdown_capture'], countdown, 2),
   'ui_trigger.show_button': field(['trigger', 'ui_trigger', 'show_button'], z.boolean(), true),
-  'ui_trigger.title': field(['trigger', 'ui_trigger', 'title'], z.string().max(40, 'is too long'), ''),
+  'ui_trigger.title': field(
+    ['trigger', 'ui_trigger', 'title'],
+    z.string().max(40, 'is too long').refine(hasNoControl, NO_CONTROL_MESSAGE),
+    '',
+  ),
   'ui_trigger.icon': field(['trigger', 'ui_trigger', 'icon'], icon, ''),
   'ui_trigger.use_custom_color': field(['trigger', 'ui_trigger', 'use_custom_color'], z.boolean(), false),
   'ui_trigger.custom_color': field(['trigger', 'ui_trigger', 'custom_color'], color, '#196cb0'),

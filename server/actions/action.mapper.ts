@@ -30,20 +30,22 @@ function setPath(entry: RawEntry, path: readonly string[], value: unknown): void
   node[path[path.length - 1] as string] = value;
 }
 
+/** Field groups (`ui_trigger`, `frame`…): the only keys that may hold an object of fields. */
+const GROUP_NAMES = new Set([...ALL_FIELD_NAMES].map((name) => name.split('.')[0] ?? name));
+
 /**
  * Flattens an update into dotted names: `{ui_trigger: {title: "x"}}` and `{"ui_trigger.title": "x"}`
- * both become `ui_trigger.title`. Nesting deeper than a group and its field is kept in the name,
- * so that it is reported as unknown.
+ * both become `ui_trigger.title`. Only a known group is opened, one level deep; any other key
+ * is kept whole, whatever its value (`{}` included), so that it is reported as unknown.
  */
-export function flattenChanges(body: unknown, prefix = ''): Map<string, unknown> {
+export function flattenChanges(body: unknown): Map<string, unknown> {
   const out = new Map<string, unknown>();
   if (!isObject(body)) throw new ValidationError('Invalid request: (body): must be an object of fields');
   for (const [key, value] of Object.entries(body)) {
-    const name = prefix ? `${prefix}.${key}` : key;
-    if (isObject(value) && !key.includes('.') && !ALL_FIELD_NAMES.has(name)) {
-      for (const [inner, v] of flattenChanges(value, name)) out.set(inner, v);
+    if (isObject(value) && GROUP_NAMES.has(key)) {
+      for (const [inner, v] of Object.entries(value)) out.set(`${key}.${inner}`, v);
     } else {
-      out.set(name, value);
+      out.set(key, value);
     }
   }
   return out;

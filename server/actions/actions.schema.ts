@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { NO_CONTROL_MESSAGE, hasNoControl, hasNoControlButLines } from '../core/util/text.js';
 
 export const indexParam = z
   .string()
@@ -10,8 +11,8 @@ export const reorderBody = z.strictObject({
 });
 
 export const presetBody = z.strictObject({
-  name: z.string().trim().min(1, 'is required').max(60, 'is too long'),
-  description: z.string().trim().max(500, 'is too long').default(''),
+  name: z.string().trim().min(1, 'is required').max(60, 'is too long').refine(hasNoControl, NO_CONTROL_MESSAGE),
+  description: z.string().trim().max(500, 'is too long').refine(hasNoControlButLines, NO_CONTROL_MESSAGE).default(''),
 });
 
 export const presetIdParam = z

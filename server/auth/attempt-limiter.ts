@@ -36,7 +36,7 @@ export class AttemptLimiter {
   }
 
   private recent(key: string): number[] {
-    const since = this.clock.now() - this.options.windowMs;
+    const since = this.clock.monotonic() - this.options.windowMs;
     const list = (this.failures.get(key) ?? []).filter((t) => t > since);
     if (list.length === 0) this.failures.delete(key);
     else this.failures.set(key, list);
@@ -46,8 +46,8 @@ export class AttemptLimiter {
   private check(key: string, max: number): void {
     const list = this.recent(key);
     if (list.length < max) return;
-    const oldest = list[list.length - max] ?? this.clock.now();
-    const retryMs = oldest + this.options.windowMs - this.clock.now();
+    const oldest = list[list.length - max] ?? this.clock.monotonic();
+    const retryMs = oldest + this.options.windowMs - this.clock.monotonic();
     throw new TooManyRequestsError('Too many wrong PIN attempts; wait before trying again', Math.max(1, Math.ceil(retryMs / 1000)));
   }
 
@@ -69,7 +69,7 @@ export class AttemptLimiter {
     const key = AttemptLimiter.keyOf(address);
     this.check(key, this.options.maxFailures);
     if (!isLocal) this.check(GLOBAL, this.options.maxGlobalFailures);
-    const at = this.clock.now();
+    const at = this.clock.monotonic();
     this.push(key, at);
     if (!isLocal) this.push(GLOBAL, at);
     return () => {

@@ -2,15 +2,18 @@ import { Router } from 'express';
 import { parseInput } from '../http/validate.js';
 import { clearSessionCookie, clientInfo, isLoopbackClient, sessionToken, setSessionCookie } from '../http/request-context.js';
 import { requireAdmin } from './admin.guard.js';
+import type { SessionStatus } from '../contract/session.contract.js';
 import type { AuthService } from './auth.service.js';
 import { changePinBody, initialPinBody, signInBody } from './auth.schema.js';
 
 /** Mounted at /api/admin/session, before the admin guard: signing in must work signed out. */
-export function authRouter(auth: AuthService): Router {
+export function authRouter(auth: AuthService, runtime: { simulator: boolean }): Router {
   const router = Router();
 
   router.get('/', (req, res) => {
-    res.json(auth.status(sessionToken(req), isLoopbackClient(req)));
+    // The simulator flag rides along so the console can show its badge even on the keypad.
+    const status: SessionStatus = { ...auth.status(sessionToken(req), isLoopbackClient(req)), simulator: runtime.simulator };
+    res.json(status);
   });
 
   router.post('/', async (req, res) => {

@@ -36,7 +36,22 @@ export interface ClientInfo {
 
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
+/** A session this process has seen, timed on the monotonic clock. */
+interface LiveSession {
+  createdMono: number;
+  seenMono: number;
+  writtenMono: number;
+}
+
+/**
+ * Sessions are stored in SQLite (they survive a restart), but their limits are measured on the
+ * monotonic clock while this process runs, so a wall clock set back at a venue cannot stretch
+ * them. The row is bookkeeping: when it cannot be written (a full disk), the session still
+ * lives in memory and the request goes on.
+ */
 export class AuthService {
+  private readonly live = new Map<string, LiveSession>();
+
   constructor(
     private readonly settings: SettingsRepository,
     private readonly sessions: SessionRepository,
@@ -60,6 +75,7 @@ export class AuthService {
     if (stored && (await verifyPin(pin, stored))) return;
     this.settings.set(PIN_KEY, await hashPin(pin));
     this.sessions.deleteAll();
+    this.live.clear();
   }
 
   status(token: string | undefined, clientIsLocal: boolean): SessionStatus {
@@ -72,17 +88,47 @@ export class AuthService {
     };
   }
 
+  /** Session rows are bookkeeping: a write that fails (disk full) must not fail the request. */
+  private bookkeep(write: () => void): void {
+    try {
+      write();
+    } catch {
+      /* the in-memory session stands; the row catches up on a later touch */
+    }
+  }
+
   private openSession(): string {
     const token = randomBytes(32).toString('base64url');
+    const tokenHash = hashToken(token);
     const now = this.clock.now();
-    this.sessions.deleteExpired(now, now - this.options.sessionIdleMs);
-    this.sessions.insert({
-      token_hash: hashToken(token),
-      created_at: now,
-      last_seen_at: now,
-      expires_at: now + this.options.sessionTtlMs,
-    });
+    const mono = this.clock.monotonic();
+    this.live.set(tokenHash, { createdMono: mono, seenMono: mono, writtenMono: mono });
+    this.bookkeep(() => this.sessions.deleteExpired(now, now - this.options.sessionIdleMs));
+    this.bookkeep(() =>
+      this.sessions.insert({ token_hash: tokenHash, created_at: now, last_seen_at: now, expires_at: now + this.options.sessionTtlMs }),
+    );
     return token;
+  }
+
+  private forget(tokenHash: string): void {
+    this.live.delete(tokenHash);
+    this.bookkeep(() => this.sessions.delete(tokenHash));
+  }
+
+  /**
+   * A session opened before this process started has only its wall-clock row: it is taken up
+   * if that row is plainly live, and refused if the wall clock now reads earlier than its last
+   * use (the clock stepped back: how long it really sat idle cannot be known).
+   */
+  private adopt(tokenHash: string): LiveSession | undefined {
+    const row = this.sessions.find(tokenHash);
+    if (!row) return undefined;
+    const now = this.clock.now();
+    if (now < row.last_seen_at || row.expires_at <= now || row.last_seen_at + this.options.sessionIdleMs <= now) return undefined;
+    const mono = this.clock.monotonic();
+    const session = { createdMono: mono - (now - row.created_at), seenMono: mono - (now - row.last_seen_at), writtenMono: mono };
+    this.live.set(tokenHash, session);
+    return session;
   }
 
   get sessionMaxAgeMs(): number {
@@ -99,21 +145,28 @@ export class AuthService {
   }
 
   signOut(token: string | undefined): void {
-    if (token) this.sessions.delete(hashToken(token));
+    if (token) this.forget(hashToken(token));
   }
 
   /** True for a live session; slides its idle window forward. */
   authenticate(token: string | undefined): boolean {
     if (!token) return false;
     const tokenHash = hashToken(token);
-    const row = this.sessions.find(tokenHash);
-    if (!row) return false;
-    const now = this.clock.now();
-    if (row.expires_at <= now || row.last_seen_at + this.options.sessionIdleMs <= now) {
-      this.sessions.delete(tokenHash);
+    const session = this.live.get(tokenHash) ?? this.adopt(tokenHash);
+    if (!session) {
+      this.bookkeep(() => this.sessions.delete(tokenHash));
       return false;
     }
-    if (now - row.last_seen_at >= TOUCH_EVERY_MS) this.sessions.touch(tokenHash, now);
+    const mono = this.clock.monotonic();
+    if (mono - session.createdMono >= this.options.sessionTtlMs || mono - session.seenMono >= this.options.sessionIdleMs) {
+      this.forget(tokenHash);
+      return false;
+    }
+    session.seenMono = mono;
+    if (mono - session.writtenMono >= TOUCH_EVERY_MS) {
+      session.writtenMono = mono;
+      this.bookkeep(() => this.sessions.touch(tokenHash, this.clock.now()));
+    }
     return true;
   }
 
@@ -133,6 +186,8 @@ export class AuthService {
     if (!stored || !(await verifyPin(currentPin, stored))) throw new ForbiddenError('The current PIN is wrong', 'wrong_pin');
     succeeded();
     this.settings.set(PIN_KEY, await hashPin(newPin));
-    this.sessions.deleteAllExcept(hashToken(token));
+    const keep = hashToken(token);
+    this.sessions.deleteAllExcept(keep);
+    for (const key of [...this.live.keys()]) if (key !== keep) this.live.delete(key);
   }
 }

@@ -1,6 +1,17 @@
 export interface HardwareSettings {
   relay: { gpio: number; inverted: boolean };
-  led: { gpio: number; count: number; idle_mode: 'solid' | 'off'; idle_color: string; brightness: number };
+  led: {
+    gpio: number;
+    count: number;
+    idle_mode: 'solid' | 'off';
+    idle_color: string;
+    /** 0–100 %, used when automatic brightness is off. */
+    brightness: number;
+    /** Idle brightness follows the measured light instead of `brightness`. */
+    auto_brightness: boolean;
+    /** The ring flashes white at the capture when the flash fires. */
+    capture_flash: boolean;
+  };
   flash: {
     /** Light the flash only when the measured light is below the threshold. */
     auto: boolean;

@@ -20,3 +20,19 @@ export function appVersion(): string {
 }
 
 export const defaultRendererDir = (): string => path.join(projectRoot(), 'dist', 'renderer');
+
+/**
+ * The build's label (for example the commit), from `build-info.json` beside package.json,
+ * which the packaging step writes; null in a development checkout.
+ */
+export function appBuild(): string | null {
+  const file = path.join(projectRoot(), 'build-info.json');
+  if (!existsSync(file)) return null;
+  try {
+    const info = JSON.parse(readFileSync(file, 'utf8')) as { build?: unknown; commit?: unknown };
+    const value = info.build ?? info.commit;
+    return typeof value === 'string' && value.trim() ? value.trim() : null;
+  } catch {
+    return null;
+  }
+}

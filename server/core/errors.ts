@@ -48,8 +48,9 @@ export class TooManyRequestsError extends AppError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    code = 'rate_limited',
   ) {
-    super(429, 'rate_limited', message);
+    super(429, code, message);
   }
 }
 
@@ -74,5 +75,34 @@ export class CaptureRejectedError extends AppError {
 export class CaptureUnavailableError extends AppError {
   constructor(message: string) {
     super(503, 'capture_app_unavailable', message);
+  }
+}
+
+/** The booth's storage is full: a state to show the operator, not a crash. */
+export class DiskFullError extends AppError {
+  constructor(message = 'The booth’s storage is full: free some space (old photos, exports) and try again') {
+    super(507, 'disk_full', message);
+  }
+}
+
+const DISK_FULL_CODES = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT']);
+
+/** True for a write refused for lack of space, from SQLite (SQLITE_FULL) or the file system (ENOSPC). */
+export function isDiskFull(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' && DISK_FULL_CODES.has(code);
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = 'The request body must be JSON (Content-Type: application/json)') {
+    super(415, 'unsupported_media_type', message);
+  }
+}
+
+/** A system command (systemctl, reboot…) ran and failed; the message carries its own words. */
+export class SystemCommandError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(502, 'command_failed', message, details);
   }
 }

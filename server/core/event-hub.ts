@@ -1,3 +1,4 @@
+import { StreamSlots } from './stream-slots.js';
 import type { StreamChannel, StreamEventName, StreamEvents, StreamMessage } from '../contract/stream.contract.js';
 
 export type HubListener<C extends StreamChannel> = (message: StreamMessage<C>) => void;
@@ -7,6 +8,9 @@ export type HubListener<C extends StreamChannel> = (message: StreamMessage<C>) =
  * routes forward to browsers. Services never know who listens; the contract's map types both ends.
  */
 export class EventHub {
+  /** Live streams held by browsers, capped per client and in all. */
+  constructor(readonly slots: StreamSlots = new StreamSlots()) {}
+
   private readonly channels = new Map<StreamChannel, Set<(message: never) => void>>();
 
   publish<C extends StreamChannel, E extends StreamEventName<C>>(channel: C, event: E, data: StreamEvents[C][E]): void {

@@ -1,7 +1,74 @@
+import path from 'node:path';
+import pino from 'pino';
+import pinoRoll from 'pino-roll';
+
 export interface Logger {
   info(message: string): void;
   warn(message: string): void;
   error(message: string, err?: unknown): void;
+}
+
+/** A logger that holds a file open: the service closes it last, after everything else has logged. */
+export interface FileLogger extends Logger {
+  /** The folder of the rotating files, read back by the dashboard's log tail. */
+  readonly dir: string;
+  close(): Promise<void>;
+}
+
+export const LOG_FILE_STEM = 'boothdeck';
+
+const errorFields = (err: unknown): Record<string, unknown> =>
+  err === undefined
+    ? {}
+    : {
+        err:
+          err instanceof Error
+            ? { message: err.message, stack: err.stack }
+            : { message: typeof err === 'string' ? err : JSON.stringify(err) },
+      };
+
+/**
+ * Structured JSON lines with pino, into `<dir>/boothdeck.N.log`, rolled at 5 MB and kept to 5
+ * files, and echoed on stdout (the journal, for a headless service under systemd). Writes are
+ * synchronous: a booth logs little, and the last lines before a crash are the ones that matter.
+ */
+export async function createFileLogger(dir: string, options: { echo?: Logger; stdout?: boolean } = {}): Promise<FileLogger> {
+  const file = await pinoRoll({
+    file: path.join(dir, LOG_FILE_STEM),
+    extension: '.log',
+    size: '5m',
+    mkdir: true,
+    limit: { count: 4, removeOtherLogFiles: true },
+    sync: true,
+  });
+  const streams: pino.StreamEntry[] = [{ level: 'info', stream: file }];
+  if (options.stdout) streams.push({ level: 'info', stream: pino.destination({ fd: 1, sync: true }) });
+  const logger = pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, pino.multistream(streams));
+  const echo = options.echo;
+  let closed = false;
+  return {
+    dir,
+    info(message) {
+      echo?.info(message);
+      if (!closed) logger.info(message);
+    },
+    warn(message) {
+      echo?.warn(message);
+      if (!closed) logger.warn(message);
+    },
+    error(message, err) {
+      echo?.error(message, err);
+      if (!closed) logger.error(errorFields(err), message);
+    },
+    close() {
+      if (closed) return Promise.resolve();
+      closed = true;
+      return new Promise<void>((resolve) => {
+        file.once('close', () => resolve());
+        file.end();
+      });
+    },
+  };
 }
 
 export function createConsoleLogger(): Logger {

@@ -62,7 +62,7 @@ export class EventExportService {
   }
 
   progressOf(token: string): ExportProgress | undefined {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     for (const [key, p] of this.progress) if (p.expires < now) this.progress.delete(key);
     return this.progress.get(token)?.value;
   }
@@ -81,7 +81,7 @@ export class EventExportService {
       missing: 0,
     };
     const track = (): void => {
-      if (token) this.progress.set(token, { value: { ...state }, expires: this.clock.now() + PROGRESS_TTL_MS });
+      if (token) this.progress.set(token, { value: { ...state }, expires: this.clock.monotonic() + PROGRESS_TTL_MS });
     };
     track();
     const zip = new StoredZipWriter(out);

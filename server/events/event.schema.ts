@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { NO_CONTROL_MESSAGE, hasNoControl } from '../core/util/text.js';
 import { SLUG_PATTERN } from '../../common/text.js';
 
 export const createEventBody = z.strictObject({
-  name: z.string().trim().min(1, 'is required').max(80, 'is too long'),
+  name: z.string().trim().min(1, 'is required').max(80, 'is too long').refine(hasNoControl, NO_CONTROL_MESSAGE),
   slug: z
     .string()
     .trim()

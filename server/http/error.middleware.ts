@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { AppError, TooManyRequestsError } from '../core/errors.js';
+import { AppError, DiskFullError, TooManyRequestsError, isDiskFull } from '../core/errors.js';
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
@@ -41,12 +41,16 @@ function clientFailure(err: unknown): { status: number; code: string; message: s
  * The one place errors become responses: typed errors keep their status, everything else is a
  * 500 whose details stay in the log, never in the body.
  */
-export function errorMiddleware(log: ErrorLogger): ErrorRequestHandler {
-  return (err, _req, res, next) => {
+export function errorMiddleware(log: ErrorLogger, onDiskFull: () => void = () => undefined): ErrorRequestHandler {
+  return (caught, _req, res, next) => {
     if (res.headersSent) {
-      next(err);
+      next(caught);
       return;
     }
+    // SQLite and the file system say "full" in their own codes; the console is told in one.
+    const diskFull = isDiskFull(caught);
+    if (diskFull) onDiskFull();
+    const err: unknown = diskFull ? new DiskFullError() : caught;
     if (err instanceof AppError) {
       if (err instanceof TooManyRequestsError) res.setHeader('Retry-After', String(err.retryAfterSeconds));
       res.status(err.status).json(bodyOf(err.code, err.message, err.details));

@@ -1,10 +1,12 @@
 import type { Request, Response } from 'express';
 import type { StreamChannel, StreamMessage } from '../contract/stream.contract.js';
 import type { EventHub } from '../core/event-hub.js';
+import { clientInfo } from './request-context.js';
 
 /**
  * Streams one hub channel to a browser as server-sent events. A comment every 15 s keeps
- * proxies and phones from closing an idle stream; `initial` events go first.
+ * proxies and phones from closing an idle stream; `initial` events go first. Each stream takes
+ * one of the hub's slots (a 429 when the client or the booth has too many), freed on close.
  */
 export function streamChannel<C extends StreamChannel>(
   hub: EventHub,
@@ -13,6 +15,8 @@ export function streamChannel<C extends StreamChannel>(
   res: Response,
   initial: StreamMessage<C>[] = [],
 ): void {
+  const client = clientInfo(req);
+  const release = hub.slots.acquire(client.address, client.isLocal);
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',
@@ -30,5 +34,6 @@ export function streamChannel<C extends StreamChannel>(
   req.on('close', () => {
     clearInterval(heartbeat);
     unsubscribe();
+    release();
   });
 }

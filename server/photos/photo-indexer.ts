@@ -78,7 +78,21 @@ export class PhotoIndexer {
     }
   }
 
-  private rowFor(item: MediaItem, file: FileInfo | undefined): PhotoRow | undefined {
+  /**
+   * The event a newly seen photo joins. One announced live belongs to the event current now,
+   * whatever its timestamps say: a Pi without a real-time clock may stamp it before the event
+   * began. A file found by a rescan (taken while Boothdeck was away) goes by its time, unless
+   * the clock reads earlier than the current event's creation: then times cannot be trusted,
+   * and it joins the current event too. Rows already indexed keep their event (upserts and
+   * rescans never change it).
+   */
+  private eventFor(takenAt: number, live: boolean): number | null {
+    const current = this.events.current();
+    if (live || (current && this.clock.now() < current.created_at)) return current?.id ?? null;
+    return this.events.idAt(takenAt);
+  }
+
+  private rowFor(item: MediaItem, file: FileInfo | undefined, live: boolean): PhotoRow | undefined {
     if (!IMAGE.test(item.processed)) return undefined;
     const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
     const created = Date.parse(`${item.created_at}Z`);
@@ -88,7 +102,7 @@ export class PhotoIndexer {
       id: item.id,
       stem,
       file: item.processed,
-      event_id: this.events.idAt(takenAt),
+      event_id: this.eventFor(takenAt, live),
       taken_at: takenAt,
       created_at: createdAt,
       mtime: file?.mtime ?? createdAt ?? takenAt,
@@ -103,7 +117,7 @@ export class PhotoIndexer {
 
   /** Indexes one item the capture app announced. */
   async indexItem(item: MediaItem): Promise<PhotoRow | undefined> {
-    const row = this.rowFor(item, await this.statFile(captureMediaPath(this.captureDataDir, item.processed)));
+    const row = this.rowFor(item, await this.statFile(captureMediaPath(this.captureDataDir, item.processed)), true);
     if (!row) return undefined;
     const existed = this.photos.find(row.id) !== undefined;
     this.photos.upsert(row);
@@ -213,7 +227,7 @@ export class PhotoIndexer {
           const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
           if (!wanted.has(stem)) continue;
           wanted.delete(stem);
-          const row = this.rowFor(item, fresh.get(stem));
+          const row = this.rowFor(item, fresh.get(stem), false);
           if (row) rows.push(row);
         }
         if (page.length < PAGE) break;

@@ -45,8 +45,10 @@ const SELECT = `SELECT p.*, e.slug AS event_slug, e.name AS event_name FROM phot
 /** The photo index. All photo SQL lives here. */
 export class PhotoRepository {
   private readonly upsertStmt;
+  private readonly changesStmt;
 
   constructor(private readonly db: Db) {
+    this.changesStmt = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
     this.upsertStmt = db.prepare(
       `INSERT INTO photos (id, stem, file, event_id, taken_at, created_at, mtime, size, processed, visible, missing, printed_copies, indexed_at)
        VALUES (@id, @stem, @file, @event_id, @taken_at, @created_at, @mtime, @size, @processed, @visible, @missing, @printed_copies, @indexed_at)
@@ -135,7 +137,35 @@ export class PhotoRepository {
     return this.db.prepare('DELETE FROM photos WHERE id = ?').run(id).changes > 0;
   }
 
+  /**
+   * Rows changed through this connection since it opened (SQLite's total_changes()): any write
+   * to the index, whoever makes it, moves it, so it stamps what a cached read depends on.
+   */
+  changeCount(): number {
+    return this.changesStmt.get()?.n ?? 0;
+  }
+
   count(): number {
     return this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM photos').get()?.n ?? 0;
+  }
+
+  /** Visible photos of an event counted per hour of their capture time (hour = ms / 3 600 000). */
+  hourlyCounts(eventId: number): { hour: number; count: number }[] {
+    return this.db
+      .prepare<[number], { hour: number; count: number }>(
+        `SELECT CAST(taken_at / 3600000 AS INTEGER) AS hour, COUNT(*) AS count
+         FROM photos WHERE event_id = ? AND visible = 1 GROUP BY hour ORDER BY hour`,
+      )
+      .all(eventId);
+  }
+
+  /** The mean size of the processed file of the latest photos, null before the first one. */
+  recentAverageSize(sample = 50): number | null {
+    const row = this.db
+      .prepare<[number], { avg: number | null }>(
+        'SELECT AVG(size) AS avg FROM (SELECT size FROM photos WHERE size > 0 ORDER BY taken_at DESC LIMIT ?)',
+      )
+      .get(sample);
+    return row?.avg ?? null;
   }
 }

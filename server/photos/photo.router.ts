@@ -1,14 +1,17 @@
 import { Router, type Response } from 'express';
 import { attachment, sendCaptureFile } from '../http/send.js';
 import { parseInput } from '../http/validate.js';
+import { sendSharedJson } from '../http/json-cache.js';
 import { adminPhotoQuery, photoIdParam, publicPhotoQuery } from './photo.schema.js';
 import type { PhotoService } from './photo.service.js';
 
 type Scope = 'admin' | 'gallery';
 
-const sendThumb = (res: Response, file: string): void => {
+const sendThumb = (res: Response, file: string | Buffer): void => {
   // A photo never changes under its id: its thumbnail can be kept.
-  res.sendFile(file, { headers: { 'Cache-Control': 'private, max-age=604800, immutable', 'Content-Type': 'image/webp' } });
+  const headers = { 'Cache-Control': 'private, max-age=604800, immutable', 'Content-Type': 'image/webp' };
+  if (typeof file === 'string') res.sendFile(file, { headers });
+  else res.set(headers).send(file);
 };
 
 /** Thumbnail, preview and download of one photo, for the admin or for guests (current event only). */
@@ -45,7 +48,7 @@ export function galleryPhotoRouter(photos: PhotoService): Router {
   const router = Router();
   router.get('/', (req, res) => {
     const q = parseInput(publicPhotoQuery, req.query, 'query');
-    res.json(photos.listPublic(q.cursor, q.limit));
+    sendSharedJson(req, res, photos.listPublic(q.cursor, q.limit));
   });
   photoFiles(router, photos, 'gallery');
   return router;

@@ -35,6 +35,10 @@ function decodeCursor(cursor: string): string {
 
 type Scope = 'admin' | 'gallery';
 
+type PublicPage = PhotoPage<PublicPhoto> & { event: { name: string } | null };
+/** Distinct pages kept; guests mostly ask for the first ones. */
+const PUBLIC_PAGES_KEPT = 64;
+
 /** The photo index as the two galleries see it, and the files behind it. */
 export class PhotoService {
   constructor(
@@ -100,8 +104,30 @@ export class PhotoService {
     return this.page(this.photos.query(query), filters.limit, (row) => this.toAdmin(row));
   }
 
-  /** The current event's photos only: guests never see another event. */
-  listPublic(cursor: string | undefined, limit: number): PhotoPage<PublicPhoto> & { event: { name: string } | null } {
+  /** Public pages as last read, valid while no row of the database has changed since. */
+  private publicPages = new Map<string, PublicPage>();
+  private publicPagesStamp = -1;
+
+  /**
+   * The current event's photos only: guests never see another event. Every phone asks for the
+   * same first pages: they are answered from memory until anything is written.
+   */
+  listPublic(cursor: string | undefined, limit: number): PublicPage {
+    const stamp = this.photos.changeCount();
+    if (stamp !== this.publicPagesStamp) {
+      this.publicPages = new Map();
+      this.publicPagesStamp = stamp;
+    }
+    const key = `${cursor ?? ''}:${limit}`;
+    const cached = this.publicPages.get(key);
+    if (cached) return cached;
+    const page = this.readPublic(cursor, limit);
+    if (this.publicPages.size >= PUBLIC_PAGES_KEPT) this.publicPages.clear();
+    this.publicPages.set(key, page);
+    return page;
+  }
+
+  private readPublic(cursor: string | undefined, limit: number): PublicPage {
     const current = this.events.current();
     if (!current) return { photos: [], next_cursor: null, event: null };
     const query: PhotoQuery = { eventId: current.id, limit: limit + 1 };
@@ -122,7 +148,7 @@ export class PhotoService {
     return full && existsSync(full) ? full : undefined;
   }
 
-  async thumbnail(scope: Scope, id: string): Promise<string> {
+  async thumbnail(scope: Scope, id: string): Promise<string | Buffer> {
     return this.makeThumbnail(this.visible(scope, id), false);
   }
 
@@ -133,7 +159,7 @@ export class PhotoService {
     await this.makeThumbnail(row, true);
   }
 
-  private makeThumbnail(row: PhotoWithEvent, background: boolean): Promise<string> {
+  private makeThumbnail(row: PhotoWithEvent, background: boolean): Promise<string | Buffer> {
     const stillIndexed = (): boolean => this.photos.find(row.id) !== undefined;
     const source = async (): Promise<Buffer | string> => {
       const local = this.localFile(row);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { writeFileAtomic } from '../core/fs/atomic-write.js';
 import { isUuid } from '../capture/capture.types.js';
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError, isDiskFull } from '../core/errors.js';
 
 const EDGE_PX = 480;
 const QUALITY = 72;
@@ -25,7 +25,7 @@ interface Ticket {
  * Requests from a gallery always go before thumbnails made ahead in the background.
  */
 export class ThumbnailStore {
-  private readonly inFlight = new Map<string, { work: Promise<string>; ticket: Ticket }>();
+  private readonly inFlight = new Map<string, { work: Promise<string | Buffer>; ticket: Ticket }>();
   private running = 0;
   private backgroundRunning = 0;
   private readonly waiting: Ticket[] = [];
@@ -48,8 +48,9 @@ export class ThumbnailStore {
    * The thumbnail file, made from `source` (an image buffer or a file path) if not there yet.
    * `wanted` is asked again before writing: a photo deleted meanwhile leaves no thumbnail.
    * `background` work yields to every request made without it.
+   * On a full disk the thumbnail is handed back in memory, uncached: the gallery keeps serving.
    */
-  ensure(id: string, wanted: () => boolean, source: () => Promise<Buffer | string>, background = false): Promise<string> {
+  ensure(id: string, wanted: () => boolean, source: () => Promise<Buffer | string>, background = false): Promise<string | Buffer> {
     const file = this.pathOf(id);
     if (existsSync(file)) return Promise.resolve(file);
     const pending = this.inFlight.get(id);
@@ -66,8 +67,13 @@ export class ThumbnailStore {
         .webp({ quality: QUALITY })
         .toBuffer();
       if (!wanted()) throw new NotFoundError('No such photo');
-      mkdirSync(path.dirname(file), { recursive: true });
-      await writeFileAtomic(file, data);
+      try {
+        mkdirSync(path.dirname(file), { recursive: true });
+        await writeFileAtomic(file, data);
+      } catch (err) {
+        if (isDiskFull(err)) return data;
+        throw err;
+      }
       return file;
     }).finally(() => this.inFlight.delete(id));
     this.inFlight.set(id, { work, ticket });

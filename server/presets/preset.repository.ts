@@ -46,4 +46,8 @@ export class PresetRepository {
   delete(id: number): boolean {
     return this.db.prepare('DELETE FROM action_presets WHERE id = ?').run(id).changes > 0;
   }
+
+  deleteAll(): void {
+    this.db.prepare('DELETE FROM action_presets').run();
+  }
 }

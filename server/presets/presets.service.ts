@@ -23,7 +23,7 @@ function valueAt(entry: unknown, path: readonly string[]): unknown {
 }
 
 /** Checks a saved list against today's rules before it goes back to the capture app. */
-function problemsOf(actions: readonly StoredAction[]): string[] {
+export function problemsOf(actions: readonly StoredAction[]): string[] {
   const problems: string[] = [];
   actions.forEach((action, i) => {
     if (!(ACTION_KINDS as readonly string[]).includes(action.kind)) {

@@ -23,7 +23,11 @@ export class GuestSessions {
       let stored = this.settings.get(SECRET_KEY);
       if (typeof stored !== 'string' || stored.length < 32) {
         stored = randomBytes(32).toString('base64url');
-        this.settings.set(SECRET_KEY, stored);
+        try {
+          this.settings.set(SECRET_KEY, stored);
+        } catch {
+          // A full disk must not close the gallery: the key then lives in memory until a restart.
+        }
       }
       this.key = Buffer.from(stored as string, 'utf8');
     }

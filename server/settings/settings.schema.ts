@@ -15,12 +15,19 @@ export const settingsSchema = z.strictObject({
       idle_mode: z.enum(['solid', 'off']),
       idle_color: color,
       brightness: percent,
+      auto_brightness: z.boolean(),
+      capture_flash: z.boolean(),
     }),
     flash: z.strictObject({
       auto: z.boolean(),
       lux_threshold: z.number().min(0).max(100_000),
       manual_brightness: percent,
-      preflash_seconds: z.number().min(0, 'must be 0 to 3 seconds').max(3, 'must be 0 to 3 seconds'),
+      preflash_seconds: z
+        .number()
+        .min(0, 'must be 0 to 3 seconds')
+        .max(3, 'must be 0 to 3 seconds')
+        // Steps of 0.1 s; rounding absorbs what a slider's floating point adds.
+        .transform((v) => Math.round(v * 10) / 10),
       hold_ms: z.number().int().min(0).max(10_000),
     }),
   }),
@@ -41,7 +48,7 @@ export const settingsSchema = z.strictObject({
 export const defaultSettings: Settings = {
   hardware: {
     relay: { gpio: 17, inverted: false },
-    led: { gpio: 18, count: 16, idle_mode: 'solid', idle_color: '#ffffff', brightness: 30 },
+    led: { gpio: 18, count: 16, idle_mode: 'solid', idle_color: '#ffffff', brightness: 30, auto_brightness: false, capture_flash: true },
     flash: { auto: true, lux_threshold: 80, manual_brightness: 80, preflash_seconds: 1, hold_ms: 500 },
   },
   print: { enable: true, quota: 5, max_copies: 3, printer: null },

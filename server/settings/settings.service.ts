@@ -8,7 +8,7 @@ import type { SettingsRepository } from './settings.repository.js';
 import { deepMerge, defaultSettings, settingsSchema } from './settings.schema.js';
 import { isObject } from '../core/util/json.js';
 
-const KEY = 'console.settings';
+export const SETTINGS_KEY = 'console.settings';
 
 /**
  * Hardware, print and gallery settings. They live in SQLite, except the gallery's delete button,
@@ -16,6 +16,7 @@ const KEY = 'console.settings';
  */
 export class SettingsService {
   private readonly lock = new Mutex();
+  private readonly listeners = new Set<(settings: Settings) => Promise<void> | void>();
 
   constructor(
     private readonly repository: SettingsRepository,
@@ -23,9 +24,15 @@ export class SettingsService {
     private readonly restarter: CaptureRestartService,
   ) {}
 
+  /** Called after each saved change, before update() answers (the hardware applies its part at once). */
+  onChange(listener: (settings: Settings) => Promise<void> | void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** The stored settings, completed with defaults for anything added since they were saved. */
   stored(): Settings {
-    const parsed = settingsSchema.safeParse(deepMerge(defaultSettings, this.repository.get(KEY) ?? {}));
+    const parsed = settingsSchema.safeParse(deepMerge(defaultSettings, this.repository.get(SETTINGS_KEY) ?? {}));
     return parsed.success ? parsed.data : defaultSettings;
   }
 
@@ -46,6 +53,8 @@ export class SettingsService {
     return this.lock.run(async () => {
       if (!isObject(patch)) throw new ValidationError('Invalid settings: (body): must be an object');
       const current = await this.get();
+      // Nothing asked, nothing done: no write, no restart of the capture app.
+      if (Object.keys(patch).length === 0) return current;
       const parsed = settingsSchema.safeParse(deepMerge(current, patch));
       if (!parsed.success) {
         const issues = issuesOf(parsed.error);
@@ -59,7 +68,8 @@ export class SettingsService {
         }));
         this.restarter.request('gallery settings');
       }
-      this.repository.set(KEY, next);
+      this.repository.set(SETTINGS_KEY, next);
+      for (const listener of this.listeners) await listener(next);
       return next;
     });
   }

@@ -3,6 +3,8 @@ import type { CaptureLink } from '../capture/capture-link.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { Clock } from '../core/clock/clock.port.js';
 import type { ServiceStatus } from '../contract/status.contract.js';
+import type { EventRepository } from '../events/event.repository.js';
+import type { DiskState } from './disk-state.js';
 
 export class StatusService {
   private readonly startedAt: number;
@@ -12,9 +14,17 @@ export class StatusService {
     private readonly capture: CaptureAppPort,
     private readonly link: CaptureLink,
     private readonly hardware: Hardware,
-    clock: Clock,
+    private readonly clock: Clock,
+    private readonly events: EventRepository,
+    private readonly disk: DiskState,
   ) {
     this.startedAt = clock.now();
+  }
+
+  /** Photos still join the current event (the indexer sees to it), but their times will be wrong. */
+  clockBehind(): boolean {
+    const current = this.events.current();
+    return current !== undefined && this.clock.now() < current.created_at;
   }
 
   async status(): Promise<ServiceStatus> {
@@ -28,6 +38,7 @@ export class StatusService {
         led: this.hardware.led.driver,
         notes: this.hardware.notes,
       },
+      warnings: { disk_full: this.disk.isFull(), clock_behind: this.clockBehind() },
     };
   }
 }

@@ -22,6 +22,11 @@ export interface CaptureRestartOptions {
   unit: string;
   /** Undefined: no screen to refresh (the simulator has none). */
   refresh: ScreenRefresh | undefined;
+  /**
+   * The host's own refresh, used instead of the command: the kiosk reloads the capture app's
+   * view it hosts, which a key press sent to whichever window has focus could miss.
+   */
+  refreshScreen?: (() => Promise<void> | void) | undefined;
 }
 
 export const defaultRestartOptions: CaptureRestartOptions = {
@@ -93,7 +98,7 @@ export class CaptureRestartService {
     if (this.stopped) return;
     if (!this.queuedReasons.includes(reason)) this.queuedReasons.push(reason);
     if (this.running) return;
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     if (this.timer) {
       this.set({ reasons: [...this.queuedReasons] });
       // A steady stream of edits must not postpone the restart forever.
@@ -152,15 +157,15 @@ export class CaptureRestartService {
    * look finished while the old process still answers.
    */
   private async waitForReturn(dropped: () => boolean): Promise<boolean> {
-    const graceUntil = this.clock.now() + this.options.downGraceMs;
+    const graceUntil = this.clock.monotonic() + this.options.downGraceMs;
     let down = false;
-    while (!this.stopped && !down && this.clock.now() < graceUntil) {
+    while (!this.stopped && !down && this.clock.monotonic() < graceUntil) {
       down = dropped() || !(await this.capture.isReachable());
       if (!down) await this.wait(this.options.pollMs);
     }
     if (!down) this.log.warn('The capture app did not seem to go down after the restart request');
-    const deadline = this.clock.now() + this.options.readyTimeoutMs;
-    while (!this.stopped && this.clock.now() < deadline) {
+    const deadline = this.clock.monotonic() + this.options.readyTimeoutMs;
+    while (!this.stopped && this.clock.monotonic() < deadline) {
       if (await this.capture.isReachable()) return true;
       await this.wait(this.options.pollMs);
     }
@@ -203,6 +208,18 @@ export class CaptureRestartService {
       return;
     }
     const refresh = this.options.refresh;
+    const hook = this.options.refreshScreen;
+    if (hook) {
+      this.set({ state: 'refreshing', method });
+      try {
+        await hook();
+      } catch (err) {
+        this.finish('failed', `Screen refresh failed: ${err instanceof Error ? err.message : String(err)}`, method, false);
+        return;
+      }
+      this.finish('done', null, method, true);
+      return;
+    }
     if (!refresh) {
       this.finish('done', 'No booth screen to refresh (simulated capture app)', method, null);
       return;

@@ -1,5 +1,5 @@
 /** The only programs Boothdeck ever runs; anything else is refused before a process starts. */
-export const ALLOWED_COMMANDS = ['systemctl', 'wtype', 'reboot', 'lp', 'lpstat', 'cancel'] as const;
+export const ALLOWED_COMMANDS = ['systemctl', 'wtype', 'reboot', 'lp', 'lpstat', 'cancel', 'vcgencmd'] as const;
 export type SystemCommand = (typeof ALLOWED_COMMANDS)[number];
 
 export interface CommandResult {
@@ -17,5 +17,10 @@ export interface RunOptions {
 export interface SystemPort {
   run(command: SystemCommand, args: readonly string[], options?: RunOptions): Promise<CommandResult>;
 }
+
+/** What may refresh the booth's screen: keystroke tools only, never a command with wider effects (reboot…). */
+export const SCREEN_REFRESH_COMMANDS = ['wtype'] as const satisfies readonly SystemCommand[];
+export const isScreenRefreshCommand = (value: string): value is (typeof SCREEN_REFRESH_COMMANDS)[number] =>
+  (SCREEN_REFRESH_COMMANDS as readonly string[]).includes(value);
 
 export const isAllowedCommand = (value: string): value is SystemCommand => (ALLOWED_COMMANDS as readonly string[]).includes(value);

@@ -90,8 +90,8 @@ describe('admin sign-in', () => {
     const { app } = await buildTestApp();
     const res = await request(app)
       .post('/api/admin/session')
-      .set('Host', 'booth.local:8080')
-      .set('Origin', 'http://booth.local:8080')
+      .set('Host', 'localhost:8080')
+      .set('Origin', 'http://localhost:8080')
       .send({ pin: TEST_PIN });
     expect(res.status).toBe(204);
   });

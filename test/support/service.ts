@@ -13,6 +13,8 @@ export interface TestService extends ServiceHandle {
   dataDir: string;
   system: FakeSystem;
   log: RecordingLogger;
+  /** How many times the dashboard asked the host to restart Boothdeck. */
+  relaunches: { count: number };
   printer: PrinterPort;
   close(): Promise<void>;
 }
@@ -26,6 +28,7 @@ export async function startTestService(env: Record<string, string> = {}, options
   const config = loadConfig({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_DATA_DIR: dataDir, ...env });
   const system = new FakeSystem();
   const log = createRecordingLogger();
+  const relaunches = { count: 0 };
   // A recording printer unless the test brings one (the CUPS tests bring the real adapter).
   const printer = options.printer ?? new FakePrinter();
   const handle = await startService(config, {
@@ -33,6 +36,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     hardware: createFakeHardware(),
     log,
     simulatorTimeScale: 0.01,
+    relaunch: () => relaunches.count++,
     printer,
     print: { pollMs: 100, pausePollMs: 300 },
   });
@@ -41,6 +45,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     dataDir,
     system,
     log,
+    relaunches,
     printer,
     async close() {
       await handle.stop();

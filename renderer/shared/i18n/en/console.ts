@@ -11,6 +11,9 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'common.save': 'Save',
   'common.close': 'Close',
   'common.error.network': 'The service does not answer. Check the connection.',
+  'common.error.diskFull': 'The booth’s storage is full: free some space (old photos, exports) and try again.',
+  'home.warning.clockBehind':
+    'The booth’s clock is behind the current event’s creation (no network time). New photos still go to the current event, but their times will be wrong.',
   'common.error.unknown': 'Something went wrong: {message}',
 
   'login.title': 'Console locked',
@@ -42,6 +45,9 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'nav.lock': 'Lock',
   'idle.warning': 'The console locks in {seconds} s',
   'idle.touch': 'Touch the screen to go on.',
+  'kiosk.backToBooth': 'Back to the booth screen',
+  'kiosk.simulator': 'Simulator',
+  'kiosk.simulatorLong': 'Simulator: no real capture app',
 
   'home.title': 'Overview',
   'home.capture': 'Capture app',
@@ -58,7 +64,6 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'home.hardware.simulated': 'simulated',
   'home.version': 'Version {version}',
 
-  'placeholder.body': 'This part of the console comes in a later version.',
 
   'gallery.title': 'Photo gallery',
   'gallery.empty': 'No photos yet. Smile, the booth is waiting!',

@@ -10,6 +10,9 @@ export const frConsole = {
   'common.save': 'Enregistrer',
   'common.close': 'Fermer',
   'common.error.network': 'Le service ne répond pas. Vérifiez la connexion.',
+  'common.error.diskFull': 'L’espace de stockage de la borne est plein : libérez de la place (anciennes photos, exports) puis réessayez.',
+  'home.warning.clockBehind':
+    'L’horloge de la borne est en retard sur la création de l’événement en cours (pas d’heure réseau). Les nouvelles photos restent dans l’événement en cours, mais leur heure sera fausse.',
   'common.error.unknown': 'Une erreur est survenue : {message}',
 
   'login.title': 'Console verrouillée',
@@ -41,6 +44,9 @@ export const frConsole = {
   'nav.lock': 'Verrouiller',
   'idle.warning': 'La console se verrouille dans {seconds} s',
   'idle.touch': 'Touchez l’écran pour continuer.',
+  'kiosk.backToBooth': 'Revenir à l’écran de la borne',
+  'kiosk.simulator': 'Simulateur',
+  'kiosk.simulatorLong': 'Simulateur : aucune vraie application de capture',
 
   'home.title': 'Tableau de bord',
   'home.capture': 'Application de capture',
@@ -57,7 +63,6 @@ export const frConsole = {
   'home.hardware.simulated': 'simulé',
   'home.version': 'Version {version}',
 
-  'placeholder.body': 'Cette partie de la console arrive dans une prochaine version.',
 
   'gallery.title': 'Galerie photos',
   'gallery.empty': 'Aucune photo pour le moment. Souriez, la borne vous attend !',

@@ -1,0 +1,46 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/** The labels of the SoC's own GPIO controller: BCM2835/2837 (Pi 3 and older), BCM2711 (Pi 4), RP1 (Pi 5). */
+const SOC_GPIO_LABELS = ['pinctrl-rp1', 'pinctrl-bcm2711', 'pinctrl-bcm2835'] as const;
+
+export interface BoardInfo {
+  /** From the device tree, such as "Raspberry Pi 5 Model B Rev 1.0"; null off a Pi. */
+  model: string | null;
+  /** The SoC's GPIO chip in sysfs; its base is added to BCM numbers (0 before kernel 6.6, 512 or 571 after). */
+  gpioChip: { label: string; base: number } | null;
+  isPi5: boolean;
+}
+
+async function readText(file: string): Promise<string | null> {
+  try {
+    return (await readFile(file, 'utf8')).replace(/\0/g, '').trim();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads what the kernel says about the board. `root` is `/` on the board and a fake tree in tests.
+ * Since kernel 6.6 sysfs GPIO numbers start at the chip's base instead of 0, so BCM 17 is 529 on a
+ * Pi 4 and 588 on a Pi 5.
+ */
+export async function detectBoard(root = '/'): Promise<BoardInfo> {
+  const gpioDir = path.join(root, 'sys/class/gpio');
+  let entries: string[];
+  try {
+    entries = (await readdir(gpioDir)).filter((name) => name.startsWith('gpiochip'));
+  } catch {
+    entries = [];
+  }
+  const chips: { label: string; base: number }[] = [];
+  for (const entry of entries) {
+    const label = await readText(path.join(gpioDir, entry, 'label'));
+    const base = Number(await readText(path.join(gpioDir, entry, 'base')));
+    if (label !== null && Number.isInteger(base)) chips.push({ label, base });
+  }
+  const gpioChip = SOC_GPIO_LABELS.map((label) => chips.find((c) => c.label === label)).find((c) => c !== undefined) ?? null;
+  const model = await readText(path.join(root, 'proc/device-tree/model'));
+  const isPi5 = gpioChip?.label === 'pinctrl-rp1' || /Raspberry Pi 5/i.test(model ?? '');
+  return { model, gpioChip, isPi5 };
+}

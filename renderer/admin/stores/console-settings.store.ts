@@ -1,0 +1,93 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { Settings } from '../../../server/contract/settings.contract.js';
+import { ApiError } from '../../shared/http.js';
+import { t } from '../../shared/i18n/index.js';
+import { describeError } from '../composables/useApiError.js';
+import { dashboardService } from '../services/dashboard.service.js';
+import { useDialogStore } from './dialog.store.js';
+import { useNoticeStore } from './notice.store.js';
+
+interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+const issuesOf = (err: ApiError): string[] => {
+  const issues = (err.details as { issues?: FieldIssue[] } | undefined)?.issues;
+  return Array.isArray(issues) ? issues.map((i) => `${i.field} : ${i.message}`) : [err.message];
+};
+
+/** The dashboard's settings section (what has no other home) and the backup file. */
+export const useConsoleSettingsStore = defineStore('console-settings', () => {
+  const settings = ref<Settings | null>(null);
+  const loadError = ref<string | null>(null);
+  const saving = ref(false);
+  /** What was wrong with the last backup file, one line per fault. */
+  const restoreProblems = ref<string[]>([]);
+  const restoreError = ref<string | null>(null);
+
+  async function load(): Promise<void> {
+    try {
+      settings.value = await dashboardService.settings();
+      loadError.value = null;
+    } catch (err) {
+      loadError.value = describeError(err);
+    }
+  }
+
+  async function save(form: { show_delete: boolean; public_url: string | null }): Promise<boolean> {
+    const before = settings.value;
+    saving.value = true;
+    try {
+      settings.value = await dashboardService.saveSettings({ gallery: form });
+      const restarts = before !== null && before.gallery.show_delete !== form.show_delete;
+      useNoticeStore().show('success', restarts ? t('dash.settings.savedRestart') : t('dash.settings.saved'));
+      return true;
+    } catch (err) {
+      useNoticeStore().show('error', describeError(err));
+      return false;
+    } finally {
+      saving.value = false;
+    }
+  }
+
+  async function restore(file: File): Promise<void> {
+    restoreProblems.value = [];
+    restoreError.value = null;
+    if (file.size > 4 * 1024 * 1024) {
+      restoreError.value = t('dash.backup.tooLarge');
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(await file.text()) as unknown;
+    } catch {
+      restoreError.value = t('dash.backup.notJson');
+      return;
+    }
+    const ok = await useDialogStore().confirm({
+      title: t('dash.confirm.restore.title'),
+      body: t('dash.confirm.restore.body', { file: file.name }),
+      confirmLabel: t('dash.backup.restore').replace('…', ''),
+      danger: true,
+    });
+    if (!ok) return;
+    try {
+      const answer = await dashboardService.restoreBackup(body);
+      useNoticeStore().show('success', t('dash.backup.restored', answer.restored));
+      await load();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 'validation_failed') {
+        restoreError.value = t('dash.backup.invalid');
+        restoreProblems.value = issuesOf(err);
+      } else if (err instanceof ApiError && err.status === 413) {
+        restoreError.value = t('dash.backup.tooLarge');
+      } else {
+        restoreError.value = describeError(err);
+      }
+    }
+  }
+
+  return { settings, loadError, saving, restoreProblems, restoreError, load, save, restore, download: dashboardService.downloadBackup };
+});

@@ -1,0 +1,72 @@
+import type { PrintQueueSummary } from './print.contract.js';
+import type { CaptureStreamState } from './status.contract.js';
+
+export interface DiskStatus {
+  /** "data" (Boothdeck's folder) or "capture" (the capture app's folder). */
+  id: 'data' | 'capture';
+  path: string;
+  /** Null when the folder cannot be read. */
+  free_bytes: number | null;
+  total_bytes: number | null;
+  /** Under 1 GB free. */
+  low: boolean;
+  /** Free space divided by the space one photo takes (all its copies), when both are known. */
+  photos_left: number | null;
+}
+
+export interface ThrottleStatus {
+  /** The raw bit field of `vcgencmd get_throttled`, e.g. "0x50005". */
+  raw: string;
+  under_voltage_now: boolean;
+  throttled_now: boolean;
+  frequency_capped_now: boolean;
+  soft_temp_limit_now: boolean;
+  under_voltage_since_boot: boolean;
+  throttled_since_boot: boolean;
+}
+
+export interface DashboardStatus {
+  version: string;
+  /** The build's commit or label, when the build recorded one. */
+  build: string | null;
+  started_at: string;
+  process_uptime_seconds: number;
+  system_uptime_seconds: number;
+  capture: {
+    url: string;
+    reachable: boolean;
+    stream: CaptureStreamState;
+    /** From the capture app's configuration when it states it. */
+    version: string | null;
+    /** The last time Boothdeck saw it come back (its stream reconnecting) or restarted it. */
+    last_restart_at: string | null;
+  };
+  event: { slug: string; name: string; photo_count: number; created_at: string } | null;
+  /** Photos per hour of the current event, oldest hour first; hours without photos are 0. */
+  photos_per_hour: { hour: string; count: number }[];
+  print?: PrintQueueSummary;
+  disks: DiskStatus[];
+  cpu: { temperature_c: number | null; throttle: ThrottleStatus | null };
+}
+
+export type MaintenanceAction = 'restart-capture' | 'restart-boothdeck' | 'reboot';
+
+export interface MaintenanceResult {
+  action: MaintenanceAction;
+  ok: boolean;
+  /** What happens next, or what went wrong (the command's own words). */
+  message: string;
+}
+
+export type LogLevel = 'info' | 'warn' | 'error';
+
+export interface LogEntry {
+  time: string;
+  level: LogLevel;
+  message: string;
+  error: string | null;
+}
+
+export interface LogsResponse {
+  lines: LogEntry[];
+}

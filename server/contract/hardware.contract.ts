@@ -1,0 +1,67 @@
+/** Why the flash will or will not fire at the next capture. */
+export type FlashReason =
+  /** Automatic flash off: it always fires, at the manual brightness. */
+  | 'manual'
+  /** The light is below the threshold. */
+  | 'dark'
+  /** Between the threshold and threshold + band, coming from dark: it keeps firing (hysteresis). */
+  | 'dark-hold'
+  /** The light is above the threshold plus its band. */
+  | 'bright'
+  /** Between the threshold and threshold + band, coming from bright: it keeps not firing. */
+  | 'bright-hold'
+  /** No reading from the sensor: it fires, a dark photo being worse than a bright one. */
+  | 'no-reading';
+
+export interface FlashDecision {
+  fire: boolean;
+  reason: FlashReason;
+  /** 0–100 %, the strength of the ring's white flash at the capture. */
+  brightness: number;
+}
+
+export type DeviceProblem =
+  'driver-missing' | 'no-gpio' | 'no-permission' | 'no-i2c-bus' | 'no-sensor' | 'i2c-error' | 'unsupported-board' | 'driver-error';
+
+export interface DeviceStatus {
+  device: 'relay' | 'lux' | 'led';
+  driver: string;
+  state: 'ok' | 'simulated' | 'failed';
+  problem: DeviceProblem | null;
+}
+
+export type LedScene = 'off' | 'idle' | 'countdown' | 'flash' | 'unreachable' | 'test';
+
+export interface LuxPoint {
+  /** Epoch milliseconds. */
+  t: number;
+  /** The raw reading, null when the sensor failed. */
+  lux: number | null;
+  smoothed: number | null;
+}
+
+export interface HardwareDiagnostic {
+  now: number;
+  mode: 'auto' | 'fake';
+  lux: {
+    current: number | null;
+    smoothed: number | null;
+    threshold: number;
+    /** The flash stops firing only above threshold + band. */
+    band: number;
+    /** The newest samples, oldest first (only those after `since` when asked). */
+    samples: LuxPoint[];
+  };
+  decision: FlashDecision;
+  led: {
+    /** 0–100 %, what the ring is driven at in idle. */
+    brightness: number;
+    source: 'manual' | 'auto';
+    scene: LedScene;
+    /** The colour of each LED now, as #rrggbb. */
+    pixels: string[];
+  };
+  relay: { on: boolean };
+  capture: { reachable: boolean; countdown: { duration_ms: number; remaining_ms: number } | null };
+  devices: DeviceStatus[];
+}

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { TooManyRequestsError } from './errors.js';
+
+export interface StreamSlotOptions {
+  /** Live streams one network client (an address; an IPv6 /64) may hold at once. */
+  perClient: number;
+  /** Live streams the booth itself (loopback) may hold: the kiosk, tests, tools. */
+  perLocalClient: number;
+  /** All streams together: well under the descriptor limit, so the gallery and sign-in keep theirs. */
+  total: number;
+}
+
+/** The soft limit on open descriptors, from /proc (Linux); undefined elsewhere. */
+export function openFileLimit(): number | undefined {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = line?.split(/\s{2,}/)[1];
+    return soft && /^\d+$/.test(soft) ? Number(soft) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A quarter of the descriptors at most (files, SQLite, the capture app and requests need the rest). */
+export function defaultStreamSlots(fdLimit = openFileLimit()): StreamSlotOptions {
+  const total = Math.max(16, Math.min(1000, Math.floor((fdLimit ?? 1024) / 4)));
+  return { perClient: 6, perLocalClient: 32, total };
+}
+
+const clientKey = (address: string): string => {
+  const plain = address.replace(/^::ffff:/, '');
+  if (!plain.includes(':')) return plain;
+  return `${(plain.split('::')[0] ?? '').split(':').slice(0, 4).join(':')}::/64`;
+};
+
+/**
+ * Counts live streams (server-sent events) by client. One phone opening a thousand streams
+ * would otherwise hold a thousand descriptors and starve everyone else.
+ */
+export class StreamSlots {
+  private readonly byClient = new Map<string, number>();
+  private count = 0;
+
+  constructor(readonly options: StreamSlotOptions = defaultStreamSlots()) {}
+
+  /** Takes a slot, or throws a 429; call the returned function once when the stream ends. */
+  acquire(address: string, isLocal: boolean): () => void {
+    const key = clientKey(address);
+    const held = this.byClient.get(key) ?? 0;
+    const max = isLocal ? this.options.perLocalClient : this.options.perClient;
+    if (held >= max) {
+      throw new TooManyRequestsError(`Too many live streams from this device (at most ${max}); close other tabs`, 10, 'too_many_streams');
+    }
+    if (this.count >= this.options.total) {
+      throw new TooManyRequestsError('Too many live streams on the booth; try again shortly', 10, 'too_many_streams');
+    }
+    this.byClient.set(key, held + 1);
+    this.count++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.count--;
+      const left = (this.byClient.get(key) ?? 1) - 1;
+      if (left > 0) this.byClient.set(key, left);
+      else this.byClient.delete(key);
+    };
+  }
+
+  get open(): number {
+    return this.count;
+  }
+}

@@ -1,0 +1,93 @@
+import type { ActionsService } from '../actions/actions.service.js';
+import type { CaptureAppPort } from '../capture/capture.port.js';
+import { ValidationError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { isObject } from '../core/util/json.js';
+import type { Db } from '../db/database.js';
+import { issuesOf } from '../http/validate.js';
+import type { PresetRepository } from '../presets/preset.repository.js';
+import { problemsOf } from '../presets/presets.service.js';
+import type { SettingsRepository } from '../settings/settings.repository.js';
+import { SETTINGS_KEY, type SettingsService } from '../settings/settings.service.js';
+import type { CaptureRestartService } from '../system/capture-restart.service.js';
+import type { Clock } from '../core/clock/clock.port.js';
+import { BACKUP_FORMAT, BACKUP_VERSION, backupSchema, type Backup } from './backup.schema.js';
+
+export interface BackupSources {
+  db: Db;
+  settings: SettingsService;
+  settingsRepository: SettingsRepository;
+  actions: ActionsService;
+  presets: PresetRepository;
+  capture: CaptureAppPort;
+  restarter: CaptureRestartService;
+  clock: Clock;
+  log: Logger;
+}
+
+export interface RestoreSummary {
+  actions: number;
+  presets: number;
+}
+
+/** Backup and restore of settings, actions and presets as one JSON document. */
+export class BackupService {
+  constructor(private readonly s: BackupSources) {}
+
+  async create(): Promise<Backup> {
+    const [settings, actions] = await Promise.all([this.s.settings.get(), this.s.actions.current()]);
+    return {
+      format: BACKUP_FORMAT,
+      version: BACKUP_VERSION,
+      created_at: new Date(this.s.clock.now()).toISOString(),
+      settings,
+      actions,
+      presets: this.s.presets
+        .list()
+        .map((p) => ({ name: p.name, description: p.description, created_at: p.created_at, actions: p.actions })),
+    };
+  }
+
+  /** Checks the whole file before anything is replaced; throws a ValidationError naming every fault. */
+  validate(input: unknown): Backup {
+    const parsed = backupSchema.safeParse(input);
+    if (!parsed.success) {
+      const issues = issuesOf(parsed.error);
+      throw new ValidationError(`Invalid backup: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
+    }
+    const backup = parsed.data;
+    const problems = [
+      ...problemsOf(backup.actions).map((p) => ({ field: 'actions', message: p })),
+      ...backup.presets.flatMap((p, i) => problemsOf(p.actions).map((m) => ({ field: `presets.${i}`, message: `${p.name}: ${m}` }))),
+    ];
+    if (problems.length > 0) {
+      throw new ValidationError(`Invalid backup: ${problems.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues: problems });
+    }
+    return backup;
+  }
+
+  /**
+   * The capture app's part first (actions, delete button): it is the one that may refuse, and
+   * then nothing local has changed. Boothdeck's own settings and presets follow in one SQLite
+   * transaction.
+   */
+  async restore(input: unknown): Promise<RestoreSummary> {
+    const backup = this.validate(input);
+    await this.s.actions.replaceAll(backup.actions);
+    const current = await this.s.settings.get();
+    if (current.gallery.show_delete !== backup.settings.gallery.show_delete) {
+      await this.s.capture.updateConfig((config) => ({
+        ...config,
+        uisettings: { ...(isObject(config.uisettings) ? config.uisettings : {}), gallery_show_delete: backup.settings.gallery.show_delete },
+      }));
+      this.s.restarter.request('backup restored');
+    }
+    this.s.db.transaction(() => {
+      this.s.settingsRepository.set(SETTINGS_KEY, backup.settings);
+      this.s.presets.deleteAll();
+      for (const p of backup.presets) this.s.presets.insert(p);
+    })();
+    this.s.log.info(`Backup restored: ${backup.actions.length} actions, ${backup.presets.length} presets`);
+    return { actions: backup.actions.length, presets: backup.presets.length };
+  }
+}

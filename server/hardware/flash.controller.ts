@@ -1,0 +1,217 @@
+import type { Hardware } from '../../native/hardware.js';
+import type { Rgb } from '../../native/led/led.port.js';
+import type { HardwareSettings } from '../contract/settings.contract.js';
+import type { FlashDecision, LedScene } from '../contract/hardware.contract.js';
+import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
+import type { Logger } from '../core/logger.js';
+import { countdownRing, parseHex, solid, unreachablePulse, WHITE } from './led-scenes.js';
+
+/** Slack over pre-flash + hold before the watchdog cuts the light: the still can come late. */
+export const WATCHDOG_SLACK_MS = 3000;
+/** The shortest white flash of the ring, so that a hold of 0 is still seen. */
+const MIN_RING_FLASH_MS = 150;
+const COUNTDOWN_FRAME_MS = 40;
+const PULSE_FRAME_MS = 100;
+
+interface Countdown {
+  startAt: number;
+  durationMs: number;
+  decision: FlashDecision;
+}
+
+export interface LedView {
+  scene: LedScene;
+  pixels: Rgb[];
+  brightness: number;
+}
+
+/**
+ * The flash and the ring as pure logic over the clock: it is told about countdowns, captures and
+ * the capture app's reachability, and decides when the relay switches and what the ring shows.
+ * Every timer goes through the clock port, so tests run it on a fake clock.
+ */
+export class FlashController {
+  private countdown: Countdown | null = null;
+  private onTimer: TimerHandle | undefined;
+  private offTimer: TimerHandle | undefined;
+  private watchdog: TimerHandle | undefined;
+  private frameTimer: TimerHandle | undefined;
+  private ringFlashUntil = 0;
+  private ringFlashBrightness = 100;
+  private testColor: { color: Rgb; until: number } | null = null;
+  private reachable = true;
+  private lastFrameKey = '';
+  private stopped = false;
+
+  constructor(
+    private readonly hardware: Hardware,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private settings: HardwareSettings,
+    /** The idle brightness now (manual or from the light), 0–100. */
+    private readonly idleBrightness: () => number,
+  ) {}
+
+  updateSettings(settings: HardwareSettings): void {
+    this.settings = settings;
+    this.lastFrameKey = '';
+    this.render();
+  }
+
+  /** The longest the relay may stay on: the longest pre-flash and hold the settings allow, plus slack. */
+  get maxOnMs(): number {
+    return this.settings.flash.preflash_seconds * 1000 + this.settings.flash.hold_ms + WATCHDOG_SLACK_MS;
+  }
+
+  setReachable(reachable: boolean): void {
+    if (reachable === this.reachable) return;
+    this.reachable = reachable;
+    this.render();
+  }
+
+  /**
+   * A countdown began now and lasts `durationMs`. With a flash to fire, the relay comes on
+   * `preflash_seconds` before its end, or at once when the pre-flash is longer than the countdown.
+   */
+  startCountdown(durationMs: number, decision: FlashDecision): void {
+    this.cancelFlash();
+    const now = this.clock.now();
+    this.countdown = { startAt: now, durationMs, decision };
+    if (decision.fire) {
+      const onAt = Math.max(now, now + durationMs - this.settings.flash.preflash_seconds * 1000);
+      this.onTimer = this.clock.setTimeout(() => {
+        this.onTimer = undefined;
+        this.setRelay(true);
+      }, onAt - now);
+    }
+    this.render();
+  }
+
+  /** The still was taken: the light stays on `hold_ms` more, and the ring may flash white. */
+  capture(): void {
+    const countdown = this.countdown;
+    this.countdown = null;
+    if (!countdown?.decision.fire) {
+      this.cancelFlash();
+      this.render();
+      return;
+    }
+    if (this.onTimer) {
+      this.clock.clearTimeout(this.onTimer);
+      this.onTimer = undefined;
+    }
+    this.flashFor(this.settings.flash.hold_ms, countdown.decision.brightness);
+  }
+
+  /** The job ended or failed: nothing may stay lit. */
+  idle(): void {
+    this.countdown = null;
+    this.cancelFlash();
+    this.setRelay(false);
+    this.render();
+  }
+
+  /** Light on now for `ms` (test buttons, and the hold after a capture). */
+  flashFor(ms: number, ringBrightness = 100, ring = true): void {
+    if (this.offTimer) this.clock.clearTimeout(this.offTimer);
+    this.setRelay(true);
+    this.offTimer = this.clock.setTimeout(() => {
+      this.offTimer = undefined;
+      this.setRelay(false);
+    }, ms);
+    if (ring && this.settings.led.capture_flash) {
+      this.ringFlashUntil = this.clock.now() + Math.max(MIN_RING_FLASH_MS, ms);
+      this.ringFlashBrightness = ringBrightness;
+    }
+    this.render();
+  }
+
+  showTestColor(color: Rgb, ms: number): void {
+    this.testColor = { color, until: this.clock.now() + ms };
+    this.render();
+  }
+
+  get relayOn(): boolean {
+    return this.hardware.relay.isOn();
+  }
+
+  countdownState(): { duration_ms: number; remaining_ms: number } | null {
+    if (!this.countdown) return null;
+    const elapsed = this.clock.now() - this.countdown.startAt;
+    return { duration_ms: this.countdown.durationMs, remaining_ms: Math.max(0, this.countdown.durationMs - elapsed) };
+  }
+
+  /** What the ring should show now; the highest-priority scene wins. */
+  view(): LedView {
+    const now = this.clock.now();
+    const led = this.settings.led;
+    const count = this.hardware.led.count;
+    if (this.testColor && now < this.testColor.until) return { scene: 'test', pixels: solid(this.testColor.color, count), brightness: 1 };
+    if (now < this.ringFlashUntil) return { scene: 'flash', pixels: solid(WHITE, count), brightness: this.ringFlashBrightness / 100 };
+    const color = parseHex(led.idle_color);
+    const idle = this.idleBrightness() / 100;
+    if (this.countdown) {
+      const remaining = 1 - (now - this.countdown.startAt) / Math.max(1, this.countdown.durationMs);
+      return { scene: 'countdown', pixels: countdownRing(color, count, remaining), brightness: Math.max(idle, 0.3) };
+    }
+    if (!this.reachable) return { scene: 'unreachable', pixels: unreachablePulse(count, now), brightness: Math.max(idle, 0.3) };
+    if (led.idle_mode === 'off') return { scene: 'off', pixels: solid({ r: 0, g: 0, b: 0 }, count), brightness: 0 };
+    return { scene: 'idle', pixels: solid(color, count), brightness: idle };
+  }
+
+  /** Draws the ring now and keeps animating while the scene moves. */
+  render(): void {
+    if (this.stopped) return;
+    if (this.frameTimer) {
+      this.clock.clearTimeout(this.frameTimer);
+      this.frameTimer = undefined;
+    }
+    const view = this.view();
+    const key = JSON.stringify(view);
+    if (key !== this.lastFrameKey) {
+      this.lastFrameKey = key;
+      this.hardware.led.show(view.pixels, view.brightness).catch((err: unknown) => this.log.error('LED ring write failed', err));
+    }
+    const now = this.clock.now();
+    let next: number | undefined;
+    if (view.scene === 'countdown') next = COUNTDOWN_FRAME_MS;
+    else if (view.scene === 'unreachable') next = PULSE_FRAME_MS;
+    else if (view.scene === 'flash') next = Math.max(1, this.ringFlashUntil - now);
+    else if (view.scene === 'test' && this.testColor) next = Math.max(1, this.testColor.until - now);
+    if (next !== undefined) this.frameTimer = this.clock.setTimeout(() => this.render(), next);
+  }
+
+  /** Everything off; used on stop. */
+  stop(): void {
+    this.cancelFlash();
+    this.setRelay(false);
+    if (this.frameTimer) this.clock.clearTimeout(this.frameTimer);
+    this.frameTimer = undefined;
+    this.stopped = true;
+  }
+
+  private cancelFlash(): void {
+    for (const timer of [this.onTimer, this.offTimer]) if (timer) this.clock.clearTimeout(timer);
+    this.onTimer = undefined;
+    this.offTimer = undefined;
+    if (this.relayOn) this.setRelay(false);
+  }
+
+  private setRelay(on: boolean): void {
+    if (this.watchdog) {
+      this.clock.clearTimeout(this.watchdog);
+      this.watchdog = undefined;
+    }
+    if (on) {
+      this.watchdog = this.clock.setTimeout(() => {
+        this.watchdog = undefined;
+        this.log.warn(`Flash watchdog: relay on for ${this.maxOnMs} ms, switched off`);
+        this.countdown = null;
+        this.setRelay(false);
+        this.render();
+      }, this.maxOnMs);
+    }
+    if (this.relayOn === on) return;
+    this.hardware.relay.set(on).catch((err: unknown) => this.log.error(`Relay switch ${on ? 'on' : 'off'} failed`, err));
+  }
+}

@@ -1,0 +1,191 @@
+import type { Hardware, HardwareOptions } from '../../native/hardware.js';
+import type { CaptureLink } from '../capture/capture-link.js';
+import { processStateInfoSchema, type CaptureEvent } from '../capture/capture.types.js';
+import type { HardwareDiagnostic } from '../contract/hardware.contract.js';
+import type { HardwareSettings } from '../contract/settings.contract.js';
+import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
+import type { Logger } from '../core/logger.js';
+import { FlashController } from './flash.controller.js';
+import { parseHex, toHex } from './led-scenes.js';
+import { autoLedBrightness, FlashDecider, hysteresisBand, LightMeter } from './light-meter.js';
+
+export const LUX_INTERVAL_MS = 1000;
+/** A sensor read that takes longer than this counts as failed (the BH1750 needs 180 ms). */
+const LUX_READ_TIMEOUT_MS = 800;
+/** How often a failed sensor is opened again. */
+const LUX_RETRY_MS = 30_000;
+const LED_TEST_MS = 3000;
+
+export const hardwareOptionsOf = (s: HardwareSettings): HardwareOptions => ({
+  relay: { gpio: s.relay.gpio, inverted: s.relay.inverted },
+  lux: { bus: 1, address: 0x23 },
+  led: { gpio: s.led.gpio, count: s.led.count },
+});
+
+/**
+ * The booth's lights: reads the light each second, follows the capture app's countdowns on its
+ * event stream, applies settings as they change, and answers the diagnostic and test buttons.
+ */
+export class HardwareService {
+  readonly meter = new LightMeter();
+  private readonly decider = new FlashDecider();
+  private readonly controller: FlashController;
+  private settings: HardwareSettings;
+  private luxTimer: TimerHandle | undefined;
+  private lastRetry = 0;
+  private simulatedCapture: TimerHandle | undefined;
+  private readonly unsubscribe: (() => void)[] = [];
+  private running = false;
+
+  constructor(
+    private readonly hardware: Hardware,
+    private readonly link: CaptureLink,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    settings: HardwareSettings,
+  ) {
+    this.settings = settings;
+    this.controller = new FlashController(hardware, clock, log, settings, () => this.ledBrightness());
+  }
+
+  /** Opens the devices with the stored settings and starts following the light and the capture app. */
+  async start(settings: HardwareSettings = this.settings): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    await this.applySettings(settings);
+    for (const h of this.hardware.health()) {
+      if (h.state === 'failed') this.log.warn(`Hardware ${h.device}: ${h.problem ?? ''} (${h.detail ?? ''}); a stand-in replaces it`);
+    }
+    this.unsubscribe.push(
+      this.link.on((event) => this.onCaptureEvent(event)),
+      this.link.onState((state) => {
+        if (state !== 'connecting') this.controller.setReachable(state === 'connected');
+      }),
+    );
+    this.controller.setReachable(this.link.state === 'connected');
+    this.controller.render();
+    this.scheduleLux(0);
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.unsubscribe.splice(0).forEach((u) => u());
+    if (this.luxTimer) this.clock.clearTimeout(this.luxTimer);
+    if (this.simulatedCapture) this.clock.clearTimeout(this.simulatedCapture);
+    this.controller.stop();
+    await this.hardware.led.off().catch(() => undefined);
+  }
+
+  /** Takes new settings at once; the drivers whose pin, wiring or LED count changed are reopened. */
+  async applySettings(settings: HardwareSettings): Promise<void> {
+    const previous = this.settings;
+    this.settings = settings;
+    this.controller.updateSettings(settings);
+    const reopened = await this.hardware.configure(hardwareOptionsOf(settings));
+    if (reopened.length > 0 && previous !== settings) this.log.info(`Hardware reopened: ${reopened.join(', ')}`);
+    this.controller.updateSettings(settings);
+  }
+
+  onCaptureEvent(event: CaptureEvent): void {
+    if (event.event.toLowerCase() !== 'processstateinfo') return;
+    const parsed = processStateInfoSchema.safeParse(event.data);
+    // `{}` (no job, or a failed one) and anything unreadable mean: nothing may stay lit.
+    if (!parsed.success) return this.controller.idle();
+    const { source, target, jobmodel } = parsed.data;
+    if (target === 'counting') {
+      this.controller.startCountdown(Math.max(0, (jobmodel.duration ?? 0) * 1000), this.decision());
+    } else if (source === 'counting' && target === 'capture') {
+      this.controller.capture();
+    } else if (target === 'finished') {
+      this.controller.idle();
+    }
+  }
+
+  decision(): ReturnType<FlashDecider['decide']> {
+    return this.decider.decide(this.settings.flash, this.meter.smoothed);
+  }
+
+  /** The ring's idle brightness now, 0–100. */
+  ledBrightness(): number {
+    return this.settings.led.auto_brightness ? autoLedBrightness(this.meter.smoothed) : this.settings.led.brightness;
+  }
+
+  diagnostic(since?: number): HardwareDiagnostic {
+    const view = this.controller.view();
+    const threshold = this.settings.flash.lux_threshold;
+    return {
+      now: this.clock.now(),
+      mode: this.hardware.mode,
+      lux: {
+        current: this.meter.current,
+        smoothed: this.meter.smoothed,
+        threshold,
+        band: hysteresisBand(threshold),
+        samples: this.meter.samples(since),
+      },
+      decision: this.decision(),
+      led: {
+        brightness: this.ledBrightness(),
+        source: this.settings.led.auto_brightness ? 'auto' : 'manual',
+        scene: view.scene,
+        pixels: view.pixels.map((p) => toHex(p)),
+      },
+      relay: { on: this.controller.relayOn },
+      capture: { reachable: this.link.state === 'connected', countdown: this.controller.countdownState() },
+      devices: this.hardware.health().map(({ device, driver, state, problem }) => ({ device, driver, state, problem })),
+    };
+  }
+
+  testFlash(): void {
+    this.controller.flashFor(this.settings.flash.hold_ms, 100);
+  }
+
+  testRelay(ms: number): void {
+    this.controller.flashFor(ms, 100, false);
+  }
+
+  testLed(color: string): void {
+    this.controller.showTestColor(parseHex(color), LED_TEST_MS);
+  }
+
+  /** Plays a countdown of `seconds` with the pre-flash on the relay and the ring, whatever the light. */
+  testCountdown(seconds: number): void {
+    if (this.simulatedCapture) this.clock.clearTimeout(this.simulatedCapture);
+    this.controller.startCountdown(seconds * 1000, { fire: true, reason: 'manual', brightness: 100 });
+    this.simulatedCapture = this.clock.setTimeout(() => {
+      this.simulatedCapture = undefined;
+      this.controller.capture();
+    }, seconds * 1000);
+  }
+
+  private scheduleLux(delay: number): void {
+    if (!this.running) return;
+    this.luxTimer = this.clock.setTimeout(() => void this.readLux(), delay);
+  }
+
+  private async readLux(): Promise<void> {
+    let timer: TimerHandle | undefined;
+    try {
+      const timeout = new Promise<never>((_, reject) => {
+        timer = this.clock.setTimeout(() => reject(new Error('lux sensor read timed out')), LUX_READ_TIMEOUT_MS);
+      });
+      const lux = await Promise.race([this.hardware.lux.read(), timeout]).finally(() => {
+        if (timer) this.clock.clearTimeout(timer);
+      });
+      this.meter.add(this.clock.now(), lux);
+      this.hardware.reportLux(null);
+    } catch (err) {
+      if (this.meter.current !== null) this.log.warn(`Lux sensor read failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.meter.fail(this.clock.now());
+      this.hardware.reportLux(err);
+      if (this.hardware.mode === 'auto' && this.clock.now() - this.lastRetry > LUX_RETRY_MS) {
+        this.lastRetry = this.clock.now();
+        await this.hardware.retryLux();
+      }
+    }
+    // Keeps the decision's hysteresis state moving with the light, not only at countdowns.
+    this.decision();
+    if (this.settings.led.auto_brightness) this.controller.render();
+    this.scheduleLux(LUX_INTERVAL_MS);
+  }
+}

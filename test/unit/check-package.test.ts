@@ -1,0 +1,65 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const repo = path.resolve(import.meta.dirname, '../..');
+const modules = path.join(repo, 'node_modules');
+const ALL = ['better-sqlite3', 'sharp', 'onoff', 'epoll', 'i2c-bus', 'rpi-ws281x-native'];
+
+let release: string;
+beforeEach(() => {
+  release = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-release-'));
+});
+afterEach(() => rmSync(release, { recursive: true, force: true }));
+
+/**
+ * An electron-builder output folder made of this checkout's own modules, with Node standing in
+ * for the packaged Electron (both run `-e` scripts; Node ignores ELECTRON_RUN_AS_NODE).
+ */
+function fakePackage(present: string[]): void {
+  const unpacked = path.join(release, 'linux-arm64-unpacked');
+  const asar = path.join(unpacked, 'resources/app.asar/node_modules');
+  const asarUnpacked = path.join(unpacked, 'resources/app.asar.unpacked/node_modules');
+  mkdirSync(path.join(asarUnpacked, '@img'), { recursive: true });
+  mkdirSync(asar, { recursive: true });
+  symlinkSync(process.execPath, path.join(unpacked, 'boothdeck'));
+  for (const name of present) {
+    symlinkSync(path.join(modules, name), path.join(asar, name));
+    symlinkSync(path.join(modules, name), path.join(asarUnpacked, name));
+  }
+  // sharp's addon lives in its platform package; this machine's stands in for linux-arm64.
+  const platform = readdirSync(path.join(modules, '@img')).find((d) => /^sharp-linux-/.test(d) && !d.includes('libvips'));
+  symlinkSync(path.join(modules, '@img', platform!), path.join(asarUnpacked, '@img/sharp-linux-arm64'));
+  symlinkSync(path.join(modules, '@img'), path.join(asar, '@img'));
+}
+
+const check = (maxGlibc = '9.99') =>
+  spawnSync('sh', [path.join(repo, 'scripts/check-package.sh'), release], {
+    encoding: 'utf8',
+    env: { ...process.env, MAX_GLIBC: maxGlibc },
+  });
+
+describe('scripts/check-package.sh', () => {
+  it('passes a package holding every native module, each loadable', () => {
+    fakePackage(ALL);
+    const result = check();
+    expect(result.stdout).toContain('Package check passed');
+    expect(result.status).toBe(0);
+  });
+
+  it('fails the build when a native module is missing from the package', () => {
+    fakePackage(ALL.filter((m) => m !== 'i2c-bus'));
+    const result = check();
+    expect(result.status).toBe(1);
+    expect(result.stdout).toContain('FAIL: i2c-bus is missing from the package');
+  });
+
+  it('fails the build when a binary needs a newer glibc than the booth has', () => {
+    fakePackage(ALL);
+    const result = check('2.0');
+    expect(result.status).toBe(1);
+    expect(result.stdout).toMatch(/better_sqlite3\.node needs glibc [\d.]+, the booth has 2\.0/);
+  });
+});
