@@ -61,16 +61,16 @@ export async function firstScreen(browser: Browser, url: string, viewport: { wid
     { polling: 'raf', timeout: 30_000 },
   );
   const { at, visible } = (await handle.jsonValue()) as { at: number; visible: number };
-  const timeline = await page.evaluate(() => {
-    const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-    const end = (test: (name: string) => boolean): number =>
-      Math.max(0, ...resources.filter((r) => test(r.name)).map((r) => r.responseEnd));
+  // A string, not a function: tsx would wrap a named helper inside it with its own `__name`.
+  const timeline = (await page.evaluate(`(() => {
+    const resources = performance.getEntriesByType('resource');
+    const end = (re) => Math.max(0, ...resources.filter((r) => re.test(r.name)).map((r) => r.responseEnd));
     return {
-      firstPageAt: end((n) => n.includes('/api/gallery/photos?')),
-      bundleAt: end((n) => /\/assets\/gallery-[^/]+\.js$/.test(n)),
+      firstPageAt: end(/\\/api\\/gallery\\/photos\\?/),
+      bundleAt: end(/\\/assets\\/gallery-[^/]+\\.js$/),
       firstPaintAt: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0,
     };
-  });
+  })()`)) as { firstPageAt: number; bundleAt: number; firstPaintAt: number };
   const thumbsAtFirstScreen = thumbs;
   const apiAtFirstScreen = api;
   await page.waitForTimeout(1000);
