@@ -62,7 +62,7 @@ export async function firstScreen(browser: Browser, url: string, viewport: { wid
   );
   const { at, visible } = (await handle.jsonValue()) as { at: number; visible: number };
   // A string, not a function: tsx would wrap a named helper inside it with its own `__name`.
-  const timeline = (await page.evaluate(`(() => {
+  const timeline = await page.evaluate<{ firstPageAt: number; bundleAt: number; firstPaintAt: number }>(`(() => {
     const resources = performance.getEntriesByType('resource');
     const end = (re) => Math.max(0, ...resources.filter((r) => re.test(r.name)).map((r) => r.responseEnd));
     return {
@@ -70,7 +70,7 @@ export async function firstScreen(browser: Browser, url: string, viewport: { wid
       bundleAt: end(/\\/assets\\/gallery-[^/]+\\.js$/),
       firstPaintAt: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0,
     };
-  })()`)) as { firstPageAt: number; bundleAt: number; firstPaintAt: number };
+  })()`);
   const thumbsAtFirstScreen = thumbs;
   const apiAtFirstScreen = api;
   await page.waitForTimeout(1000);
