@@ -111,3 +111,23 @@ describe('built assets are served precompressed, as the browser accepts', () => 
     }
   });
 });
+
+describe('the first page starts before the bundle runs', () => {
+  const source = (p: string): string => readFileSync(path.join(import.meta.dirname, '../../renderer', p), 'utf8');
+
+  it('the gallery page loads the boot script in its head, ahead of the bundle; the console loads none', () => {
+    const gallery = source('gallery/index.html');
+    const boot = gallery.indexOf('<script src="/gallery-boot.js"></script>');
+    expect(boot).toBeGreaterThan(0);
+    expect(boot).toBeLessThan(gallery.indexOf('</head>'));
+    expect(boot).toBeLessThan(gallery.indexOf('type="module"'));
+    expect(source('admin/index.html')).not.toContain('gallery-boot');
+    expect(source('public/gallery-boot.js')).toContain("fetch('/api/gallery/photos?limit=' + limit");
+  });
+
+  it('takes a first page as large as a big screen needs, and no larger', async () => {
+    const { app } = await buildTestApp();
+    expect((await request(app).get('/api/gallery/photos?limit=200')).status).toBe(200);
+    expect((await request(app).get('/api/gallery/photos?limit=201')).status).toBe(400);
+  });
+});
