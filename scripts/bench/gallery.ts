@@ -11,7 +11,7 @@ export interface FirstScreen {
   /** Bytes of script and style the browser received (compressed size on the wire). */
   assetBytes: number;
   apiRequestsAtFirstScreen: number;
-  /** When, from the navigation's start, the first page's answer and the bundle had arrived, and the first paint. */
+  /** When, from the navigation's start, the first page's answer and the bundle had arrived (the first of each), and the first paint. */
   firstPageAt: number;
   bundleAt: number;
   firstPaintAt: number;
@@ -64,7 +64,7 @@ export async function firstScreen(browser: Browser, url: string, viewport: { wid
   // A string, not a function: tsx would wrap a named helper inside it with its own `__name`.
   const timeline = await page.evaluate<{ firstPageAt: number; bundleAt: number; firstPaintAt: number }>(`(() => {
     const resources = performance.getEntriesByType('resource');
-    const end = (re) => Math.max(0, ...resources.filter((r) => re.test(r.name)).map((r) => r.responseEnd));
+    const end = (re) => Math.min(...resources.filter((r) => re.test(r.name)).map((r) => r.responseEnd));
     return {
       firstPageAt: end(/\\/api\\/gallery\\/photos\\?/),
       bundleAt: end(/\\/assets\\/gallery-[^/]+\\.js$/),
