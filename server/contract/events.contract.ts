@@ -7,6 +7,8 @@ export interface EventHistoryEntry {
 export interface BoothEvent {
   slug: string;
   name: string;
+  /** The operator's welcome line for guests, if any. */
+  welcome: string | null;
   /** Only the current event shows the badge "En cours". */
   current: boolean;
   created_at: string;

@@ -1,7 +1,13 @@
+/** What the booth made: a still, a collage, an animation (GIF) or a video (MP4). */
+export type MediaKind = 'photo' | 'collage' | 'animation' | 'video';
+
 export interface PhotoUrls {
   thumb: string;
+  /** A still image: for a video, its poster. */
   preview: string;
   download: string;
+  /** The file itself, for playing: only for animations and videos. */
+  media?: string;
 }
 
 /** A photo as the admin gallery sees it. */
@@ -13,6 +19,8 @@ export interface AdminPhoto {
   created_at: string | null;
   /** File modification time, what the date filter uses. */
   mtime: string;
+  kind: MediaKind;
+  /** False while the capture app is still making the processed file. */
   processed: boolean;
   printed_copies: number;
   /** The file is gone from the capture app's data folder. */
@@ -24,6 +32,7 @@ export interface AdminPhoto {
 /** A photo as a guest sees it: nothing about other events or the booth. */
 export interface PublicPhoto {
   id: string;
+  kind: MediaKind;
   taken_at: string;
   printed_copies: number;
   urls: PhotoUrls;
@@ -34,8 +43,16 @@ export interface PhotoPage<P> {
   next_cursor: string | null;
 }
 
+/** The current event as guests see it. */
+export interface GalleryEvent {
+  name: string;
+  /** Items guests can see (processed ones). */
+  photo_count: number;
+  welcome: string | null;
+}
+
 export interface GalleryInfo {
-  event: { name: string } | null;
+  event: GalleryEvent | null;
 }
 
 export interface GalleryLink {

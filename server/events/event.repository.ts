@@ -4,6 +4,7 @@ export interface EventRow {
   id: number;
   slug: string;
   name: string;
+  welcome: string | null;
   created_at: number;
   archived_at: number | null;
 }
@@ -68,7 +69,7 @@ export class EventRepository {
    * Archives every open event and opens the new one, in one transaction: there is never a
    * moment with two current events, nor one without the new event if it was created.
    */
-  createCurrent(slug: string, name: string, at: number): EventRow {
+  createCurrent(slug: string, name: string, at: number, welcome: string | null = null): EventRow {
     // IMMEDIATE: the write lock is taken before the open events are read, so two connections
     // creating events at once run one after the other instead of both archiving the same one.
     return this.db
@@ -78,10 +79,12 @@ export class EventRepository {
           this.db.prepare('UPDATE events SET archived_at = ? WHERE id = ?').run(at, event.id);
           this.addHistory({ event_id: event.id, at, kind: 'archived', detail: `Remplacé par « ${name} »` });
         }
-        const info = this.db.prepare('INSERT INTO events (slug, name, created_at) VALUES (?, ?, ?)').run(slug, name, at);
+        const info = this.db
+          .prepare('INSERT INTO events (slug, name, welcome, created_at) VALUES (?, ?, ?, ?)')
+          .run(slug, name, welcome, at);
         const id = Number(info.lastInsertRowid);
         this.addHistory({ event_id: id, at, kind: 'created', detail: '' });
-        return { id, slug, name, created_at: at, archived_at: null };
+        return { id, slug, name, welcome, created_at: at, archived_at: null };
       })
       .immediate();
   }

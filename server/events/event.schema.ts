@@ -10,6 +10,8 @@ export const createEventBody = z.strictObject({
     .max(60, 'is too long')
     .regex(SLUG_PATTERN, 'must be lower-case letters and digits separated by dashes, such as mariage-lea-et-tom')
     .optional(),
+  /** One line shown to guests at the top of the gallery. */
+  welcome: z.string().trim().max(140, 'is too long').optional(),
 });
 
 export const slugParam = z.string().regex(SLUG_PATTERN, 'must be an event slug').max(60);

@@ -27,6 +27,7 @@ export class EventService {
       return {
         slug: row.slug,
         name: row.name,
+        welcome: row.welcome,
         current: row.archived_at === null,
         created_at: new Date(row.created_at).toISOString(),
         archived_at: iso(row.archived_at),
@@ -46,12 +47,12 @@ export class EventService {
   }
 
   /** Archives every open event and makes the new one current, in one transaction. */
-  create(input: { name: string; slug?: string | undefined }): BoothEvent {
+  create(input: { name: string; slug?: string | undefined; welcome?: string | undefined }): BoothEvent {
     const slug = input.slug ?? slugify(input.name);
     if (!slug) throw new ValidationError('Invalid event: slug: cannot be made from this name; give one');
     if (this.events.findBySlug(slug)) throw new ConflictError(`An event with the slug "${slug}" already exists`, 'slug_taken');
     try {
-      this.events.createCurrent(slug, input.name, this.clock.now());
+      this.events.createCurrent(slug, input.name, this.clock.now(), input.welcome || null);
     } catch (err) {
       if ((err as { code?: unknown }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
         throw new ConflictError(`An event with the slug "${slug}" already exists`, 'slug_taken');

@@ -3,12 +3,13 @@ import path from 'node:path';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { CaptureEvent, MediaItem } from '../capture/capture.types.js';
 import { mediaItemSchema } from '../capture/capture.types.js';
-import type { Clock } from '../core/clock/clock.port.js';
+import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { EventRepository } from '../events/event.repository.js';
 import { parseStem } from '../capture/stem.js';
 import type { Logger } from '../core/logger.js';
 import type { FileState, PhotoRepository, PhotoRow } from './photo.repository.js';
 import { captureMediaPath } from '../capture/capture-media.js';
+import { MEDIA_FILE, mediaKindOf } from './media-kind.js';
 
 export interface RescanReport {
   files: number;
@@ -21,9 +22,12 @@ export interface RescanReport {
   ms: number;
 }
 
-export type PhotoChange = { type: 'added' | 'updated'; id: string } | { type: 'removed'; id: string };
+/** `ready`: the processed file has just appeared, so guests see the item from now on. */
+export type PhotoChange = { type: 'added' | 'updated'; id: string; ready?: boolean } | { type: 'removed'; id: string };
 
-const IMAGE = /\.(jpe?g|png|webp|gif)$/i;
+/** Items still being processed are looked for again, sooner first, then every half minute. */
+const FIRST_RECHECK_MS = 1000;
+const MAX_RECHECK_MS = 30_000;
 /** Vanished files checked one by one with the capture app; beyond this, only marked missing. */
 const MAX_VANISHED_CHECKS = 200;
 const REMOVED_MEMORY_MS = 10 * 60_000;
@@ -57,6 +61,8 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 export class PhotoIndexer {
   /** Ids removed lately: a rescan that listed them before their removal must not bring them back. */
   private readonly removed = new Map<string, number>();
+  private recheckTimer: TimerHandle | undefined;
+  private recheckDelay = FIRST_RECHECK_MS;
 
   constructor(
     private readonly photos: PhotoRepository,
@@ -92,8 +98,12 @@ export class PhotoIndexer {
     return this.events.idAt(takenAt);
   }
 
-  private rowFor(item: MediaItem, file: FileInfo | undefined, live: boolean): PhotoRow | undefined {
-    if (!IMAGE.test(item.processed)) return undefined;
+  /**
+   * `processedBefore`: the item's file was seen once. Without its file, such an item has lost
+   * it (missing); any other is still being made by the capture app (not processed yet).
+   */
+  private rowFor(item: MediaItem, file: FileInfo | undefined, live: boolean, processedBefore = false): PhotoRow | undefined {
+    if (!MEDIA_FILE.test(item.processed)) return undefined;
     const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
     const created = Date.parse(`${item.created_at}Z`);
     const createdAt = Number.isNaN(created) ? null : created;
@@ -102,14 +112,15 @@ export class PhotoIndexer {
       id: item.id,
       stem,
       file: item.processed,
+      kind: mediaKindOf(item.media_type, item.processed),
       event_id: this.eventFor(takenAt, live),
       taken_at: takenAt,
       created_at: createdAt,
       mtime: file?.mtime ?? createdAt ?? takenAt,
       size: file?.size ?? 0,
-      processed: 1,
+      processed: file || processedBefore ? 1 : 0,
       visible: item.show_in_gallery === false ? 0 : 1,
-      missing: file ? 0 : 1,
+      missing: !file && processedBefore ? 1 : 0,
       printed_copies: 0,
       indexed_at: this.clock.now(),
     };
@@ -117,12 +128,50 @@ export class PhotoIndexer {
 
   /** Indexes one item the capture app announced. */
   async indexItem(item: MediaItem): Promise<PhotoRow | undefined> {
-    const row = this.rowFor(item, await this.statFile(captureMediaPath(this.captureDataDir, item.processed)), true);
+    const before = this.photos.find(item.id);
+    const file = await this.statFile(captureMediaPath(this.captureDataDir, item.processed));
+    const row = this.rowFor(item, file, true, before?.processed === 1);
     if (!row) return undefined;
-    const existed = this.photos.find(row.id) !== undefined;
     this.photos.upsert(row);
-    this.onChange({ type: existed ? 'updated' : 'added', id: row.id });
+    const ready = before !== undefined && before.processed === 0 && row.processed === 1;
+    this.onChange(before ? { type: 'updated', id: row.id, ready } : { type: 'added', id: row.id });
+    if (row.processed === 0) this.recheckSoon();
     return row;
+  }
+
+  /** Looks again, with growing delays, for the files of items still being processed. */
+  private recheckSoon(): void {
+    if (this.recheckTimer) return;
+    this.recheckTimer = this.clock.setTimeout(() => {
+      this.recheckTimer = undefined;
+      void this.recheckUnprocessed().then(
+        (left) => {
+          this.recheckDelay = left > 0 ? Math.min(this.recheckDelay * 2, MAX_RECHECK_MS) : FIRST_RECHECK_MS;
+          if (left > 0) this.recheckSoon();
+        },
+        (err: unknown) => this.log.error('Could not check photos being processed', err),
+      );
+    }, this.recheckDelay);
+  }
+
+  /** Marks the items whose processed file has appeared; returns how many are still waiting. */
+  async recheckUnprocessed(): Promise<number> {
+    let left = 0;
+    for (const pending of this.photos.unprocessed()) {
+      const info = await this.statFile(captureMediaPath(this.captureDataDir, pending.file));
+      if (!info) {
+        left++;
+        continue;
+      }
+      this.photos.updateFile(pending.stem, info.mtime, info.size, this.clock.now());
+      this.onChange({ type: 'updated', id: pending.id, ready: true });
+    }
+    return left;
+  }
+
+  stop(): void {
+    if (this.recheckTimer) this.clock.clearTimeout(this.recheckTimer);
+    this.recheckTimer = undefined;
   }
 
   remove(id: string): void {
@@ -151,14 +200,14 @@ export class PhotoIndexer {
     const dir = path.join(this.captureDataDir, ...PROCESSED_DIR);
     let names: string[] = [];
     try {
-      names = (await fsp.readdir(dir)).filter((n) => IMAGE.test(n));
+      names = (await fsp.readdir(dir)).filter((n) => MEDIA_FILE.test(n));
     } catch (err) {
       this.log.warn(`Cannot read ${dir}: ${err instanceof Error ? err.message : String(err)}`);
     }
     const known = new Map(this.photos.fileStates().map((f) => [f.stem, f]));
     const onDisk = new Set<string>();
     const fresh = new Map<string, FileInfo>();
-    const changed: { stem: string; info: FileInfo }[] = [];
+    const changed: { stem: string; info: FileInfo; ready: string | undefined }[] = [];
     let unchanged = 0;
 
     const infos = await mapLimited(names, STAT_PARALLEL, (name) => this.statFile(path.join(dir, name)));
@@ -169,10 +218,12 @@ export class PhotoIndexer {
       onDisk.add(stem);
       const row = known.get(stem);
       if (!row) fresh.set(stem, info);
-      else if (row.mtime !== info.mtime || row.size !== info.size || row.missing) changed.push({ stem, info });
-      else unchanged++;
+      else if (row.mtime !== info.mtime || row.size !== info.size || row.missing || !row.processed) {
+        changed.push({ stem, info, ready: row.processed ? undefined : row.id });
+      } else unchanged++;
     });
-    const vanished = [...known.values()].filter((f) => !f.missing && !onDisk.has(f.stem));
+    // An item still being processed has no file yet: it has not vanished.
+    const vanished = [...known.values()].filter((f) => !f.missing && f.processed && !onDisk.has(f.stem));
 
     const rows = (fresh.size > 0 ? await this.resolve(fresh) : []).filter((r) => !this.removed.has(r.id));
     const at = this.clock.now();
@@ -180,6 +231,7 @@ export class PhotoIndexer {
     changed.forEach((c) => this.photos.updateFile(c.stem, c.info.mtime, c.info.size, at));
     const gone = await this.settleVanished(vanished);
     rows.forEach((r) => this.onChange({ type: 'added', id: r.id }));
+    changed.forEach((c) => c.ready && this.onChange({ type: 'updated', id: c.ready, ready: true }));
 
     return {
       files: onDisk.size,

@@ -61,6 +61,7 @@ export class PhotoSync {
   async stop(): Promise<void> {
     this.offEvents?.();
     this.offState?.();
+    this.indexer.stop();
     this.again = false;
     await this.running;
   }

@@ -1,9 +1,11 @@
+import type { MediaKind } from '../contract/photos.contract.js';
 import type { Db } from '../db/database.js';
 
 export interface PhotoRow {
   id: string;
   stem: string;
   file: string;
+  kind: MediaKind;
   event_id: number | null;
   taken_at: number;
   created_at: number | null;
@@ -27,6 +29,8 @@ export interface PhotoQuery {
   from?: number;
   to?: number;
   printed?: boolean;
+  /** Only items whose processed file is there (what guests see). */
+  processedOnly?: boolean;
   /** Stems below this one (newest first). */
   before?: string;
   limit: number;
@@ -37,6 +41,7 @@ export interface FileState {
   stem: string;
   mtime: number;
   size: number;
+  processed: number;
   missing: number;
 }
 
@@ -50,9 +55,9 @@ export class PhotoRepository {
   constructor(private readonly db: Db) {
     this.changesStmt = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
     this.upsertStmt = db.prepare(
-      `INSERT INTO photos (id, stem, file, event_id, taken_at, created_at, mtime, size, processed, visible, missing, printed_copies, indexed_at)
-       VALUES (@id, @stem, @file, @event_id, @taken_at, @created_at, @mtime, @size, @processed, @visible, @missing, @printed_copies, @indexed_at)
-       ON CONFLICT(id) DO UPDATE SET stem = excluded.stem, file = excluded.file, created_at = COALESCE(excluded.created_at, photos.created_at),
+      `INSERT INTO photos (id, stem, file, kind, event_id, taken_at, created_at, mtime, size, processed, visible, missing, printed_copies, indexed_at)
+       VALUES (@id, @stem, @file, @kind, @event_id, @taken_at, @created_at, @mtime, @size, @processed, @visible, @missing, @printed_copies, @indexed_at)
+       ON CONFLICT(id) DO UPDATE SET stem = excluded.stem, file = excluded.file, kind = excluded.kind, created_at = COALESCE(excluded.created_at, photos.created_at),
          mtime = excluded.mtime, size = excluded.size, processed = excluded.processed, visible = excluded.visible,
          missing = excluded.missing, indexed_at = excluded.indexed_at`,
     );
@@ -89,6 +94,7 @@ export class PhotoRepository {
       where.push('p.mtime <= @to');
       params.to = q.to;
     }
+    if (q.processedOnly) where.push('p.processed = 1');
     if (q.printed !== undefined) where.push(q.printed ? 'p.printed_copies > 0' : 'p.printed_copies = 0');
     if (q.before !== undefined) {
       where.push('p.stem < @before');
@@ -117,7 +123,7 @@ export class PhotoRepository {
   }
 
   fileStates(): FileState[] {
-    return this.db.prepare<[], FileState>('SELECT id, stem, mtime, size, missing FROM photos').all();
+    return this.db.prepare<[], FileState>('SELECT id, stem, mtime, size, processed, missing FROM photos').all();
   }
 
   markMissing(stems: readonly string[], missing: boolean): void {
@@ -125,8 +131,25 @@ export class PhotoRepository {
     this.db.transaction(() => stems.forEach((stem) => stmt.run(missing ? 1 : 0, stem)))();
   }
 
+  /** The processed file is there (again, or at last): it has been made, and is not missing. */
   updateFile(stem: string, mtime: number, size: number, at: number): void {
-    this.db.prepare('UPDATE photos SET mtime = ?, size = ?, missing = 0, indexed_at = ? WHERE stem = ?').run(mtime, size, at, stem);
+    this.db
+      .prepare('UPDATE photos SET mtime = ?, size = ?, processed = 1, missing = 0, indexed_at = ? WHERE stem = ?')
+      .run(mtime, size, at, stem);
+  }
+
+  /** Items whose processed file the capture app has not written yet. */
+  unprocessed(): { id: string; stem: string; file: string }[] {
+    return this.db.prepare<[], { id: string; stem: string; file: string }>('SELECT id, stem, file FROM photos WHERE processed = 0').all();
+  }
+
+  /** Visible, processed items of an event, for the guests' photo count. */
+  countShown(eventId: number): number {
+    return (
+      this.db
+        .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM photos WHERE event_id = ? AND visible = 1 AND processed = 1')
+        .get(eventId)?.n ?? 0
+    );
   }
 
   setPrinted(id: string, copies: number): void {

@@ -23,6 +23,13 @@ function photoFiles(router: Router, photos: PhotoService, scope: Scope): void {
     const file = await photos.preview(scope, parseInput(photoIdParam, req.params.id, 'photo id'));
     await sendCaptureFile(res, file, { 'Cache-Control': 'private, max-age=86400' });
   });
+  router.get('/:id/media', async (req, res) => {
+    const source = await photos.media(scope, parseInput(photoIdParam, req.params.id, 'photo id'));
+    const cache = 'private, max-age=86400';
+    // A local file answers ranges, which browsers need to seek in (and, on iOS, to play) a video.
+    if ('local' in source) res.sendFile(source.local, { headers: { 'Cache-Control': cache, 'Content-Type': source.contentType } });
+    else await sendCaptureFile(res, source.remote, { 'Cache-Control': cache });
+  });
   router.get('/:id/download', async (req, res) => {
     const { fileName, file } = await photos.download(scope, parseInput(photoIdParam, req.params.id, 'photo id'));
     await sendCaptureFile(res, file, { 'Content-Disposition': attachment(fileName) });

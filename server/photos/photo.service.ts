@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { CaptureAppPort, CaptureFile } from '../capture/capture.port.js';
-import type { AdminPhoto, PhotoPage, PublicPhoto } from '../contract/photos.contract.js';
+import type { AdminPhoto, GalleryEvent, PhotoPage, PublicPhoto } from '../contract/photos.contract.js';
 import { CaptureAppError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { EventRepository } from '../events/event.repository.js';
 import { photoFileName } from '../events/file-names.js';
@@ -11,6 +11,7 @@ import type { PhotoQuery, PhotoRepository, PhotoWithEvent } from './photo.reposi
 import type { ThumbnailStore } from './thumbnail.store.js';
 import { isoOrNull as iso } from '../core/util/json.js';
 import { captureMediaPath } from '../capture/capture-media.js';
+import { contentTypeOf, isMoving } from './media-kind.js';
 
 export interface AdminFilters {
   event?: string;
@@ -26,6 +27,9 @@ export interface PhotoDownload {
   file: CaptureFile;
 }
 
+/** A video or animation to play: the local file (served with ranges) or the capture app's copy. */
+export type MediaSource = { local: string; contentType: string } | { remote: CaptureFile };
+
 const encodeCursor = (stem: string): string => Buffer.from(stem, 'utf8').toString('base64url');
 function decodeCursor(cursor: string): string {
   const stem = Buffer.from(cursor, 'base64url').toString('utf8');
@@ -35,7 +39,7 @@ function decodeCursor(cursor: string): string {
 
 type Scope = 'admin' | 'gallery';
 
-type PublicPage = PhotoPage<PublicPhoto> & { event: { name: string } | null };
+type PublicPage = PhotoPage<PublicPhoto> & { event: GalleryEvent | null };
 /** Distinct pages kept; guests mostly ask for the first ones. */
 const PUBLIC_PAGES_KEPT = 64;
 
@@ -50,9 +54,11 @@ export class PhotoService {
     private readonly captureDataDir: string,
   ) {}
 
-  private urls(scope: Scope, id: string): AdminPhoto['urls'] {
-    const base = `/api/${scope}/photos/${id}`;
-    return { thumb: `${base}/thumb`, preview: `${base}/preview`, download: `${base}/download` };
+  private urls(scope: Scope, row: PhotoWithEvent): AdminPhoto['urls'] {
+    const base = `/api/${scope}/photos/${row.id}`;
+    const urls: AdminPhoto['urls'] = { thumb: `${base}/thumb`, preview: `${base}/preview`, download: `${base}/download` };
+    if (isMoving(row.kind)) urls.media = `${base}/media`;
+    return urls;
   }
 
   private fileName(row: PhotoWithEvent): string {
@@ -62,6 +68,7 @@ export class PhotoService {
   toAdmin(row: PhotoWithEvent): AdminPhoto {
     return {
       id: row.id,
+      kind: row.kind,
       event: row.event_slug && row.event_name ? { slug: row.event_slug, name: row.event_name } : null,
       taken_at: new Date(row.taken_at).toISOString(),
       created_at: iso(row.created_at),
@@ -70,16 +77,17 @@ export class PhotoService {
       printed_copies: row.printed_copies,
       missing: row.missing === 1,
       file_name: this.fileName(row),
-      urls: this.urls('admin', row.id),
+      urls: this.urls('admin', row),
     };
   }
 
   toPublic(row: PhotoWithEvent): PublicPhoto {
     return {
       id: row.id,
+      kind: row.kind,
       taken_at: new Date(row.taken_at).toISOString(),
       printed_copies: row.printed_copies,
-      urls: this.urls('gallery', row.id),
+      urls: this.urls('gallery', row),
     };
   }
 
@@ -109,7 +117,7 @@ export class PhotoService {
   private publicPagesStamp = -1;
 
   /**
-   * The current event's photos only: guests never see another event. Every phone asks for the
+   * The current event's photos only, once processed: guests never see another event. Every phone asks for the
    * same first pages: they are answered from memory until anything is written.
    */
   listPublic(cursor: string | undefined, limit: number): PublicPage {
@@ -130,15 +138,21 @@ export class PhotoService {
   private readPublic(cursor: string | undefined, limit: number): PublicPage {
     const current = this.events.current();
     if (!current) return { photos: [], next_cursor: null, event: null };
-    const query: PhotoQuery = { eventId: current.id, limit: limit + 1 };
+    const query: PhotoQuery = { eventId: current.id, limit: limit + 1, processedOnly: true };
     if (cursor !== undefined) query.before = decodeCursor(cursor);
-    return { ...this.page(this.photos.query(query), limit, (row) => this.toPublic(row)), event: { name: current.name } };
+    const event: GalleryEvent = {
+      name: current.name,
+      photo_count: this.photos.countShown(current.id),
+      welcome: current.welcome,
+    };
+    return { ...this.page(this.photos.query(query), limit, (row) => this.toPublic(row)), event };
   }
 
   /** A photo a scope may see; for guests, only one of the current event. */
   private visible(scope: Scope, id: string): PhotoWithEvent {
     const row = this.photos.find(id);
-    const allowed = row && row.visible === 1 && (scope === 'admin' || row.event_id === (this.events.current()?.id ?? -1));
+    const allowed =
+      row && row.visible === 1 && (scope === 'admin' || (row.processed === 1 && row.event_id === (this.events.current()?.id ?? -1)));
     if (!row || !allowed) throw new NotFoundError('No such photo');
     return row;
   }
@@ -155,14 +169,16 @@ export class PhotoService {
   /** Makes a newly indexed photo's thumbnail before any gallery asks for it. */
   async prepareThumbnail(id: string): Promise<void> {
     const row = this.photos.find(id);
-    if (!row || row.visible !== 1 || row.missing === 1 || this.thumbnails.has(id)) return;
+    // An item still being processed comes back through the queue once it is ready.
+    if (!row || row.visible !== 1 || row.missing === 1 || row.processed !== 1 || this.thumbnails.has(id)) return;
     await this.makeThumbnail(row, true);
   }
 
   private makeThumbnail(row: PhotoWithEvent, background: boolean): Promise<string | Buffer> {
     const stillIndexed = (): boolean => this.photos.find(row.id) !== undefined;
     const source = async (): Promise<Buffer | string> => {
-      const local = this.localFile(row);
+      // A video's still comes from the capture app, which draws one from it.
+      const local = row.kind === 'video' ? undefined : this.localFile(row);
       if (local) return local;
       const remote = await this.capture.openMedia('thumbnail', row.id);
       if (!remote) throw new NotFoundError('The photo’s file is missing');
@@ -180,10 +196,30 @@ export class PhotoService {
     return file;
   }
 
-  /** The full image, fetched from the capture app, under a name made of the event and the time. */
+  /** A video or an animation itself, to be played. */
+  async media(scope: Scope, id: string): Promise<MediaSource> {
+    const row = this.visible(scope, id);
+    if (!isMoving(row.kind)) throw new NotFoundError('This photo is a still image');
+    const local = this.localFile(row);
+    if (local) return { local, contentType: contentTypeOf(row.file) };
+    const remote = await this.capture.openMedia('full', row.id);
+    if (!remote) throw new NotFoundError('The photo’s file is missing');
+    return { remote };
+  }
+
+  private openLocal(row: PhotoWithEvent): CaptureFile | undefined {
+    const local = this.localFile(row);
+    if (!local) return undefined;
+    return { stream: createReadStream(local), contentType: contentTypeOf(row.file), contentLength: statSync(local).size };
+  }
+
+  /**
+   * The full file under a name made of the event and the time: a still through the capture app,
+   * a video or an animation from its own file (the capture app's copies of those are stills).
+   */
   async download(scope: Scope, id: string): Promise<PhotoDownload> {
     const row = this.visible(scope, id);
-    const file = await this.capture.openMedia('full', row.id);
+    const file = (isMoving(row.kind) ? this.openLocal(row) : undefined) ?? (await this.capture.openMedia('full', row.id));
     if (!file) throw new NotFoundError('The photo’s file is missing');
     return { fileName: this.fileName(row), file };
   }
@@ -209,7 +245,9 @@ export class PhotoService {
     }
     const event = change.type === 'added' ? 'photo-added' : 'photo-updated';
     this.hub.publish('admin', event, this.toAdmin(row));
-    if (row.event_id !== null && row.event_id === this.events.current()?.id) this.hub.publish('gallery', event, this.toPublic(row));
+    // Guests meet an item once it is processed: that is its arrival for them.
+    if (row.processed !== 1 || row.event_id === null || row.event_id !== this.events.current()?.id) return row;
+    this.hub.publish('gallery', change.type === 'updated' && change.ready ? 'photo-added' : event, this.toPublic(row));
     return row;
   }
 }

@@ -90,6 +90,9 @@ export class PrintService {
     if (!row || row.visible !== 1 || (currentEventOnly && (current === undefined || row.event_id !== current.id))) {
       throw new NotFoundError('No such photo');
     }
+    // A printer takes stills: videos and animations are only shared and downloaded.
+    if (row.kind === 'video' || row.kind === 'animation')
+      throw new ConflictError('Videos and animations cannot be printed', 'not_printable');
     return { eventId: row.event_id };
   }
 

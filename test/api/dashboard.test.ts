@@ -114,6 +114,7 @@ describe('dashboard status', () => {
       id: `00000000-0000-4000-8000-00000000000${n}`,
       stem: `stem-${n}`,
       file: `media/processed_full/stem-${n}.jpg`,
+      kind: 'photo' as const,
       event_id: eventId as number,
       taken_at: at,
       created_at: at,

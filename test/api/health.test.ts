@@ -20,6 +20,7 @@ describe('GET /healthz', () => {
       id: 'a1',
       stem: '20261122-143005-123456',
       file: 'media/processed_full/20261122-143005-123456.jpg',
+      kind: 'photo',
       event_id: eventId,
       taken_at: clock.now(),
       created_at: clock.now(),

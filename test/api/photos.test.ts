@@ -159,9 +159,9 @@ describe('the public gallery', () => {
     const { now } = await twoEvents();
     const res = await guest('/photos');
     expect(res.status).toBe(200);
-    expect(res.body.event).toEqual({ name: 'Maintenant' });
+    expect(res.body.event).toEqual({ name: 'Maintenant', photo_count: 3, welcome: null });
     expect(ids(res.body.photos as PublicPhoto[])).toEqual(ids([...now].reverse()));
-    expect(Object.keys((res.body.photos as PublicPhoto[])[0]!).sort()).toEqual(['id', 'printed_copies', 'taken_at', 'urls']);
+    expect(Object.keys((res.body.photos as PublicPhoto[])[0]!).sort()).toEqual(['id', 'kind', 'printed_copies', 'taken_at', 'urls']);
   });
 
   it('shows nothing before any event exists', async () => {

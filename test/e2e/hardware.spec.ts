@@ -16,7 +16,7 @@ test('the hardware page charts the light live, its test button reaches the relay
   await expect(page.getByTestId('hw-device-led')).toContainText('Simulé');
 
   // The chart moves: its canvas changes as new samples arrive and the light changes.
-  const canvas = page.getByTestId('time-chart').locator('canvas');
+  const canvas = page.getByTestId('uplot-chart').locator('canvas');
   await expect(canvas).toBeVisible();
   const before = await canvas.evaluate((c: HTMLCanvasElement) => c.toDataURL());
   hardware.lux.lux = 400;

@@ -10,7 +10,11 @@ vi.mock('../../renderer/gallery/services/gallery.service.js', () => ({
 }));
 
 const photo = (id: string): PublicPhoto => ({ id, taken_at: '2026-11-22T20:00:00Z', printed_copies: 0 }) as PublicPhoto;
-const page = (ids: string[], next: string | null): GalleryPage => ({ photos: ids.map(photo), next_cursor: next, event: { name: 'Gala' } });
+const page = (ids: string[], next: string | null): GalleryPage => ({
+  photos: ids.map(photo),
+  next_cursor: next,
+  event: { name: 'Gala', photo_count: 3, welcome: 'Bienvenue' },
+});
 const ids = () => useGalleryStore().photos.map((p) => p.id);
 
 /** A page answer the test releases when it wants, to race a reload against it. */
@@ -64,7 +68,7 @@ describe("a guest's gallery", () => {
     vi.mocked(galleryService.bootPage).mockResolvedValueOnce({
       photos: [at('b', '2026-11-22T20:00:02Z'), at('a', '2026-11-22T20:00:01Z')],
       next_cursor: 'cur1',
-      event: { name: 'Gala' },
+      event: { name: 'Gala', photo_count: 2, welcome: null },
     });
     const later = deferred();
     vi.mocked(galleryService.page).mockReturnValueOnce(later.promise);
@@ -75,6 +79,7 @@ describe("a guest's gallery", () => {
     expect(ids()).toEqual(['b', 'a']);
     later.resolve({ photos: [at('c', '2026-11-22T20:00:03Z'), at('b', '2026-11-22T20:00:02Z')], next_cursor: 'x', event: null });
     await vi.waitFor(() => expect(ids()).toEqual(['c', 'b', 'a']));
+    expect(store.photoCount).toBe(3);
     expect(vi.mocked(galleryService.page).mock.calls).toEqual([[null, 60]]);
   });
 
@@ -136,5 +141,19 @@ describe("a guest's gallery", () => {
     await store.loadMore();
     expect(store.error).toBe(false);
     expect(ids()).toEqual(['a']);
+  });
+
+  it('keeps the event’s photo count and welcome line, and counts live arrivals and removals', async () => {
+    vi.mocked(galleryService.page).mockResolvedValueOnce(page(['c', 'b'], 'cur1'));
+    const store = useGalleryStore();
+    store.connect();
+    await store.loadMore();
+    expect(store.photoCount).toBe(3);
+    expect(store.welcome).toBe('Bienvenue');
+    stream.added(photo('d'));
+    stream.added(photo('d'));
+    expect(store.photoCount).toBe(4);
+    stream.removed('c');
+    expect(store.photoCount).toBe(3);
   });
 });

@@ -11,8 +11,8 @@ export interface PhotoFilters {
 
 export const eventsService = {
   list: () => api.get<EventsResponse>('/api/admin/events'),
-  create: (name: string, slug: string | undefined) =>
-    api.post<{ event: BoothEvent }>('/api/admin/events', slug ? { name, slug } : { name }),
+  create: (name: string, slug: string | undefined, welcome = '') =>
+    api.post<{ event: BoothEvent }>('/api/admin/events', { name, ...(slug ? { slug } : {}), ...(welcome ? { welcome } : {}) }),
   exportUrl: (slug: string, token: string) =>
     `/api/admin/events/${encodeURIComponent(slug)}/export.zip?progress=${encodeURIComponent(token)}`,
   exportProgress: (slug: string, token: string) =>

@@ -15,8 +15,8 @@ export const useEventsStore = defineStore('events', () => {
     loaded.value = true;
   }
 
-  async function create(name: string, slug: string | undefined): Promise<BoothEvent> {
-    const { event } = await eventsService.create(name, slug);
+  async function create(name: string, slug: string | undefined, welcome = ''): Promise<BoothEvent> {
+    const { event } = await eventsService.create(name, slug, welcome);
     await load();
     return event;
   }

@@ -1,9 +1,17 @@
-import type { PhotoPage, PublicPhoto } from '../../../server/contract/photos.contract.js';
+import type { GalleryEvent, PhotoPage, PublicPhoto } from '../../../server/contract/photos.contract.js';
 import type { GuestPrintJob, PrintPauseReason } from '../../../server/contract/print.contract.js';
 import { api } from '../../shared/http.js';
 import { openStream } from '../../shared/stream.js';
 
-export type GalleryPage = PhotoPage<PublicPhoto> & { event: { name: string } | null };
+export type GalleryPage = PhotoPage<PublicPhoto> & { event: GalleryEvent | null };
+
+/** The name the server gives a download (`Content-Disposition`), for a shared file. */
+function fileNameOf(res: Response, fallback: string): string {
+  const header = res.headers.get('Content-Disposition') ?? '';
+  const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(header)?.[1];
+  if (utf8) return decodeURIComponent(utf8);
+  return /filename="([^"]+)"/i.exec(header)?.[1] ?? fallback;
+}
 
 export interface GalleryStreamHandlers {
   added(photo: PublicPhoto): void;
@@ -45,6 +53,13 @@ export const galleryService = {
     const query = new URLSearchParams({ limit: String(limit) });
     if (cursor) query.set('cursor', cursor);
     return api.get<GalleryPage>(`/api/gallery/photos?${query.toString()}`);
+  },
+  /** The photo's file, named as its download, for the Web Share API. */
+  async file(photo: PublicPhoto): Promise<File> {
+    const res = await fetch(photo.urls.download);
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    const blob = await res.blob();
+    return new File([blob], fileNameOf(res, photo.id), { type: blob.type });
   },
   /** New photos as they are taken; the browser reconnects the stream by itself. */
   openStream(h: GalleryStreamHandlers): () => void {

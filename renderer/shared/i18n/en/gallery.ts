@@ -1,7 +1,12 @@
 import type { frGallery } from '../fr/gallery.js';
 
 export const enGallery: Record<keyof typeof frGallery, string> = {
-  'photos.open': 'Open the photo of {time}',
+  'photos.open.photo': 'Open the photo of {time}',
+  'photos.open.collage': 'Open the collage of {time}',
+  'photos.open.animation': 'Open the animation of {time}',
+  'photos.open.video': 'Open the video of {time}',
+  'photos.kind.video': 'Video',
+  'photos.processing': 'Being processed…',
   'photos.missing': 'File not found',
   'photos.printed': 'Printed ×{count}',
   'photos.loadingMore': 'Loading photos…',
@@ -11,6 +16,8 @@ export const enGallery: Record<keyof typeof frGallery, string> = {
   'events.subtitle': 'Each photo joins the event in progress when it is taken.',
   'events.create': 'New event',
   'events.name': 'Event name',
+  'events.welcome': 'Welcome line for guests (optional)',
+  'events.welcomeHint': 'Welcome! Share your best memories.',
   'events.slug': 'Identifier (in addresses)',
   'events.createButton': 'Create and start',
   'events.createHint': 'The event in progress will be archived.',
@@ -65,5 +72,14 @@ export const enGallery: Record<keyof typeof frGallery, string> = {
 
   'gallery.noEvent': 'No event in progress. Photos will show here as soon as one starts.',
   'gallery.download': 'Download',
+  'gallery.count.one': '{count} photo',
+  'gallery.count.other': '{count} photos',
+  'lightbox.download': 'Download',
+  'lightbox.share': 'Share',
+  'lightbox.delete': 'Delete',
+  'lightbox.info': 'Information',
+  'lightbox.print': 'Print',
+  'lightbox.prev': 'Previous',
+  'lightbox.next': 'Next',
   'gallery.live': 'Live',
 };
