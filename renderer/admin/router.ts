@@ -11,7 +11,7 @@ import PrintPage from './pages/PrintPage.vue';
 export const routes: RouteRecordRaw[] = [
   { path: '/admin', component: HomePage },
   { path: '/admin/actions', component: ActionsPage },
-  { path: '/admin/actions/:idx(\\d+)', component: ActionEditPage },
+  { path: '/admin/actions/:number([1-9]\\d*)', component: ActionEditPage },
   { path: '/admin/events', component: EventsPage },
   { path: '/admin/gallery', component: GalleryPage },
   { path: '/admin/print', component: PrintPage },

@@ -9,7 +9,7 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly retryAfterSeconds?: number,
-    /** The error body's details (for a validation failure: the fields at fault). */
+    /** The server's machine-readable details (field issues); never shown as they are. */
     readonly details?: unknown,
   ) {
     super(message);
@@ -67,13 +67,9 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     const error = (body as ErrorBody | undefined)?.error;
     if (res.status === 401 && !options.expectUnauthorized) unauthorizedHandlers.forEach((h) => h());
     const retry = res.headers.get('Retry-After');
-    throw new ApiError(
-      res.status,
-      error?.code ?? 'http_error',
-      error?.message ?? `HTTP ${res.status}`,
-      retry ? Number(retry) : undefined,
-      error?.details,
-    );
+    const detailWait = (error?.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
+    const wait = retry ? Number(retry) : typeof detailWait === 'number' ? detailWait : undefined;
+    throw new ApiError(res.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${res.status}`, wait, error?.details);
   }
   return body as T;
 }

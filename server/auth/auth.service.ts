@@ -139,7 +139,11 @@ export class AuthService {
     const stored = this.storedHash();
     if (!stored) throw new ConflictError('No admin PIN is set yet; set one at the booth first', 'pin_not_set');
     const succeeded = this.limiter.begin(client.address, client.isLocal);
-    if (!(await verifyPin(pin, stored))) throw new UnauthorizedError('Wrong PIN');
+    if (!(await verifyPin(pin, stored))) {
+      // The booth's keypad counts this down, rather than finding out on the next try.
+      const wait = client.isLocal ? this.limiter.localWaitSeconds() : 0;
+      throw new UnauthorizedError('Wrong PIN', wait > 0 ? { retry_after_seconds: wait } : undefined);
+    }
     succeeded();
     return this.openSession();
   }

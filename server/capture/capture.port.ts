@@ -29,7 +29,7 @@ export interface CaptureAppPort {
    */
   updateConfig(change: (config: CaptureConfig) => CaptureConfig | null): Promise<CaptureConfig>;
   listMedia(offset: number, limit: number): Promise<MediaItem[]>;
-  /** Null when the capture app does not know the id. */
+  /** Null when the capture app does not know the id; CaptureFileMissingError when it knows it but its file is gone. */
   getMediaItem(id: string): Promise<MediaItem | null>;
   /** Null when the capture app has no such image. */
   openMedia(variant: MediaVariant, id: string): Promise<CaptureFile | null>;
@@ -39,7 +39,10 @@ export interface CaptureAppPort {
   /** Deletes a photo in the capture app (its files and its item); false if it did not know it. */
   deleteMedia(id: string): Promise<boolean>;
   triggerAction(kind: ActionKind, index: number): Promise<void>;
+  /** Asks the capture app to restart itself; it may do nothing (not run by systemd) and still succeed. */
   restart(): Promise<void>;
+  /** The capture app's in-process reload (configuration and hardware triggers), without systemd. */
+  reload(): Promise<void>;
   isReachable(): Promise<boolean>;
   /** Live events; the stream reconnects by itself until closed. */
   subscribe(onEvent: (event: CaptureEvent) => void, onState?: (state: CaptureConnectionState) => void): CaptureSubscription;

@@ -1,16 +1,18 @@
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { CaptureConnectionState, CaptureSubscription } from './capture.port.js';
 import type { CaptureEvent } from './capture.types.js';
-import { SseParser } from './sse-parser.js';
+import { DEFAULT_SSE_LIMITS, SseParser, type SseLimits } from './sse-parser.js';
 
 export interface SseStreamOptions {
   url: string;
   clock: Clock;
-  /** The capture app pings every second; this much silence means the link is dead. */
+  /** The capture app pings every second; this long without a whole event means the link is dead. */
   silenceMs: number;
   connectTimeoutMs: number;
   minBackoffMs: number;
   maxBackoffMs: number;
+  limits?: SseLimits;
   onEvent: (event: CaptureEvent) => void;
   onState: (state: CaptureConnectionState) => void;
 }
@@ -23,7 +25,12 @@ function parseData(data: string): unknown {
   }
 }
 
-/** A server-sent-event stream that reconnects with backoff until it is closed. */
+/**
+ * A server-sent-event stream that reconnects with backoff until it is closed. A line or an
+ * event over the size limits, a redirect, or a stream that sends bytes but no whole event
+ * within the silence window drops the connection; the backoff is reset only once a whole
+ * event arrived, so a misbehaving peer is retried ever more slowly.
+ */
 export function openSseStream(options: SseStreamOptions): CaptureSubscription {
   let closed = false;
   let controller: AbortController | undefined;
@@ -31,9 +38,9 @@ export function openSseStream(options: SseStreamOptions): CaptureSubscription {
   let silenceTimer: TimerHandle | undefined;
   let backoff = options.minBackoffMs;
 
-  const armSilence = (): void => {
+  const armSilence = (ctrl: AbortController): void => {
     if (silenceTimer) options.clock.clearTimeout(silenceTimer);
-    silenceTimer = options.clock.setTimeout(() => controller?.abort(), options.silenceMs);
+    silenceTimer = options.clock.setTimeout(() => ctrl.abort(), options.silenceMs);
   };
 
   const scheduleReconnect = (): void => {
@@ -50,27 +57,39 @@ export function openSseStream(options: SseStreamOptions): CaptureSubscription {
     const ctrl = controller;
     const connectTimer = options.clock.setTimeout(() => ctrl.abort(), options.connectTimeoutMs);
     try {
-      const res = await fetch(options.url, { headers: { Accept: 'text/event-stream' }, signal: ctrl.signal });
+      const res = await fetch(options.url, {
+        headers: { Accept: 'text/event-stream' },
+        signal: ctrl.signal,
+        redirect: 'manual',
+      });
       options.clock.clearTimeout(connectTimer);
-      if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+      if (res.status !== 200 || !res.body) {
+        await res.body?.cancel().catch(() => undefined);
+        throw new Error(`HTTP ${res.status}`);
+      }
       options.onState('connected');
-      backoff = options.minBackoffMs;
-      armSilence();
+      armSilence(ctrl);
       const parser = new SseParser((m) => {
+        armSilence(ctrl);
+        backoff = options.minBackoffMs;
         const event: CaptureEvent = { event: m.event, data: parseData(m.data) };
         if (m.id !== undefined) event.id = m.id;
         options.onEvent(event);
-      });
+      }, options.limits ?? DEFAULT_SSE_LIMITS);
       const decoder = new TextDecoder();
-      const reader = res.body.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        armSilence();
-        parser.push(decoder.decode(value, { stream: true }));
+      const reader = (res.body as WebReadableStream<Uint8Array>).getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          // Throws on an oversized line or event: the connection is dropped below.
+          parser.push(decoder.decode(value, { stream: true }));
+        }
+      } finally {
+        ctrl.abort();
       }
     } catch {
-      /* refused, timed out, or cut: all handled the same way below */
+      /* refused, redirected, timed out, oversized or cut: all handled the same way below */
     } finally {
       options.clock.clearTimeout(connectTimer);
       if (silenceTimer) options.clock.clearTimeout(silenceTimer);

@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 /** One item of the capture app's media collection, as its API reports it. */
 export const mediaItemSchema = z.looseObject({
-  id: z.string(),
+  // Checked before anything is indexed: an id reaches URLs, the database and the console.
+  id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i),
   media_type: z.string(),
   created_at: z.string(),
   updated_at: z.string().optional(),
@@ -12,7 +13,13 @@ export const mediaItemSchema = z.looseObject({
 });
 export type MediaItem = z.infer<typeof mediaItemSchema>;
 
-export const mediaItemListSchema = z.array(mediaItemSchema);
+/** A page of the collection; items that are not valid (a bad id…) are left out one by one, not the page. */
+export const mediaItemListSchema = z.array(z.unknown()).transform((items) =>
+  items.flatMap((item) => {
+    const parsed = mediaItemSchema.safeParse(item);
+    return parsed.success ? [parsed.data] : [];
+  }),
+);
 
 export const MEDIA_VARIANTS = ['full', 'preview', 'thumbnail'] as const;
 export type MediaVariant = (typeof MEDIA_VARIANTS)[number];

@@ -23,10 +23,13 @@ export interface ActionBackground {
 /** Which of these an action has depends on its kind. */
 export interface ActionProcessing {
   image_filter?: string;
-  remove_background?: boolean;
+  /** Null when the capture app's release has no such setting (8.0.x): the editor hides it. */
+  remove_background?: boolean | null;
   texts_enabled?: boolean;
   boomerang?: boolean;
   video_duration?: number;
+  /** Animation: the duration of each frame in ms, one per capture. */
+  frames?: number[];
 }
 
 export interface ActionUiTrigger {
@@ -82,4 +85,8 @@ export interface UserFile {
   path: string;
   /** Where the console can show a small preview of it. */
   preview_url: string;
+  /** What its folder says it is for: frames in a frames folder, backgrounds in a backgrounds folder. */
+  folder: 'frames' | 'backgrounds' | 'other';
+  /** Whether it has transparent pixels (what a frame needs); null when it could not be read. */
+  transparent: boolean | null;
 }

@@ -1,4 +1,5 @@
-export type RestartState = 'idle' | 'pending' | 'restarting' | 'refreshing' | 'done' | 'failed';
+/** `warning`: the change is applied, but not by a real restart; `message` says what to check. */
+export type RestartState = 'idle' | 'pending' | 'restarting' | 'refreshing' | 'done' | 'warning' | 'failed';
 
 /** Where the "apply to the capture app" chain stands: restart, then refresh of the booth screen. */
 export interface RestartStatus {
@@ -9,7 +10,12 @@ export interface RestartStatus {
   finished_at: string | null;
   /** For a failure: which step and why. For a success with a skipped step: why it was skipped. */
   message: string | null;
-  /** How the capture app was restarted: its own endpoint, or the systemctl fallback. */
-  method: 'api' | 'systemctl' | null;
+  /**
+   * How the capture app was restarted: its own endpoint, the systemctl fallback, or its
+   * in-process reload when the endpoint answered but nothing restarted (not run by systemd).
+   */
+  method: 'api' | 'systemctl' | 'reload' | null;
   screen_refreshed: boolean | null;
+  /** How long the recent restarts kept the booth away, in seconds (the longest of the last few); null before the first. */
+  typical_seconds: number | null;
 }

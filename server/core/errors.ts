@@ -21,8 +21,8 @@ export class ValidationError extends AppError {
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Admin session required') {
-    super(401, 'unauthorized', message);
+  constructor(message = 'Admin session required', details?: unknown) {
+    super(401, 'unauthorized', message, details);
   }
 }
 
@@ -61,6 +61,13 @@ export class CaptureAppError extends AppError {
   }
 }
 
+/** The capture app still knows a photo, but the file that represents it is gone. */
+export class CaptureFileMissingError extends CaptureAppError {
+  constructor() {
+    super('The capture app still knows the photo, but its file is missing');
+  }
+}
+
 /**
  * The capture app refused a configuration as invalid (its 422). The content came from the
  * operator, so this is a 400 with the capture app's reasons.
@@ -77,6 +84,9 @@ export class CaptureUnavailableError extends AppError {
     super(503, 'capture_app_unavailable', message);
   }
 }
+
+/** The request went out but no answer came in time: the capture app may well have acted on it. */
+export class CaptureTimeoutError extends CaptureUnavailableError {}
 
 /** The booth's storage is full: a state to show the operator, not a crash. */
 export class DiskFullError extends AppError {

@@ -14,7 +14,9 @@ export function attachment(fileName: string): string {
  * leaves, the upstream request is dropped.
  */
 export async function sendCaptureFile(res: Response, file: CaptureFile, headers: Record<string, string> = {}): Promise<void> {
+  // The type comes from Boothdeck's allowlist (capture client), never the capture app's header.
   res.setHeader('Content-Type', file.contentType);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   if (file.contentLength !== undefined) res.setHeader('Content-Length', String(file.contentLength));
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   try {

@@ -63,6 +63,12 @@ export class PhotoIndexer {
   private readonly removed = new Map<string, number>();
   private recheckTimer: TimerHandle | undefined;
   private recheckDelay = FIRST_RECHECK_MS;
+  /**
+   * Files (stem → mtime) a whole pass over the collection did not find: collage parts and other
+   * items with show_in_gallery false are never listed, so looking again on every rescan would
+   * page through the whole collection each time. A changed file, or a live event, is looked at again.
+   */
+  private readonly unresolvable = new Map<string, number>();
 
   constructor(
     private readonly photos: PhotoRepository,
@@ -128,6 +134,7 @@ export class PhotoIndexer {
 
   /** Indexes one item the capture app announced. */
   async indexItem(item: MediaItem): Promise<PhotoRow | undefined> {
+    this.unresolvable.delete(path.basename(item.processed).replace(/\.[^.]+$/, ''));
     const before = this.photos.find(item.id);
     const file = await this.statFile(captureMediaPath(this.captureDataDir, item.processed));
     const row = this.rowFor(item, file, true, before?.processed === 1);
@@ -209,6 +216,7 @@ export class PhotoIndexer {
     const fresh = new Map<string, FileInfo>();
     const changed: { stem: string; info: FileInfo; ready: string | undefined }[] = [];
     let unchanged = 0;
+    let remembered = 0;
 
     const infos = await mapLimited(names, STAT_PARALLEL, (name) => this.statFile(path.join(dir, name)));
     names.forEach((name, i) => {
@@ -217,7 +225,8 @@ export class PhotoIndexer {
       const stem = name.replace(/\.[^.]+$/, '');
       onDisk.add(stem);
       const row = known.get(stem);
-      if (!row) fresh.set(stem, info);
+      if (!row && this.unresolvable.get(stem) === info.mtime) remembered++;
+      else if (!row) fresh.set(stem, info);
       else if (row.mtime !== info.mtime || row.size !== info.size || row.missing || !row.processed) {
         changed.push({ stem, info, ready: row.processed ? undefined : row.id });
       } else unchanged++;
@@ -239,7 +248,7 @@ export class PhotoIndexer {
       added: rows.length,
       updated: changed.length,
       missing: vanished.length - gone,
-      unresolved: fresh.size - rows.length,
+      unresolved: fresh.size - rows.length + remembered,
       ms: this.clock.now() - started,
     };
   }
@@ -284,6 +293,7 @@ export class PhotoIndexer {
         }
         if (page.length < PAGE) break;
       }
+      for (const stem of wanted) this.unresolvable.set(stem, fresh.get(stem)?.mtime ?? 0);
     } catch (err) {
       this.log.warn(`Could not list the capture app's media to index new files: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -33,7 +33,8 @@ export function problemsOf(actions: readonly StoredAction[]): string[] {
     for (const [name, spec] of Object.entries(FIELDS[action.kind])) {
       const value = valueAt(action.entry, spec.capture);
       if (value === undefined) continue;
-      const parsed = spec.schema.safeParse(value);
+      // Checked in Boothdeck's form: colours by name, frames as durations.
+      const parsed = spec.schema.safeParse(spec.read ? spec.read(value) : value);
       if (!parsed.success) problems.push(`action ${i + 1}: ${name}: ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
     }
   });

@@ -3,6 +3,7 @@ import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { RestartStatus } from '../contract/system.contract.js';
 import type { Logger } from '../core/logger.js';
 import type { SystemCommand, SystemPort } from './system.port.js';
+import { CaptureTimeoutError } from '../core/errors.js';
 
 export interface ScreenRefresh {
   command: SystemCommand;
@@ -43,6 +44,7 @@ type Listener = (status: RestartStatus) => void;
 /** The live stream from the capture app: it breaks when the app goes down, a sure sign of a restart. */
 export interface LinkWatch {
   onState(listener: (state: CaptureConnectionState) => void): () => void;
+  readonly state?: CaptureConnectionState;
 }
 
 const idle = (): RestartStatus => ({
@@ -53,7 +55,11 @@ const idle = (): RestartStatus => ({
   message: null,
   method: null,
   screen_refreshed: null,
+  typical_seconds: null,
 });
+
+/** How many recent restarts the announced wait is measured from. */
+const DURATIONS_KEPT = 5;
 
 /**
  * Applies configuration changes to the capture app, which reads its configuration only at
@@ -69,6 +75,8 @@ export class CaptureRestartService {
   private running: Promise<void> | undefined;
   private queuedReasons: string[] = [];
   private readonly listeners = new Set<Listener>();
+  private runStartedAt = 0;
+  private readonly durationsMs: number[] = [];
 
   constructor(
     private readonly capture: CaptureAppPort,
@@ -151,19 +159,18 @@ export class CaptureRestartService {
     return new Promise((resolve) => this.clock.setTimeout(resolve, ms));
   }
 
-  /**
-   * Waits for the capture app to go down (its stream breaks, or it stops answering), for at most
-   * the grace period, then for it to answer again. Without the first wait a slow restart would
-   * look finished while the old process still answers.
-   */
-  private async waitForReturn(dropped: () => boolean): Promise<boolean> {
+  /** Waits, for at most the grace period, for the capture app to go down (its stream breaks, or it stops answering). */
+  private async wentDown(dropped: () => boolean): Promise<boolean> {
     const graceUntil = this.clock.monotonic() + this.options.downGraceMs;
-    let down = false;
-    while (!this.stopped && !down && this.clock.monotonic() < graceUntil) {
-      down = dropped() || !(await this.capture.isReachable());
-      if (!down) await this.wait(this.options.pollMs);
+    while (!this.stopped && this.clock.monotonic() < graceUntil) {
+      if (dropped() || !(await this.capture.isReachable())) return true;
+      await this.wait(this.options.pollMs);
     }
-    if (!down) this.log.warn('The capture app did not seem to go down after the restart request');
+    return dropped();
+  }
+
+  /** Waits for the capture app to answer again. */
+  private async cameBack(): Promise<boolean> {
     const deadline = this.clock.monotonic() + this.options.readyTimeoutMs;
     while (!this.stopped && this.clock.monotonic() < deadline) {
       if (await this.capture.isReachable()) return true;
@@ -173,25 +180,57 @@ export class CaptureRestartService {
   }
 
   private async run(reasons: string[]): Promise<void> {
+    this.runStartedAt = this.clock.monotonic();
     this.set({ state: 'restarting', reasons });
     let linkDropped = false;
     const unwatch = this.link?.onState((state) => {
       if (state === 'disconnected') linkDropped = true;
     });
     try {
+      // A stream still reconnecting (after the previous restart) could not show the next gap.
+      const until = this.clock.monotonic() + this.options.downGraceMs;
+      while (!this.stopped && this.link?.state !== undefined && this.link.state !== 'connected' && this.clock.monotonic() < until) {
+        await this.wait(this.options.pollMs);
+      }
+      linkDropped = false;
       await this.restartAndRefresh(() => linkDropped);
     } finally {
       unwatch?.();
     }
   }
 
+  /**
+   * Restart through the capture app's own endpoint, then make sure something happened: the
+   * endpoint answers "OK" even when the app is not a systemd unit and restarts nothing. Without
+   * the gap, Boothdeck reloads it in process (its triggers are read again) and says so. A call
+   * that timed out may be restarting: the gap is awaited first, so the app never restarts twice.
+   */
   private async restartAndRefresh(dropped: () => boolean): Promise<void> {
-    let method: 'api' | 'systemctl' = 'api';
+    let method: 'api' | 'systemctl' | 'reload' = 'api';
+    let warning: string | null = null;
+    let fallback = false;
     try {
       await this.capture.restart();
     } catch (err) {
+      if (!(err instanceof CaptureTimeoutError)) {
+        this.log.warn(`Capture app restart endpoint failed (${err instanceof Error ? err.message : String(err)}); using systemctl`);
+        fallback = true;
+      }
+    }
+    if (!fallback && !(await this.wentDown(dropped))) {
+      this.log.warn('The capture app did not go down after the restart request; reloading it in process');
+      try {
+        await this.capture.reload();
+        method = 'reload';
+        warning =
+          'The capture app did not restart (it is not run as a systemd service): it was reloaded instead. Check that the booth’s buttons start the right actions.';
+      } catch (err) {
+        this.log.warn(`Capture app reload failed (${err instanceof Error ? err.message : String(err)}); using systemctl`);
+        fallback = true;
+      }
+    }
+    if (fallback) {
       method = 'systemctl';
-      this.log.warn(`Capture app restart endpoint failed (${err instanceof Error ? err.message : String(err)}); using systemctl`);
       const result = await this.system.run('systemctl', ['--user', 'restart', this.options.unit]);
       if (result.code !== 0) {
         this.finish(
@@ -202,8 +241,9 @@ export class CaptureRestartService {
         );
         return;
       }
+      if (!(await this.wentDown(dropped))) this.log.warn('The capture app did not seem to go down after systemctl restart');
     }
-    if (!(await this.waitForReturn(dropped))) {
+    if (!(await this.cameBack())) {
       this.finish('failed', 'The capture app did not come back after its restart', method, null);
       return;
     }
@@ -221,7 +261,7 @@ export class CaptureRestartService {
       return;
     }
     if (!refresh) {
-      this.finish('done', 'No booth screen to refresh (simulated capture app)', method, null);
+      this.finish(warning ? 'warning' : 'done', warning ?? 'No booth screen to refresh (simulated capture app)', method, null);
       return;
     }
     this.set({ state: 'refreshing', method });
@@ -235,12 +275,30 @@ export class CaptureRestartService {
       );
       return;
     }
-    this.finish('done', null, method, true);
+    this.finish(warning ? 'warning' : 'done', warning, method, true);
   }
 
-  private finish(state: 'done' | 'failed', message: string | null, method: 'api' | 'systemctl', refreshed: boolean | null): void {
+  private finish(
+    state: 'done' | 'warning' | 'failed',
+    message: string | null,
+    method: 'api' | 'systemctl' | 'reload',
+    refreshed: boolean | null,
+  ): void {
     if (state === 'failed') this.log.error(message ?? 'Capture app restart failed');
+    else if (state === 'warning') this.log.warn(message ?? 'Capture app reloaded instead of restarted');
     else this.log.info(`Capture app restarted (${method})${refreshed ? ' and screen refreshed' : ''}`);
-    this.set({ state, message, method, screen_refreshed: refreshed, finished_at: new Date(this.clock.now()).toISOString() });
+    if (state === 'done') {
+      this.durationsMs.push(this.clock.monotonic() - this.runStartedAt);
+      if (this.durationsMs.length > DURATIONS_KEPT) this.durationsMs.shift();
+    }
+    const typical = this.durationsMs.length > 0 ? Math.max(1, Math.ceil(Math.max(...this.durationsMs) / 1000)) : null;
+    this.set({
+      state,
+      message,
+      method,
+      screen_refreshed: refreshed,
+      finished_at: new Date(this.clock.now()).toISOString(),
+      typical_seconds: typical,
+    });
   }
 }

@@ -14,20 +14,55 @@ export interface Preview {
   contentType: string;
 }
 
+interface Analysis {
+  preview: Preview;
+  transparent: boolean;
+}
+
+/** Files read at once while listing: enough to be quick, few enough for the board's two cores. */
+const LIST_CONCURRENCY = 3;
+
+function folderOf(path: string): UserFile['folder'] {
+  const dirs = path.split('/').slice(0, -1).join('/');
+  if (/(^|\/)(frames?|cadres?)(\/|$)/i.test(dirs)) return 'frames';
+  if (/(^|\/)(backgrounds?|fonds?)(\/|$)/i.test(dirs)) return 'backgrounds';
+  return 'other';
+}
+
 const previewUrl = (path: string): string => `/api/admin/userfiles/preview?path=${encodeURIComponent(path)}`;
 
 /** The capture app's userdata images (frames, backgrounds), listed and previewed for the console. */
 export class UserFilesService {
-  private readonly cache = new Map<string, Preview>();
+  private readonly cache = new Map<string, Analysis>();
 
   constructor(private readonly capture: CaptureAppPort) {}
 
   async images(): Promise<UserFile[]> {
-    const files = await this.capture.listUserFiles('');
-    return files.filter((f) => IMAGE.test(f) && USERDATA_PATH.test(f)).map((path) => ({ path, preview_url: previewUrl(path) }));
+    const paths = (await this.capture.listUserFiles('')).filter((f) => IMAGE.test(f) && USERDATA_PATH.test(f));
+    const out: UserFile[] = [];
+    for (let i = 0; i < paths.length; i += LIST_CONCURRENCY) {
+      const batch = paths.slice(i, i + LIST_CONCURRENCY);
+      const transparent = await Promise.all(
+        batch.map((path) =>
+          this.analyse(path).then(
+            (a) => a.transparent,
+            () => null,
+          ),
+        ),
+      );
+      batch.forEach((path, j) =>
+        out.push({ path, preview_url: previewUrl(path), folder: folderOf(path), transparent: transparent[j] ?? null }),
+      );
+    }
+    return out;
   }
 
   async preview(path: string): Promise<Preview> {
+    return (await this.analyse(path)).preview;
+  }
+
+  /** Reads a file once for both its preview and whether it has transparent pixels. */
+  private async analyse(path: string): Promise<Analysis> {
     if (!USERDATA_PATH.test(path) || path.split('/').some((part) => part === '..' || part === '.')) {
       throw new ValidationError('Invalid path: must be a file inside userdata/');
     }
@@ -45,18 +80,19 @@ export class UserFilesService {
       }
       chunks.push(chunk as Buffer);
     }
-    let data: Buffer;
+    let analysis: Analysis;
     try {
-      data = await sharp(Buffer.concat(chunks))
-        .resize(PREVIEW_PX, PREVIEW_PX, { fit: 'inside', withoutEnlargement: true })
-        .png()
-        .toBuffer();
+      const source = sharp(Buffer.concat(chunks));
+      const { hasAlpha } = await source.metadata();
+      // An alpha channel alone says nothing: a frame needs pixels one can see through.
+      const transparent = hasAlpha === true && !(await source.clone().stats()).isOpaque;
+      const data = await source.resize(PREVIEW_PX, PREVIEW_PX, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
+      analysis = { preview: { data, contentType: 'image/png' }, transparent };
     } catch {
       throw new ValidationError('That file is not an image that can be previewed');
     }
-    const preview = { data, contentType: 'image/png' };
     if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(path, preview);
-    return preview;
+    this.cache.set(path, analysis);
+    return analysis;
   }
 }

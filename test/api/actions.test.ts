@@ -191,7 +191,7 @@ describe('PUT /api/admin/actions/{idx}', () => {
   it.each([
     [{ 'ui_trigger.titel': 'x' }, 'ui_trigger.titel: unknown field'],
     [{ ui_trigger: { title: 42 } }, 'ui_trigger.title'],
-    [{ 'ui_trigger.custom_color': 'red' }, 'ui_trigger.custom_color'],
+    [{ 'ui_trigger.custom_color': 'reddish' }, 'ui_trigger.custom_color'],
     [{ 'general.countdown': 25 }, 'general.countdown'],
     [{ 'general.countdown': 1.25 }, 'general.countdown: must be in steps of 0.1 s'],
     [{ 'frame.file': '../../etc/passwd' }, 'frame.file'],

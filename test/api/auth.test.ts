@@ -1,6 +1,15 @@
+import http from 'node:http';
+import type { Express } from 'express';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { TEST_PIN, buildTestApp, signIn } from '../support/app.js';
+
+/** A server whose sockets look like a phone's on the Wi-Fi: all the limiter can see. */
+function asNetworkClient(app: Express): http.Server {
+  const server = http.createServer(app);
+  server.on('connection', (socket) => Object.defineProperty(socket, 'remoteAddress', { value: '192.168.1.20' }));
+  return server;
+}
 
 describe('admin sign-in', () => {
   it('starts signed out and says a PIN is set', async () => {
@@ -39,8 +48,9 @@ describe('admin sign-in', () => {
     expect((await request(app).get('/api/admin/status').set('Cookie', cookie)).status).toBe(401);
   });
 
-  it('rate-limits wrong PINs per client with 429 and Retry-After, even for the right PIN', async () => {
-    const { app, clock } = await buildTestApp();
+  it('rate-limits wrong PINs per network client with 429 and Retry-After, even for the right PIN', async () => {
+    const { app: express, clock } = await buildTestApp();
+    const app = asNetworkClient(express);
     for (let i = 0; i < 5; i++) expect((await request(app).post('/api/admin/session').send({ pin: '9999' })).status).toBe(401);
     const blocked = await request(app).post('/api/admin/session').send({ pin: TEST_PIN });
     expect(blocked.status).toBe(429);
@@ -49,6 +59,20 @@ describe('admin sign-in', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(300);
     clock.advance(retryAfter * 1000);
+    expect((await request(app).post('/api/admin/session').send({ pin: TEST_PIN })).status).toBe(204);
+  });
+
+  it('makes the booth itself wait seconds, not minutes, after wrong PINs', async () => {
+    const { app, clock } = await buildTestApp();
+    const waits: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      expect((await request(app).post('/api/admin/session').send({ pin: '9999' })).status).toBe(401);
+      const blocked = await request(app).post('/api/admin/session').send({ pin: TEST_PIN });
+      expect(blocked.status).toBe(429);
+      waits.push(Number(blocked.headers['retry-after']));
+      clock.advance(waits[i]! * 1000);
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 30]);
     expect((await request(app).post('/api/admin/session').send({ pin: TEST_PIN })).status).toBe(204);
   });
 
@@ -64,16 +88,18 @@ describe('admin sign-in', () => {
   });
 
   it('changes the PIN only with the current one, and signs out other sessions', async () => {
-    const { app } = await buildTestApp();
+    const { app, clock } = await buildTestApp();
     const mine = await signIn(app);
     const other = await signIn(app);
     const wrong = await request(app).put('/api/admin/session/pin').set('Cookie', mine).send({ current_pin: '1111', new_pin: '5555' });
     expect(wrong.status).toBe(403);
+    clock.advance(1000); // the booth waits a second after a wrong PIN
     const ok = await request(app).put('/api/admin/session/pin').set('Cookie', mine).send({ current_pin: TEST_PIN, new_pin: '5555' });
     expect(ok.status).toBe(204);
     expect((await request(app).get('/api/admin/status').set('Cookie', mine)).status).toBe(200);
     expect((await request(app).get('/api/admin/status').set('Cookie', other)).status).toBe(401);
     expect((await request(app).post('/api/admin/session').send({ pin: TEST_PIN })).status).toBe(401);
+    clock.advance(1000);
     expect((await request(app).post('/api/admin/session').send({ pin: '5555' })).status).toBe(204);
   });
 
@@ -121,7 +147,8 @@ describe('first run', () => {
 
 describe('guessing the PIN in parallel', () => {
   it('counts attempts before checking them: a burst of guesses gets 5 tries, then 429', async () => {
-    const { app } = await buildTestApp();
+    const { app: express } = await buildTestApp();
+    const app = asNetworkClient(express);
     const guesses = Array.from({ length: 20 }, (_, i) => String(1000 + i));
     const results = await Promise.all([...guesses, TEST_PIN].map((pin) => request(app).post('/api/admin/session').send({ pin })));
     const statuses = results.map((r) => r.status);

@@ -126,6 +126,15 @@ describe('settings that reach the capture app', () => {
 });
 
 describe('userdata files for frames and backgrounds', () => {
+  it('says which files are frames with transparency and which are opaque backgrounds', async () => {
+    const res = await request(t.app).get('/api/admin/userfiles').set('Cookie', t.cookie);
+    const files = res.body.files as { path: string; folder: string; transparent: boolean | null }[];
+    const frame = files.find((f) => f.path.endsWith('frame_image_photobooth-app.png'));
+    const background = files.find((f) => f.path.endsWith('pink-7761356_1920.jpg'));
+    expect(frame).toMatchObject({ folder: 'frames', transparent: true });
+    expect(background).toMatchObject({ folder: 'backgrounds', transparent: false });
+  });
+
   it('lists the capture app’s images and previews one small', async () => {
     const res = await request(t.app).get('/api/admin/userfiles').set('Cookie', t.cookie);
     expect(res.status).toBe(200);

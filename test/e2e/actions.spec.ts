@@ -97,7 +97,7 @@ test('without Save, a reorder changes nothing: Cancel restores, and leaving asks
 });
 
 test('a frame is chosen from the dropdown of userdata images, or typed as a path', async ({ page }) => {
-  await unlockConsole(page, '/admin/actions/0');
+  await unlockConsole(page, '/admin/actions/1');
   await page.getByTestId('file-select-frame').click();
   await expect(page.getByTestId('file-options-frame').getByTestId('file-option').first()).toBeVisible();
   await page.screenshot({ path: 'test-screens/action-frame-dropdown.png' });
@@ -116,8 +116,21 @@ test('a frame is chosen from the dropdown of userdata images, or typed as a path
 
   await page.getByTestId('file-free-frame').fill('userdata/nowhere/missing.png');
   await page.getByTestId('editor-save').click();
-  await expect(page.getByTestId('notice')).toContainText('frame.file');
+  await expect(page.getByTestId('notice')).toHaveText(/Action 1 — Cadre : ce fichier n’existe pas dans les fichiers de la borne\./);
+  await page.screenshot({ path: 'test-screens/action-frame-missing.png' });
   expect((await stored(page))[0]?.frame?.file).toBe('userdata/demoassets/frames/frame_image_photobooth-app.png');
+});
+
+test('an emptied countdown is refused in French words, and the notice goes once a save succeeds', async ({ page }) => {
+  await unlockConsole(page, '/admin/actions/1');
+  await expect(page.getByTestId('editor-title')).toContainText('Action 1');
+  await page.getByTestId('field-general.countdown').fill('');
+  await page.getByTestId('editor-save').click();
+  await expect(page.getByTestId('notice')).toHaveText(/Compte à rebours : saisissez un nombre\./);
+  await expect(page.getByTestId('notice')).not.toContainText('Invalid');
+  await page.getByTestId('field-general.countdown').fill('3');
+  await page.getByTestId('editor-save').click();
+  await expect(page.getByTestId('notice')).toContainText('Action enregistrée');
 });
 
 test('presets: save the list, change it, restore it after a confirmation, delete it', async ({ page }) => {
@@ -143,4 +156,42 @@ test('presets: save the list, change it, restore it after a confirmation, delete
   await expect(page.getByTestId('preset-Mariage')).toBeHidden();
   const presets = await (await page.request.get('/api/admin/actions/presets')).json();
   expect(presets).toEqual({ presets: [] });
+});
+
+test('an animation’s frames: add one, change a duration, save', async ({ page }) => {
+  // Actions are numbered from 1 in addresses: the third is the animation.
+  await unlockConsole(page, '/admin/actions/3');
+  const frames = page.getByTestId('field-processing.frames');
+  await expect(frames).toBeVisible();
+  await page.getByTestId('frame-add').click();
+  await page.getByTestId('frame-duration-0').fill('800');
+  await frames.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-screens/action-animation-frames.png', fullPage: true });
+  await page.getByTestId('editor-save').click();
+  await expect(page.getByTestId('notice')).toContainText('Action enregistrée');
+  expect((await stored(page))[2]?.processing.frames).toEqual([800, 2000, 2000]);
+});
+
+test('the booth’s real button order is shown beside the list, explained, and a drag across kinds says it changes nothing there', async ({
+  page,
+}) => {
+  await unlockConsole(page, '/admin/actions');
+  const boothOrder = page.getByTestId('booth-order-title');
+  await expect(page.getByTestId('booth-order-explain')).toContainText('La borne regroupe ses boutons par type');
+  const before = await boothOrder.allTextContents();
+  expect(before.length).toBeGreaterThan(1);
+
+  const handle = page.getByTestId('action-card-3').getByTestId('drag-handle');
+  const target = page.getByTestId('action-card-0');
+  const a = (await handle.boundingBox())!;
+  const b = (await target.boundingBox())!;
+  await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 12; i++) await page.mouse.move(a.x + a.width / 2, a.y + a.height / 2 + ((b.y + 8 - (a.y + a.height / 2)) * i) / 12);
+  await expect(page.getByTestId('drag-hint')).toHaveText(/ne change pas l’ordre des boutons sur la borne/);
+  await page.screenshot({ path: 'test-screens/actions-drag-hint.png' });
+  await page.mouse.up();
+  await expect(page.getByTestId('drag-hint')).toHaveCount(0);
+  await expect(cardNames(page).first()).toHaveText('Video');
+  expect(await boothOrder.allTextContents()).toEqual(before);
 });

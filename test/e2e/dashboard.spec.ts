@@ -121,7 +121,7 @@ test('backup: download one file, a bad file is refused with its faults, a good o
   await page.getByTestId('dash-backup-file').setInputFiles(asFile('bad-backup.json', JSON.stringify(bad)));
   await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('dash-backup-error')).toContainText('Cette sauvegarde n’est pas valide, rien n’a été modifié');
-  await expect(page.getByTestId('dash-backup-error')).toContainText('settings.print.quota');
+  await expect(page.getByTestId('dash-backup-error')).toContainText('Quota d’impression : cette valeur est trop petite.');
   await page.getByTestId('dash-backup').screenshot({ path: 'test-screens/dashboard-backup-refused.png' });
 
   await page.getByTestId('dash-backup-file').setInputFiles(asFile('not-json.json', '{ oops'));

@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import type { CaptureAppPort } from '../../server/capture/capture.port.js';
-import type { SimulatorHandle } from '../../server/capture/simulator/simulator.server.js';
+import type { SimulatorHandle, SimulatorOptions } from '../../server/capture/simulator/simulator.server.js';
 import { createSystemClock } from '../../server/core/clock/clock.system.js';
 import type { RestartStatus } from '../../server/contract/system.contract.js';
 import type { Db } from '../../server/db/database.js';
@@ -48,9 +48,12 @@ export function spyOn(port: CaptureAppPort): { port: CaptureAppPort; calls: Map<
  * `live` also runs the photo index as the service does: a rescan, then the capture app's stream.
  */
 export async function startSimApp(
-  options: { live?: boolean; printer?: PrinterPort; print?: Partial<PrintWorkerOptions> } = {},
+  options: { live?: boolean; printer?: PrinterPort; print?: Partial<PrintWorkerOptions> } & Pick<
+    SimulatorOptions,
+    'version' | 'systemdUnit'
+  > = {},
 ): Promise<SimApp> {
-  const sim = await startTestSimulator();
+  const sim = await startTestSimulator({ version: options.version, systemdUnit: options.systemdUnit });
   // A short write deadline, so that tests of a lost answer do not wait 20 s.
   const spy = spyOn(clientFor(sim, { configWriteTimeoutMs: 1500 }));
   const client = spy.port;
@@ -62,17 +65,17 @@ export async function startSimApp(
     clock: createSystemClock(),
     restart: {
       debounceMs: 150,
-      downGraceMs: 50,
+      downGraceMs: 1000,
       pollMs: 20,
       readyTimeoutMs: 5000,
       refresh: { command: 'wtype', args: ['-k', 'F5'], env: { WAYLAND_DISPLAY: 'wayland-0' } },
     },
   });
   const cookie = await signIn(app);
-  if (options.live) {
-    services.photoSync.start();
-    services.captureLink.start();
-  }
+  // The link is what tells the restart service that the capture app went down (its stream
+  // breaks), as in the service; `live` adds the photo index on top of it.
+  if (options.live) services.photoSync.start();
+  services.captureLink.start();
   return {
     sim,
     client,
@@ -86,9 +89,10 @@ export async function startSimApp(
     restartFinished: () =>
       new Promise((resolve) => {
         const settledNow = services.restarter.status();
-        if (settledNow.state === 'done' || settledNow.state === 'failed') return resolve(settledNow);
+        const over = (state: string): boolean => state === 'done' || state === 'warning' || state === 'failed';
+        if (over(settledNow.state)) return resolve(settledNow);
         const off = services.restarter.onChange((s) => {
-          if (s.state === 'done' || s.state === 'failed') {
+          if (over(s.state)) {
             off();
             resolve(s);
           }

@@ -4,10 +4,12 @@ import path from 'node:path';
 import { CaptureClient } from '../../server/capture/capture.client.js';
 import type { CaptureConnectionState } from '../../server/capture/capture.port.js';
 import type { CaptureEvent } from '../../server/capture/capture.types.js';
-import { startSimulator, type SimulatorHandle } from '../../server/capture/simulator/simulator.server.js';
+import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../server/capture/simulator/simulator.server.js';
 import { createSystemClock } from '../../server/core/clock/clock.system.js';
 
-export async function startTestSimulator(options: { autoCaptureSeconds?: number } = {}): Promise<SimulatorHandle> {
+export async function startTestSimulator(
+  options: Pick<SimulatorOptions, 'autoCaptureSeconds' | 'version' | 'systemdUnit'> = {},
+): Promise<SimulatorHandle> {
   return startSimulator({
     dataDir: mkdtempSync(path.join(os.tmpdir(), 'boothdeck-sim-')),
     timeScale: 0.01,

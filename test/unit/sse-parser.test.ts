@@ -28,3 +28,28 @@ describe('server-sent event parsing', () => {
     expect(collect([': ping - 2026-11-22\n\n', 'event: empty\n\n', 'data: x\n\n'])).toEqual([{ event: 'message', data: 'x' }]);
   });
 });
+
+describe('server-sent event size limits', () => {
+  const limits = { maxLineChars: 100, maxEventChars: 250 };
+
+  it('throws once a line without a break passes the line cap, keeping nothing', () => {
+    const parser = new SseParser(() => undefined, limits);
+    parser.push('data: ' + 'x'.repeat(90));
+    expect(() => parser.push('x'.repeat(20))).toThrow(/line exceeded 100/);
+  });
+
+  it('throws once the data lines of one event pass the event cap', () => {
+    const out: SseMessage[] = [];
+    const parser = new SseParser((m) => out.push(m), limits);
+    parser.push('data: ' + 'a'.repeat(90) + '\r\ndata: ' + 'b'.repeat(90) + '\r\n');
+    expect(() => parser.push('data: ' + 'c'.repeat(90) + '\r\n')).toThrow(/event exceeded 250/);
+    expect(out).toEqual([]);
+  });
+
+  it('accepts events up to the limits', () => {
+    const out: SseMessage[] = [];
+    const parser = new SseParser((m) => out.push(m), limits);
+    parser.push('event: ping\r\ndata: ' + 'z'.repeat(90) + '\r\n\r\n');
+    expect(out).toEqual([{ event: 'ping', data: 'z'.repeat(90) }]);
+  });
+});

@@ -3,6 +3,7 @@ import { computed, ref } from 'vue';
 import type { AdminPhoto } from '../../../server/contract/photos.contract.js';
 import { localDay } from '../../../common/dates.js';
 import { photosService, type PhotoFilters } from '../services/events.service.js';
+import { describeError } from '../../shared/error-text.js';
 
 const emptyFilters = (): PhotoFilters => ({ event: '', from: '', to: '', status: 'all' });
 
@@ -48,7 +49,7 @@ export const useAdminGalleryStore = defineStore('adminGallery', () => {
       error.value = null;
       return !done.value;
     } catch (err) {
-      if (mine === generation) error.value = err instanceof Error ? err.message : String(err);
+      if (mine === generation) error.value = describeError(err, { reading: true });
       return false;
     } finally {
       if (mine === generation) loading.value = false;

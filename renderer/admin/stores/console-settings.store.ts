@@ -3,19 +3,22 @@ import { ref } from 'vue';
 import type { Settings } from '../../../server/contract/settings.contract.js';
 import { ApiError } from '../../shared/http.js';
 import { t } from '../../shared/i18n/index.js';
+import { issueSentence } from '../../shared/error-text.js';
 import { describeError } from '../composables/useApiError.js';
 import { dashboardService } from '../services/dashboard.service.js';
 import { useDialogStore } from './dialog.store.js';
 import { useNoticeStore } from './notice.store.js';
 
-interface FieldIssue {
-  field: string;
-  message: string;
-}
-
+/** One sentence per fault of a backup file, worded by the shared mapping (never the server's words). */
 const issuesOf = (err: ApiError): string[] => {
-  const issues = (err.details as { issues?: FieldIssue[] } | undefined)?.issues;
-  return Array.isArray(issues) ? issues.map((i) => `${i.field} : ${i.message}`) : [err.message];
+  const issues = (err.details as { issues?: unknown } | undefined)?.issues;
+  return Array.isArray(issues)
+    ? issues.flatMap((i: unknown) => {
+        const field = (i as { field?: unknown }).field;
+        const message = (i as { message?: unknown }).message;
+        return typeof field === 'string' ? [issueSentence({ field, message: typeof message === 'string' ? message : undefined })] : [];
+      })
+    : [describeError(err)];
 };
 
 /** The dashboard's settings section (what has no other home) and the backup file. */

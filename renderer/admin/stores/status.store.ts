@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { ServiceStatus } from '../../../server/contract/status.contract.js';
 import { statusService } from '../services/status.service.js';
+import { describeError } from '../../shared/error-text.js';
 
 export const useStatusStore = defineStore('status', () => {
   const status = ref<ServiceStatus | null>(null);
@@ -12,7 +13,7 @@ export const useStatusStore = defineStore('status', () => {
       status.value = await statusService.get();
       error.value = null;
     } catch (err) {
-      error.value = err instanceof Error ? err.message : String(err);
+      error.value = describeError(err, { reading: true });
     }
   }
 

@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { UserFile } from '../../../server/contract/actions.contract.js';
 import { actionsService } from '../services/actions.service.js';
+import { describeError } from '../../shared/error-text.js';
 
 /** The capture app's userdata images, offered for frames and backgrounds. */
 export const useUserFilesStore = defineStore('userfiles', () => {
@@ -13,7 +14,7 @@ export const useUserFilesStore = defineStore('userfiles', () => {
       files.value = (await actionsService.userFiles()).files;
       error.value = null;
     } catch (err) {
-      error.value = err instanceof Error ? err.message : String(err);
+      error.value = describeError(err, { reading: true });
     }
   }
 

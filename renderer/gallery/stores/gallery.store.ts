@@ -5,6 +5,8 @@ import { startDownload } from '../../shared/composables/useDownload.js';
 import { galleryService } from '../services/gallery.service.js';
 import { usePrintStore } from './print.store.js';
 
+const RETRY_AFTER_MS = 5000;
+
 /** The current event's photos for a guest, newest first, kept live. */
 export const useGalleryStore = defineStore('gallery', () => {
   const photos = ref<PublicPhoto[]>([]);
@@ -21,6 +23,7 @@ export const useGalleryStore = defineStore('gallery', () => {
   let generation = 0;
   let everConnected = false;
   let close: (() => void) | undefined;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** Loads the next page; resolves to whether more pages remain. */
   async function loadMore(): Promise<boolean> {
@@ -42,7 +45,12 @@ export const useGalleryStore = defineStore('gallery', () => {
       error.value = false;
       return !done.value;
     } catch {
-      if (mine === generation) error.value = true;
+      if (mine === generation) {
+        error.value = true;
+        // The page resumes by itself: a guest will not think of reloading it.
+        clearTimeout(retryTimer);
+        retryTimer = setTimeout(() => void reload(), RETRY_AFTER_MS);
+      }
       return false;
     } finally {
       if (mine === generation) {
@@ -53,6 +61,7 @@ export const useGalleryStore = defineStore('gallery', () => {
   }
 
   async function reload(): Promise<void> {
+    clearTimeout(retryTimer);
     generation++;
     photos.value = [];
     cursor = null;
@@ -102,7 +111,8 @@ export const useGalleryStore = defineStore('gallery', () => {
       printStatus: (paused) => usePrintStore().statusChanged(paused),
       connected: (up) => {
         // Back after a cut: photos taken meanwhile are fetched again.
-        if (up && !live.value && loaded.value) void (everConnected ? reload() : catchUp());
+        // A first connection after a good first page only checks the top for photos taken meanwhile.
+        if (up && !live.value && (loaded.value || error.value)) void (everConnected || error.value ? reload() : catchUp());
         if (up) everConnected = true;
         live.value = up;
       },

@@ -1,9 +1,18 @@
 import { enActions } from './en/actions.js';
 import { enConsole } from './en/console.js';
+import { enErrors } from './en/errors.js';
 import { enDashboard } from './en/dashboard.js';
 import { enGallery } from './en/gallery.js';
 import { enHardware } from './en/hardware.js';
 import { enPrint } from './en/print.js';
 import type { MessageKey } from './fr.js';
 
-export const en: Record<MessageKey, string> = { ...enConsole, ...enActions, ...enGallery, ...enPrint, ...enDashboard, ...enHardware };
+export const en: Record<MessageKey, string> = {
+  ...enConsole,
+  ...enActions,
+  ...enGallery,
+  ...enPrint,
+  ...enDashboard,
+  ...enHardware,
+  ...enErrors,
+};

@@ -1,11 +1,12 @@
 import { frActions } from './fr/actions.js';
 import { frConsole } from './fr/console.js';
+import { frErrors } from './fr/errors.js';
 import { frDashboard } from './fr/dashboard.js';
 import { frGallery } from './fr/gallery.js';
 import { frHardware } from './fr/hardware.js';
 import { frPrint } from './fr/print.js';
 
 /** French is the booth's first language: every key starts here, English must follow it. */
-export const fr = { ...frConsole, ...frActions, ...frGallery, ...frPrint, ...frDashboard, ...frHardware } as const;
+export const fr = { ...frConsole, ...frActions, ...frGallery, ...frPrint, ...frDashboard, ...frHardware, ...frErrors } as const;
 
 export type MessageKey = keyof typeof fr;

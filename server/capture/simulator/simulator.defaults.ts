@@ -24,7 +24,7 @@ export const actionItemDefaults: Record<ActionKind, Record<string, unknown>> = {
     processing: {
       image_filter: 'original',
       fill_background_enable: false,
-      fill_background_color: '#0000ff',
+      fill_background_color: '#2d68c4',
       img_background_enable: false,
       img_background_file: null,
       img_frame_enable: false,
@@ -48,6 +48,8 @@ export const actionItemDefaults: Record<ActionKind, Record<string, unknown>> = {
       canvas_width: 1920,
       canvas_height: 1280,
       merge_definition: [],
+      canvas_fill_background_enable: false,
+      canvas_fill_background_color: '#2e6f40',
       canvas_img_front_enable: false,
       canvas_img_front_file: null,
       canvas_texts_enable: false,
@@ -81,8 +83,8 @@ export const actionItemDefaults: Record<ActionKind, Record<string, unknown>> = {
   },
 };
 
-export function defaultConfig(adminPassword: string): CaptureConfig {
-  return {
+export function defaultConfig(adminPassword: string, version: '8.0' | '8.7' | '9' = '8.7'): CaptureConfig {
+  const config: CaptureConfig = {
     common: {
       language: 'fr',
       admin_password: adminPassword,
@@ -171,4 +173,23 @@ export function defaultConfig(adminPassword: string): CaptureConfig {
     hardwareinputoutput: { keyboard_input_enabled: true, gpio_enabled: false, gpio_pin_shutdown: 17, gpio_pin_reboot: 18 },
     misc: { secret_key: 'simulator-secret' },
   };
+  if (version === '8.0') {
+    for (const entry of (config.actions as { image: { processing: Record<string, unknown> }[] }).image) {
+      delete entry.processing.remove_background;
+      entry.processing.fill_background_color = 'blue';
+    }
+  }
+  return config;
+}
+
+/** The item defaults of one release: 8.0 lacks `remove_background` and fills with blue and green. */
+export function actionItemDefaultsFor(version: '8.0' | '8.7' | '9'): Record<ActionKind, Record<string, unknown>> {
+  const items = structuredClone(actionItemDefaults);
+  if (version === '8.0') {
+    const image = items.image.processing as Record<string, unknown>;
+    delete image.remove_background;
+    image.fill_background_color = 'blue';
+    (items.collage.processing as Record<string, unknown>).canvas_fill_background_color = 'green';
+  }
+  return items;
 }

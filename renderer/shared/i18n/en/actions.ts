@@ -5,6 +5,12 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'actions.subtitle': 'The capture recipes, in the order of the booth’s buttons.',
   'actions.new': 'New action',
   'actions.empty': 'No actions. Create one to show a button on the booth.',
+  'actions.number': 'Action {number}',
+  'actions.booth.title': 'Button order on the booth',
+  'actions.booth.explain':
+    'The booth groups its buttons by kind (photos, then collages, animations, videos) and keeps this list’s order within each kind: moving an action among actions of another kind does not change the order of its buttons.',
+  'actions.drag.noChange': 'This move does not change the order of the booth’s buttons (they are grouped by kind).',
+  'actions.drag.changes': 'This move changes the order of the booth’s buttons.',
   'actions.edit': 'Edit',
   'actions.clone': 'Duplicate',
   'actions.delete': 'Delete',
@@ -38,6 +44,9 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'actions.newDialog.defaultName': 'New action',
 
   'editor.title': 'Edit action',
+  'editor.heading': 'Action {number} — {name}',
+  'editor.saveRestarts': 'Save and restart',
+  'editor.restartHint': 'Saving restarts the capture app: the booth is unavailable for a few seconds.',
   'editor.back': 'Back to the list',
   'editor.notFound': 'This action no longer exists.',
   'editor.saved': 'Action saved.',
@@ -62,6 +71,11 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'editor.processing.texts_enabled': 'Add the texts',
   'editor.processing.boomerang': 'Boomerang effect',
   'editor.processing.video_duration': 'Video length (seconds)',
+  'editor.processing.frames': 'Animation frames: {count}',
+  'editor.processing.frame': 'Frame {n} (ms)',
+  'editor.processing.removeFrame': 'Remove frame {n}',
+  'editor.processing.addFrame': 'Add a frame',
+  'editor.processing.noFrames': 'No frames: the animation would fail. Add at least one.',
   'editor.processing.none': 'Nothing to set for this kind of action.',
   'editor.notAvailable': 'Not available for this kind of action.',
   'editor.button.show_button': 'Show the button on the booth',
@@ -71,6 +85,12 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'editor.button.custom_color': 'Button colour',
   'editor.trigger': 'Trigger: {path}',
 
+  'files.opaqueFrame': 'This image has no transparency: used as a frame, it will hide the guests’ photo entirely.',
+  'files.unknownPath': 'This file does not exist among the booth’s files.',
+  'files.confirmOpaque.title': 'Frame without transparency',
+  'files.confirmOpaque.body':
+    'The image chosen as a frame is opaque: every photo will show only this image, without the guests. Save anyway?',
+  'files.confirmOpaque.go': 'Save anyway',
   'files.choose': 'Choose a file…',
   'files.none': 'None',
   'files.free': 'Or type a path',
@@ -94,11 +114,20 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'presets.confirmDelete.title': 'Delete “{name}”?',
   'presets.confirmDelete.body': 'The preset will be erased for good.',
 
+  'restartConfirm.title': 'Restart during the event?',
+  'restartConfirm.body':
+    'Photos were taken less than 10 minutes ago for “{event}”. Saving restarts the capture app: guests will wait about {seconds} seconds.',
+  'restartConfirm.bodyUnknown':
+    'Photos were taken less than 10 minutes ago for “{event}”. Saving restarts the capture app: guests will wait a few seconds.',
+  'restartConfirm.go': 'Save and restart',
   'restart.pending': 'Changes saved. The capture app restarts in a moment…',
   'restart.restarting': 'Restarting the capture app…',
   'restart.refreshing': 'Refreshing the booth’s screen…',
   'restart.done': 'Capture app restarted, screen refreshed.',
   'restart.doneNoScreen': 'Capture app restarted.',
-  'restart.failed': 'Failed: {message}',
+  'restart.reloaded':
+    'The capture app did not restart (it is not run as a systemd service): it was reloaded instead. Check that the booth’s buttons start the right actions.',
+  'restart.failed': 'Restarting the capture app failed. The changes are saved: try again.',
+  'restart.waiting': 'The capture app is restarting: the page will reload by itself in a moment.',
   'restart.retry': 'Retry',
 };

@@ -16,16 +16,21 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
     'The booth’s clock is behind the current event’s creation (no network time). New photos still go to the current event, but their times will be wrong.',
   'common.error.unknown': 'Something went wrong: {message}',
 
+  'connection.boothdeckDown': 'Boothdeck is not answering. The page will resume by itself when it is back.',
+  'connection.captureDown': 'The capture app cannot be reached. Pages will reload by themselves when it is back.',
+
+  'keyboard.label': 'On-screen keyboard',
   'login.title': 'Console locked',
   'login.subtitle': 'Enter the admin PIN',
   'login.submit': 'Unlock',
   'login.wrong': 'Wrong PIN',
-  'login.rateLimited': 'Too many attempts. Try again in {seconds} s.',
+  'login.rateLimited': 'Too many attempts.',
   'login.noPin': 'No PIN is set yet. Choose one from the booth’s own screen.',
 
   'pinpad.clear': 'Clear',
   'pinpad.backspace': 'Back',
   'pinpad.digits': 'Digits entered: {count}',
+  'pinpad.wait': 'You can try again in {seconds} s',
 
   'firstRun.title': 'Welcome to Boothdeck',
   'firstRun.subtitle': 'Choose the admin PIN (4 to 8 digits)',
@@ -49,6 +54,13 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'kiosk.simulator': 'Simulator',
   'kiosk.simulatorLong': 'Simulator: no real capture app',
 
+  'home.event': 'Event',
+  'home.noEvent': 'No event is on.',
+  'home.today.one': '{count} photo today',
+  'home.today.other': '{count} photos today',
+  'home.today.more': 'More than {count} photos today',
+  'home.warning.noEvent': 'Photos are arriving while no event is on: guests cannot see them. Create an event.',
+  'home.restartCapture': 'Restart the capture app',
   'home.title': 'Overview',
   'home.capture': 'Capture app',
   'home.capture.ok': 'Connected',
@@ -64,8 +76,7 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'home.hardware.simulated': 'simulated',
   'home.version': 'Version {version}',
 
-
   'gallery.title': 'Photo gallery',
   'gallery.empty': 'No photos yet. Smile, the booth is waiting!',
-  'gallery.error': 'The gallery is unavailable for a moment.',
+  'gallery.error': 'The gallery is unavailable for a moment. It will come back by itself.',
 };

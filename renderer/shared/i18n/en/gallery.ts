@@ -81,5 +81,6 @@ export const enGallery: Record<keyof typeof frGallery, string> = {
   'lightbox.print': 'Print',
   'lightbox.prev': 'Previous',
   'lightbox.next': 'Next',
+  'gallery.offline': 'Offline',
   'gallery.live': 'Live',
 };

@@ -3,6 +3,12 @@ export const frActions = {
   'actions.subtitle': 'Les recettes de prise de vue, dans l’ordre des boutons de la borne.',
   'actions.new': 'Nouvelle action',
   'actions.empty': 'Aucune action. Créez-en une pour afficher un bouton sur la borne.',
+  'actions.number': 'Action {number}',
+  'actions.booth.title': 'Ordre des boutons sur la borne',
+  'actions.booth.explain':
+    'La borne regroupe ses boutons par type (photos, puis collages, animations, vidéos) et garde l’ordre de cette liste au sein de chaque type : déplacer une action parmi des actions d’un autre type ne change pas l’ordre de ses boutons.',
+  'actions.drag.noChange': 'Ce déplacement ne change pas l’ordre des boutons sur la borne (ils sont regroupés par type).',
+  'actions.drag.changes': 'Ce déplacement change l’ordre des boutons sur la borne.',
   'actions.edit': 'Modifier',
   'actions.clone': 'Dupliquer',
   'actions.delete': 'Supprimer',
@@ -36,6 +42,9 @@ export const frActions = {
   'actions.newDialog.defaultName': 'Nouvelle action',
 
   'editor.title': 'Modifier l’action',
+  'editor.heading': 'Action {number} — {name}',
+  'editor.saveRestarts': 'Enregistrer et redémarrer',
+  'editor.restartHint': 'Enregistrer redémarre l’application de capture : la borne est indisponible quelques secondes.',
   'editor.back': 'Retour à la liste',
   'editor.notFound': 'Cette action n’existe plus.',
   'editor.saved': 'Action enregistrée.',
@@ -60,6 +69,11 @@ export const frActions = {
   'editor.processing.texts_enabled': 'Ajouter les textes',
   'editor.processing.boomerang': 'Effet boomerang',
   'editor.processing.video_duration': 'Durée de la vidéo (secondes)',
+  'editor.processing.frames': 'Images de l’animation : {count}',
+  'editor.processing.frame': 'Image {n} (ms)',
+  'editor.processing.removeFrame': 'Retirer l’image {n}',
+  'editor.processing.addFrame': 'Ajouter une image',
+  'editor.processing.noFrames': 'Aucune image : l’animation échouerait. Ajoutez-en au moins une.',
   'editor.processing.none': 'Rien à régler pour ce type d’action.',
   'editor.notAvailable': 'Non disponible pour ce type d’action.',
   'editor.button.show_button': 'Afficher le bouton sur la borne',
@@ -69,6 +83,12 @@ export const frActions = {
   'editor.button.custom_color': 'Couleur du bouton',
   'editor.trigger': 'Déclenchement : {path}',
 
+  'files.opaqueFrame': 'Cette image n’a aucune transparence : utilisée comme cadre, elle cachera entièrement la photo des invités.',
+  'files.unknownPath': 'Ce fichier n’existe pas dans les fichiers de la borne.',
+  'files.confirmOpaque.title': 'Cadre sans transparence',
+  'files.confirmOpaque.body':
+    'L’image choisie comme cadre est opaque : chaque photo ne montrera que cette image, sans les invités. Enregistrer quand même ?',
+  'files.confirmOpaque.go': 'Enregistrer quand même',
   'files.choose': 'Choisir un fichier…',
   'files.none': 'Aucun',
   'files.free': 'Ou saisir un chemin',
@@ -92,11 +112,20 @@ export const frActions = {
   'presets.confirmDelete.title': 'Supprimer « {name} » ?',
   'presets.confirmDelete.body': 'Le préréglage sera définitivement effacé.',
 
+  'restartConfirm.title': 'Redémarrer pendant l’événement ?',
+  'restartConfirm.body':
+    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Enregistrer redémarre l’application de capture : les invités attendront environ {seconds} secondes.',
+  'restartConfirm.bodyUnknown':
+    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Enregistrer redémarre l’application de capture : les invités attendront quelques secondes.',
+  'restartConfirm.go': 'Enregistrer et redémarrer',
   'restart.pending': 'Modifications enregistrées. Redémarrage de l’application de capture dans un instant…',
   'restart.restarting': 'Redémarrage de l’application de capture…',
   'restart.refreshing': 'Rafraîchissement de l’écran de la borne…',
   'restart.done': 'Application de capture redémarrée, écran rafraîchi.',
   'restart.doneNoScreen': 'Application de capture redémarrée.',
-  'restart.failed': 'Échec : {message}',
+  'restart.reloaded':
+    'L’application de capture n’a pas redémarré (elle ne tourne pas comme service systemd) : elle a été rechargée à la place. Vérifiez que les boutons de la borne lancent les bonnes actions.',
+  'restart.failed': 'Le redémarrage de l’application de capture a échoué. Les modifications sont enregistrées : réessayez.',
+  'restart.waiting': 'L’application de capture redémarre : la page se rechargera d’elle-même dans un instant.',
   'restart.retry': 'Réessayer',
 } as const;

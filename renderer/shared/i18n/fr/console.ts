@@ -15,16 +15,21 @@ export const frConsole = {
     'L’horloge de la borne est en retard sur la création de l’événement en cours (pas d’heure réseau). Les nouvelles photos restent dans l’événement en cours, mais leur heure sera fausse.',
   'common.error.unknown': 'Une erreur est survenue : {message}',
 
+  'connection.boothdeckDown': 'Boothdeck ne répond pas. La page reprendra d’elle-même dès son retour.',
+  'connection.captureDown': 'L’application de capture est injoignable. Les pages se rechargeront d’elles-mêmes dès son retour.',
+
+  'keyboard.label': 'Clavier à l’écran',
   'login.title': 'Console verrouillée',
   'login.subtitle': 'Saisissez le code PIN administrateur',
   'login.submit': 'Déverrouiller',
   'login.wrong': 'Code PIN incorrect',
-  'login.rateLimited': 'Trop d’essais. Réessayez dans {seconds} s.',
+  'login.rateLimited': 'Trop d’essais.',
   'login.noPin': 'Aucun code PIN n’est défini. Choisissez-le depuis l’écran de la borne.',
 
   'pinpad.clear': 'Effacer',
   'pinpad.backspace': 'Retour',
   'pinpad.digits': 'Chiffres saisis : {count}',
+  'pinpad.wait': 'Nouvel essai possible dans {seconds} s',
 
   'firstRun.title': 'Bienvenue sur Boothdeck',
   'firstRun.subtitle': 'Choisissez le code PIN administrateur (4 à 8 chiffres)',
@@ -48,6 +53,14 @@ export const frConsole = {
   'kiosk.simulator': 'Simulateur',
   'kiosk.simulatorLong': 'Simulateur : aucune vraie application de capture',
 
+  'home.event': 'Événement',
+  'home.noEvent': 'Aucun événement en cours.',
+  'home.today.one': '{count} photo aujourd’hui',
+  'home.today.other': '{count} photos aujourd’hui',
+  'home.today.more': 'Plus de {count} photos aujourd’hui',
+  'home.warning.noEvent':
+    'Des photos arrivent alors qu’aucun événement n’est en cours : les invités ne les voient pas. Créez un événement.',
+  'home.restartCapture': 'Redémarrer l’application de capture',
   'home.title': 'Tableau de bord',
   'home.capture': 'Application de capture',
   'home.capture.ok': 'Connectée',
@@ -63,8 +76,7 @@ export const frConsole = {
   'home.hardware.simulated': 'simulé',
   'home.version': 'Version {version}',
 
-
   'gallery.title': 'Galerie photos',
   'gallery.empty': 'Aucune photo pour le moment. Souriez, la borne vous attend !',
-  'gallery.error': 'La galerie est momentanément indisponible.',
+  'gallery.error': 'La galerie est momentanément indisponible. Elle reviendra d’elle-même dans un instant.',
 } as const;

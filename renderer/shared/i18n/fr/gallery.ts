@@ -79,5 +79,6 @@ export const frGallery = {
   'lightbox.print': 'Imprimer',
   'lightbox.prev': 'Précédente',
   'lightbox.next': 'Suivante',
+  'gallery.offline': 'Hors ligne',
   'gallery.live': 'En direct',
 } as const;

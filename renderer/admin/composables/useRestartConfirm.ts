@@ -1,0 +1,38 @@
+import { useI18n } from '../../shared/i18n/index.js';
+import { useDialogStore } from '../stores/dialog.store.js';
+import { useEventsStore } from '../stores/events.store.js';
+import { useRestartStore } from '../stores/restart.store.js';
+
+/** Guests count as present when the current event got a photo this recently. */
+export const GUESTS_PRESENT_MS = 10 * 60_000;
+
+/**
+ * Before a change that restarts the capture app: while an event is on and photos were taken in
+ * the last ten minutes, the operator confirms, knowing how long guests will wait.
+ */
+export function useRestartConfirm(): () => Promise<boolean> {
+  const events = useEventsStore();
+  const restart = useRestartStore();
+  const dialog = useDialogStore();
+  const { t } = useI18n();
+
+  return async () => {
+    try {
+      await events.load();
+    } catch {
+      return true; // Without the events, nothing says guests are waiting: do not block the save.
+    }
+    const current = events.events.find((e) => e.current);
+    const last = current?.last_photo_at ? Date.parse(current.last_photo_at) : NaN;
+    if (!current || !(Date.now() - last < GUESTS_PRESENT_MS)) return true;
+    const seconds = restart.status?.typical_seconds ?? null;
+    return dialog.confirm({
+      title: t('restartConfirm.title'),
+      body:
+        seconds === null
+          ? t('restartConfirm.bodyUnknown', { event: current.name })
+          : t('restartConfirm.body', { event: current.name, seconds }),
+      confirmLabel: t('restartConfirm.go'),
+    });
+  };
+}

@@ -1,0 +1,91 @@
+// @vitest-environment happy-dom
+import { beforeEach, describe, expect, it } from 'vitest';
+import { describeError, reasonOf } from '../../renderer/shared/error-text.js';
+import { ApiError } from '../../renderer/shared/http.js';
+import { setLocale } from '../../renderer/shared/i18n/index.js';
+
+const rejected = (issues: unknown[]): ApiError =>
+  new ApiError(
+    400,
+    'capture_app_rejected',
+    'The capture app refused the change: action 2: frame.file: Path does not point to a file',
+    undefined,
+    {
+      issues,
+    },
+  );
+const invalid = (issues: unknown[]): ApiError =>
+  new ApiError(400, 'validation_failed', 'Invalid action: general.countdown: Invalid input: expected number, received string', undefined, {
+    issues,
+  });
+
+describe('errors in words, in French', () => {
+  beforeEach(() => setLocale('fr'));
+
+  it('names a missing frame by its form label and the action by its number from 1', () => {
+    const err = rejected([{ index: 1, field: 'frame.file', message: 'Path does not point to a file' }]);
+    expect(describeError(err)).toBe('Action 2 — Cadre : ce fichier n’existe pas dans les fichiers de la borne.');
+  });
+
+  it('asks for a number for an emptied countdown', () => {
+    const err = invalid([{ field: 'general.countdown', message: 'Invalid input: expected number, received string' }]);
+    expect(describeError(err)).toBe('Compte à rebours : saisissez un nombre.');
+  });
+
+  it('says a read failed without claiming nothing was changed, and a write that nothing was', () => {
+    const err = new ApiError(503, 'capture_app_unavailable', 'The capture app answered HTTP 503 to reading the configuration');
+    expect(describeError(err, { reading: true })).toBe('L’application de capture est injoignable pour le moment.');
+    expect(describeError(err)).toBe('L’application de capture est injoignable : rien n’a été modifié.');
+  });
+
+  it('never shows the server’s own message, even for a code it does not know', () => {
+    const texts = [
+      describeError(new ApiError(418, 'teapot', 'I am a teapot')),
+      describeError(new ApiError(500, 'internal_error', 'Something went wrong on the booth; the error was logged')),
+      describeError(new Error('TypeError: x is undefined')),
+      describeError(invalid([{ field: 'mystery.field', message: 'weird' }])),
+    ];
+    for (const text of texts) expect(text).not.toMatch(/teapot|logged|TypeError|mystery|weird/);
+    expect(texts[3]).toBe('Un réglage : cette valeur n’est pas acceptée.');
+  });
+
+  it('speaks of the connection when Boothdeck does not answer', () => {
+    expect(describeError(new ApiError(0, 'network', 'network'))).toMatch(/^Boothdeck ne répond pas/);
+  });
+});
+
+describe('errors in words, in English', () => {
+  beforeEach(() => setLocale('en'));
+
+  it('words the same errors in English', () => {
+    expect(describeError(rejected([{ index: 0, field: 'background.file', message: 'Path does not point to a file' }]))).toBe(
+      'Action 1 — Background: this file does not exist among the booth’s files.',
+    );
+    expect(describeError(invalid([{ field: 'general.countdown', message: 'Invalid input: expected number, received string' }]))).toBe(
+      'Countdown: enter a number.',
+    );
+    expect(describeError(new ApiError(409, 'slug_taken', 'An event with the slug "x" already exists'))).toBe(
+      'An event already has this name. Choose another one.',
+    );
+  });
+});
+
+describe('reasons read from either side’s words', () => {
+  it.each([
+    ['Path does not point to a file', 'file_missing'],
+    ['Invalid input: expected number, received string', 'not_number'],
+    ['Too small: expected number to be >=0', 'too_small'],
+    ['is too long', 'too_long'],
+    ['Field required', 'required'],
+    ['must be whole seconds', 'not_whole'],
+    ['unknown field', 'unknown_field'],
+    ['not available for video actions', 'not_available'],
+    ['something else', 'invalid'],
+  ])('%s → %s', (message, reason) => {
+    expect(reasonOf({ field: 'x', message })).toBe(reason);
+  });
+
+  it('prefers a reason the server named', () => {
+    expect(reasonOf({ field: 'x', reason: 'too_big', message: 'Path does not point to a file' })).toBe('too_big');
+  });
+});
