@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/build/precompress.js';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 
@@ -8,7 +9,7 @@ const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   root: here('./renderer'),
   base: '/',
-  plugins: [vue()],
+  plugins: [vue(), precompress()],
   build: {
     outDir: here('./dist/renderer'),
     emptyOutDir: true,

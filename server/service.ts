@@ -173,6 +173,8 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         }),
     );
     port = (server.address() as AddressInfo).port;
+    services.thumbnailQueue.start();
+    cleanup.push(() => services.thumbnailQueue.stop());
     services.photoSync.start();
     cleanup.push(() => services.photoSync.stop());
     services.captureLink.start();

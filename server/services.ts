@@ -20,6 +20,7 @@ import { PhotoRepository } from './photos/photo.repository.js';
 import { PhotoService } from './photos/photo.service.js';
 import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
+import { ThumbnailQueue } from './photos/thumbnail.queue.js';
 import type { Logger } from './core/logger.js';
 import { GuestSessions } from './print/guest-session.js';
 import { PrintRepository } from './print/print.repository.js';
@@ -76,6 +77,8 @@ export interface ServiceOptions {
   /** The print queue's state for the dashboard; the print service's summary unless replaced. */
   printStatus?: () => PrintQueueSummary | Promise<PrintQueueSummary>;
   print?: Partial<PrintWorkerOptions>;
+  /** How many newly indexed photos may wait for their thumbnail (the newest are kept). */
+  thumbnailQueueCapacity?: number;
 }
 
 export interface Services {
@@ -95,6 +98,8 @@ export interface Services {
   photos: PhotoService;
   photoRepository: PhotoRepository;
   thumbnails: ThumbnailStore;
+  /** Thumbnails made at indexing; started by the host. */
+  thumbnailQueue: ThumbnailQueue;
   indexer: PhotoIndexer;
   photoSync: PhotoSync;
   galleryLink: GalleryLinkService;
@@ -146,6 +151,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
   const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'));
   const photos = new PhotoService(photoRepository, eventRepository, ports.capture, thumbnails, hub, options.captureDataDir);
+  const thumbnailQueue = new ThumbnailQueue((id) => photos.prepareThumbnail(id), ports.log, options.thumbnailQueueCapacity);
   const indexer = new PhotoIndexer(
     photoRepository,
     eventRepository,
@@ -153,7 +159,11 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     options.captureDataDir,
     ports.clock,
     ports.log,
-    (change) => photos.announce(change),
+    (change) => {
+      const shown = photos.announce(change);
+      if (shown) thumbnailQueue.push(shown.id, shown.taken_at);
+      else thumbnailQueue.drop(change.id);
+    },
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
@@ -239,6 +249,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     photos,
     photoRepository,
     thumbnails,
+    thumbnailQueue,
     indexer,
     photoSync,
     galleryLink,

@@ -38,7 +38,7 @@ export const adminPhotoQuery = z
 
 export const publicPhotoQuery = z.strictObject({
   cursor: cursorParam.optional(),
-  limit: z.coerce.number().int('must be a whole number').min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').default(30),
+  limit: z.coerce.number().int('must be a whole number').min(1, 'must be 1 to 200').max(200, 'must be 1 to 200').default(30),
 });
 
 export const photoIdParam = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a photo id');

@@ -163,9 +163,20 @@ export class PhotoService {
   }
 
   async thumbnail(scope: Scope, id: string): Promise<string | Buffer> {
-    const row = this.visible(scope, id);
+    return this.makeThumbnail(this.visible(scope, id), false);
+  }
+
+  /** Makes a newly indexed photo's thumbnail before any gallery asks for it. */
+  async prepareThumbnail(id: string): Promise<void> {
+    const row = this.photos.find(id);
+    // An item still being processed comes back through the queue once it is ready.
+    if (!row || row.visible !== 1 || row.missing === 1 || row.processed !== 1 || this.thumbnails.has(id)) return;
+    await this.makeThumbnail(row, true);
+  }
+
+  private makeThumbnail(row: PhotoWithEvent, background: boolean): Promise<string | Buffer> {
     const stillIndexed = (): boolean => this.photos.find(row.id) !== undefined;
-    return this.thumbnails.ensure(row.id, stillIndexed, async () => {
+    const source = async (): Promise<Buffer | string> => {
       // A video's still comes from the capture app, which draws one from it.
       const local = row.kind === 'video' ? undefined : this.localFile(row);
       if (local) return local;
@@ -174,7 +185,8 @@ export class PhotoService {
       const chunks: Buffer[] = [];
       for await (const chunk of remote.stream) chunks.push(chunk as Buffer);
       return Buffer.concat(chunks);
-    });
+    };
+    return this.thumbnails.ensure(row.id, stillIndexed, source, background);
   }
 
   async preview(scope: Scope, id: string): Promise<CaptureFile> {
@@ -221,20 +233,21 @@ export class PhotoService {
     if (this.photos.remove(row.id)) this.announce({ type: 'removed', id: row.id });
   }
 
-  /** Tells open galleries about a change of the index. */
-  announce(change: PhotoChange): void {
+  /** Tells open galleries about a change of the index; answers the photo when it is still shown. */
+  announce(change: PhotoChange): PhotoWithEvent | undefined {
     const row = change.type === 'removed' ? undefined : this.photos.find(change.id);
     // A photo hidden by an update leaves the galleries as a removed one does.
     if (!row || row.visible !== 1) {
       void this.thumbnails.remove(change.id);
       this.hub.publish('admin', 'photo-removed', { id: change.id });
       this.hub.publish('gallery', 'photo-removed', { id: change.id });
-      return;
+      return undefined;
     }
     const event = change.type === 'added' ? 'photo-added' : 'photo-updated';
     this.hub.publish('admin', event, this.toAdmin(row));
     // Guests meet an item once it is processed: that is its arrival for them.
-    if (row.processed !== 1 || row.event_id === null || row.event_id !== this.events.current()?.id) return;
+    if (row.processed !== 1 || row.event_id === null || row.event_id !== this.events.current()?.id) return row;
     this.hub.publish('gallery', change.type === 'updated' && change.ready ? 'photo-added' : event, this.toPublic(row));
+    return row;
   }
 }

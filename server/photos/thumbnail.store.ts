@@ -10,15 +10,26 @@ const EDGE_PX = 480;
 const QUALITY = 72;
 /** sharp already uses every core for one image; two at a time keeps the booth responsive. */
 const PARALLEL = 2;
+/** Thumbnails made ahead of any request take one of those two at most, and only when no one waits. */
+const BACKGROUND_PARALLEL = 1;
+
+/** A place in the line for the two slots; a background one can be moved up when someone asks. */
+interface Ticket {
+  background: boolean;
+  wake?: () => void;
+}
 
 /**
  * Gallery thumbnails, made once with sharp (WebP, a few tens of KB) and kept on disk under
  * the photo's UUID. Requests for the same thumbnail while it is being made share the work.
+ * Requests from a gallery always go before thumbnails made ahead in the background.
  */
 export class ThumbnailStore {
-  private readonly inFlight = new Map<string, Promise<string | Buffer>>();
+  private readonly inFlight = new Map<string, { work: Promise<string | Buffer>; ticket: Ticket }>();
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private backgroundRunning = 0;
+  private readonly waiting: Ticket[] = [];
+  private readonly waitingBackground: Ticket[] = [];
 
   constructor(private readonly dir: string) {
     mkdirSync(dir, { recursive: true });
@@ -36,14 +47,19 @@ export class ThumbnailStore {
   /**
    * The thumbnail file, made from `source` (an image buffer or a file path) if not there yet.
    * `wanted` is asked again before writing: a photo deleted meanwhile leaves no thumbnail.
+   * `background` work yields to every request made without it.
    * On a full disk the thumbnail is handed back in memory, uncached: the gallery keeps serving.
    */
-  ensure(id: string, wanted: () => boolean, source: () => Promise<Buffer | string>): Promise<string | Buffer> {
+  ensure(id: string, wanted: () => boolean, source: () => Promise<Buffer | string>, background = false): Promise<string | Buffer> {
     const file = this.pathOf(id);
     if (existsSync(file)) return Promise.resolve(file);
     const pending = this.inFlight.get(id);
-    if (pending) return pending;
-    const work = this.slot(async () => {
+    if (pending) {
+      if (!background) this.promote(pending.ticket);
+      return pending.work;
+    }
+    const ticket: Ticket = { background };
+    const work = this.slot(ticket, async () => {
       const input = await source();
       const data = await sharp(input, { failOn: 'none' })
         .rotate()
@@ -60,7 +76,7 @@ export class ThumbnailStore {
       }
       return file;
     }).finally(() => this.inFlight.delete(id));
-    this.inFlight.set(id, work);
+    this.inFlight.set(id, { work, ticket });
     return work;
   }
 
@@ -68,14 +84,48 @@ export class ThumbnailStore {
     if (isUuid(id)) await fsp.rm(this.pathOf(id), { force: true });
   }
 
-  private async slot<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= PARALLEL) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  private canStart(ticket: Ticket): boolean {
+    if (this.running >= PARALLEL) return false;
+    return !ticket.background || (this.backgroundRunning < BACKGROUND_PARALLEL && this.waiting.length === 0);
+  }
+
+  private take(ticket: Ticket): void {
     this.running++;
+    if (ticket.background) this.backgroundRunning++;
+  }
+
+  /** A guest now waits for a thumbnail queued in the background: it joins the requests' line. */
+  private promote(ticket: Ticket): void {
+    const at = this.waitingBackground.indexOf(ticket);
+    if (at < 0) return;
+    this.waitingBackground.splice(at, 1);
+    ticket.background = false;
+    this.waiting.push(ticket);
+  }
+
+  /** Hands freed slots over: requests first, then background work. */
+  private wakeNext(): void {
+    for (;;) {
+      const next = this.waiting[0] ?? this.waitingBackground[0];
+      if (!next || !this.canStart(next)) return;
+      (next.background ? this.waitingBackground : this.waiting).shift();
+      this.take(next);
+      next.wake?.();
+    }
+  }
+
+  private async slot<T>(ticket: Ticket, task: () => Promise<T>): Promise<T> {
+    if (this.canStart(ticket)) this.take(ticket);
+    else
+      await new Promise<void>(
+        (resolve) => ((ticket.wake = resolve), (ticket.background ? this.waitingBackground : this.waiting).push(ticket)),
+      );
     try {
       return await task();
     } finally {
       this.running--;
-      this.waiting.shift()?.();
+      if (ticket.background) this.backgroundRunning--;
+      this.wakeNext();
     }
   }
 }

@@ -6,7 +6,7 @@ import { useGalleryStore } from '../../renderer/gallery/stores/gallery.store.js'
 import { galleryService, type GalleryPage, type GalleryStreamHandlers } from '../../renderer/gallery/services/gallery.service.js';
 
 vi.mock('../../renderer/gallery/services/gallery.service.js', () => ({
-  galleryService: { page: vi.fn(), openStream: vi.fn() },
+  galleryService: { page: vi.fn(), openStream: vi.fn(), bootPage: vi.fn(), pageSize: vi.fn() },
 }));
 
 const photo = (id: string): PublicPhoto => ({ id, taken_at: '2026-11-22T20:00:00Z', printed_copies: 0 }) as PublicPhoto;
@@ -29,6 +29,8 @@ describe("a guest's gallery", () => {
   beforeEach(() => {
     setActivePinia(createPinia());
     vi.mocked(galleryService.page).mockReset();
+    vi.mocked(galleryService.bootPage).mockReset().mockResolvedValue(null);
+    vi.mocked(galleryService.pageSize).mockReturnValue(60);
     vi.mocked(galleryService.openStream).mockImplementation((handlers) => {
       stream = handlers;
       return () => undefined;
@@ -46,6 +48,39 @@ describe("a guest's gallery", () => {
     expect(ids()).toEqual(['c', 'b', 'a']);
     expect(store.done).toBe(true);
     expect(store.eventName).toBe('Gala');
+  });
+
+  it('opens on the page started before the bundle ran, then goes on from its cursor in pages sized to the screen', async () => {
+    vi.mocked(galleryService.bootPage).mockResolvedValueOnce(page(['c', 'b'], 'cur1'));
+    vi.mocked(galleryService.pageSize).mockReturnValue(93);
+    vi.mocked(galleryService.page).mockResolvedValueOnce(page(['a'], null));
+    const store = useGalleryStore();
+    expect(await store.loadMore()).toBe(true);
+    expect(ids()).toEqual(['c', 'b']);
+    expect(galleryService.page).not.toHaveBeenCalled();
+    expect(await store.loadMore()).toBe(false);
+    expect(vi.mocked(galleryService.page).mock.calls).toEqual([['cur1', 93]]);
+    expect(ids()).toEqual(['c', 'b', 'a']);
+  });
+
+  it('on its first connection, adds the photos taken since the first page on top, without emptying the grid', async () => {
+    const at = (id: string, time: string): PublicPhoto => ({ ...photo(id), taken_at: time });
+    vi.mocked(galleryService.bootPage).mockResolvedValueOnce({
+      photos: [at('b', '2026-11-22T20:00:02Z'), at('a', '2026-11-22T20:00:01Z')],
+      next_cursor: 'cur1',
+      event: { name: 'Gala', photo_count: 2, welcome: null },
+    });
+    const later = deferred();
+    vi.mocked(galleryService.page).mockReturnValueOnce(later.promise);
+    const store = useGalleryStore();
+    store.connect();
+    await store.loadMore();
+    stream.connected(true);
+    expect(ids()).toEqual(['b', 'a']);
+    later.resolve({ photos: [at('c', '2026-11-22T20:00:03Z'), at('b', '2026-11-22T20:00:02Z')], next_cursor: 'x', event: null });
+    await vi.waitFor(() => expect(ids()).toEqual(['c', 'b', 'a']));
+    expect(store.photoCount).toBe(3);
+    expect(vi.mocked(galleryService.page).mock.calls).toEqual([[null, 60]]);
   });
 
   it('shows a photo once even when it arrives live and then again in a page', async () => {

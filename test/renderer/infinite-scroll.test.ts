@@ -68,6 +68,19 @@ describe('infinite scroll', () => {
     expect(loadMore).toHaveBeenCalledTimes(3);
   });
 
+  it('stops as soon as a page has pushed the sentinel beyond a screen, without waiting for the observer', async () => {
+    const loadMore = vi.fn(() => {
+      // The page just loaded fills the screen and more: the sentinel now sits far below.
+      const sentinel = document.querySelector('[data-testid="sentinel"]') as HTMLElement;
+      sentinel.getBoundingClientRect = () => ({ top: window.innerHeight + 2000 }) as DOMRect;
+      return Promise.resolve(true);
+    });
+    mountScroller(loadMore);
+    ObserverStub.last?.show(true);
+    await settle();
+    expect(loadMore).toHaveBeenCalledTimes(1);
+  });
+
   it('stops when the sentinel leaves the screen, and resumes when it comes back', async () => {
     const loadMore = vi.fn(() => Promise.resolve(true));
     mountScroller(loadMore);

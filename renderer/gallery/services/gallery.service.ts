@@ -23,8 +23,33 @@ export interface GalleryStreamHandlers {
   printStatus?(paused: PrintPauseReason): void;
 }
 
+/** What public/gallery-boot.js started before the bundle ran. */
+interface BootFirstPage {
+  limit: number;
+  page: Promise<GalleryPage | null>;
+}
+declare global {
+  interface Window {
+    __boothdeckFirstPage?: BootFirstPage;
+  }
+}
+
+const DEFAULT_PAGE = 60;
+
 export const galleryService = {
-  page(cursor: string | null, limit = 30): Promise<GalleryPage> {
+  /** Photos per page: what fills this screen and the next, as the boot script measured it. */
+  pageSize(): number {
+    return window.__boothdeckFirstPage?.limit ?? DEFAULT_PAGE;
+  },
+  /** The first page the boot script asked for, once; null when there is none or it failed. */
+  async bootPage(): Promise<GalleryPage | null> {
+    const boot = window.__boothdeckFirstPage;
+    if (!boot) return null;
+    const pending = boot.page;
+    boot.page = Promise.resolve(null);
+    return pending;
+  },
+  page(cursor: string | null, limit = DEFAULT_PAGE): Promise<GalleryPage> {
     const query = new URLSearchParams({ limit: String(limit) });
     if (cursor) query.set('cursor', cursor);
     return api.get<GalleryPage>(`/api/gallery/photos?${query.toString()}`);

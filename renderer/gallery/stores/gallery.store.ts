@@ -21,6 +21,7 @@ export const useGalleryStore = defineStore('gallery', () => {
   const live = ref(false);
   let cursor: string | null = null;
   let generation = 0;
+  let everConnected = false;
   let close: (() => void) | undefined;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -30,7 +31,8 @@ export const useGalleryStore = defineStore('gallery', () => {
     loading.value = true;
     const mine = generation;
     try {
-      const page = await galleryService.page(cursor);
+      const first = cursor === null ? await galleryService.bootPage() : null;
+      const page = first ?? (await galleryService.page(cursor, galleryService.pageSize()));
       // Superseded by a reload: its own first page is on the way, and more may follow.
       if (mine !== generation) return true;
       const known = new Set(photos.value.map((p) => p.id));
@@ -68,6 +70,25 @@ export const useGalleryStore = defineStore('gallery', () => {
     await loadMore();
   }
 
+  /**
+   * Photos taken between the first page and the stream's first connection: merged at the top,
+   * without emptying the grid the guest is already looking at.
+   */
+  async function catchUp(): Promise<void> {
+    const mine = generation;
+    try {
+      const page = await galleryService.page(null, galleryService.pageSize());
+      if (mine !== generation) return;
+      const known = new Set(photos.value.map((p) => p.id));
+      const newest = photos.value[0]?.taken_at ?? '';
+      const fresh = page.photos.filter((p) => !known.has(p.id) && p.taken_at > newest);
+      photos.value.unshift(...fresh);
+      photoCount.value += fresh.length;
+    } catch {
+      // The stream is up: the photos that follow arrive through it; a later reconnection reloads.
+    }
+  }
+
   function connect(): void {
     close ??= galleryService.openStream({
       added: (photo) => {
@@ -90,7 +111,9 @@ export const useGalleryStore = defineStore('gallery', () => {
       printStatus: (paused) => usePrintStore().statusChanged(paused),
       connected: (up) => {
         // Back after a cut: photos taken meanwhile are fetched again.
-        if (up && !live.value && (loaded.value || error.value)) void reload();
+        // A first connection after a good first page only checks the top for photos taken meanwhile.
+        if (up && !live.value && (loaded.value || error.value)) void (everConnected || error.value ? reload() : catchUp());
+        if (up) everConnected = true;
         live.value = up;
       },
     });

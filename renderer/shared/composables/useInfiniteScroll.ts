@@ -1,5 +1,6 @@
 import { onBeforeUnmount, onMounted, type Ref } from 'vue';
 
+const MARGIN_PX = 600;
 const nextFrame = (): Promise<void> => new Promise((resolve) => requestAnimationFrame(() => resolve()));
 
 /**
@@ -12,11 +13,22 @@ export function useInfiniteScroll(sentinel: Ref<HTMLElement | null>, loadMore: (
   let visible = false;
   let pumping = false;
 
+  /** Measured after the new page is laid out: the observer's own word may still be a frame late. */
+  const stillNear = (): boolean => {
+    const el = sentinel.value;
+    if (!el || !visible) return false;
+    const top = el.getBoundingClientRect().top;
+    return top < window.innerHeight + MARGIN_PX;
+  };
+
   const pump = async (): Promise<void> => {
     if (pumping) return;
     pumping = true;
     try {
-      while (visible && (await loadMore())) await nextFrame();
+      while (visible && (await loadMore())) {
+        await nextFrame();
+        if (!stillNear()) break;
+      }
     } finally {
       pumping = false;
     }
@@ -28,7 +40,7 @@ export function useInfiniteScroll(sentinel: Ref<HTMLElement | null>, loadMore: (
         visible = entries.some((e) => e.isIntersecting);
         if (visible) void pump();
       },
-      { rootMargin: '600px 0px' },
+      { rootMargin: `${MARGIN_PX}px 0px` },
     );
     if (sentinel.value) observer.observe(sentinel.value);
   });

@@ -1,0 +1,106 @@
+import type { Browser } from '@playwright/test';
+import { percentile, round } from './seed.js';
+
+export interface FirstScreen {
+  /** From the navigation's start to the frame in which every visible tile shows its thumbnail. */
+  ms: number;
+  visibleTiles: number;
+  /** Thumbnails the page had asked for by then, and a second later (how far ahead it fetches). */
+  thumbsAtFirstScreen: number;
+  thumbsSettled: number;
+  /** Bytes of script and style the browser received (compressed size on the wire). */
+  assetBytes: number;
+  apiRequestsAtFirstScreen: number;
+  /** When, from the navigation's start, the first page's answer and the bundle had arrived (the first of each), and the first paint. */
+  firstPageAt: number;
+  bundleAt: number;
+  firstPaintAt: number;
+}
+
+export const PHONE = { width: 390, height: 844 } as const;
+export const DESKTOP = { width: 1280, height: 800 } as const;
+
+/**
+ * Opens the public gallery in a fresh browser context (no cache, as a guest's first visit) and
+ * waits, frame by frame, until the screen is full of tiles and each visible one has drawn its image.
+ */
+export async function firstScreen(browser: Browser, url: string, viewport: { width: number; height: number }): Promise<FirstScreen> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  let thumbs = 0;
+  let api = 0;
+  let assetBytes = 0;
+  page.on('request', (r) => {
+    if (r.url().endsWith('/thumb')) thumbs++;
+    if (r.url().includes('/api/gallery/photos?')) api++;
+  });
+  page.on('requestfinished', (r) => {
+    if (!/\.(js|css)$/.test(new URL(r.url()).pathname)) return;
+    void r
+      .sizes()
+      .then((s) => (assetBytes += s.responseBodySize))
+      .catch(() => undefined);
+  });
+  await page.goto(url, { waitUntil: 'commit' });
+  const handle = await page.waitForFunction(
+    () => {
+      const tiles = [...document.querySelectorAll('[data-testid="photo-tile"]')];
+      const last = tiles[tiles.length - 1];
+      if (!last || last.getBoundingClientRect().bottom < innerHeight) return false;
+      const visible = tiles.filter((t) => {
+        const r = t.getBoundingClientRect();
+        return r.bottom > 0 && r.top < innerHeight;
+      });
+      const drawn = visible.every((t) => {
+        const img = t.querySelector('img');
+        return img !== null && img.complete && img.naturalWidth > 0;
+      });
+      return drawn ? { at: performance.now(), visible: visible.length } : false;
+    },
+    undefined,
+    { polling: 'raf', timeout: 30_000 },
+  );
+  const { at, visible } = (await handle.jsonValue()) as { at: number; visible: number };
+  // A string, not a function: tsx would wrap a named helper inside it with its own `__name`.
+  const timeline = await page.evaluate<{ firstPageAt: number; bundleAt: number; firstPaintAt: number }>(`(() => {
+    const resources = performance.getEntriesByType('resource');
+    const end = (re) => Math.min(...resources.filter((r) => re.test(r.name)).map((r) => r.responseEnd));
+    return {
+      firstPageAt: end(/\\/api\\/gallery\\/photos\\?/),
+      bundleAt: end(/\\/assets\\/gallery-[^/]+\\.js$/),
+      firstPaintAt: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0,
+    };
+  })()`);
+  const thumbsAtFirstScreen = thumbs;
+  const apiAtFirstScreen = api;
+  await page.waitForTimeout(1000);
+  const result = {
+    ms: at,
+    visibleTiles: visible,
+    thumbsAtFirstScreen,
+    thumbsSettled: thumbs,
+    assetBytes,
+    apiRequestsAtFirstScreen: apiAtFirstScreen,
+    ...timeline,
+  };
+  await context.close();
+  return result;
+}
+
+export const describeScreen = (s: FirstScreen): string =>
+  `${round(s.ms)} ms (${s.visibleTiles} tiles visible, ${s.thumbsAtFirstScreen} thumbnails asked by then, ${s.thumbsSettled} a second later, ` +
+  `${s.apiRequestsAtFirstScreen} page request(s), ${round(s.assetBytes / 1024, 1)} KB of script and style; ` +
+  `first page in at ${round(s.firstPageAt)} ms, bundle at ${round(s.bundleAt)} ms, first paint ${round(s.firstPaintAt)} ms)`;
+
+/** Several fresh visits; the median, with the first run's details. */
+export async function warmFirstScreen(
+  browser: Browser,
+  url: string,
+  viewport: { width: number; height: number },
+  runs = 5,
+): Promise<{ median: number; worst: number; sample: FirstScreen }> {
+  const all: FirstScreen[] = [];
+  for (let i = 0; i < runs; i++) all.push(await firstScreen(browser, url, viewport));
+  const times = all.map((s) => s.ms);
+  return { median: percentile(times, 50), worst: Math.max(...times), sample: all[all.length - 1] as FirstScreen };
+}

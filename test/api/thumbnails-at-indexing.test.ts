@@ -1,0 +1,196 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import request from 'supertest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRecordingLogger } from '../../server/core/logger.js';
+import { ThumbnailQueue } from '../../server/photos/thumbnail.queue.js';
+import { ThumbnailStore } from '../../server/photos/thumbnail.store.js';
+import { startSimApp, type SimApp } from '../support/sim-app.js';
+
+/** A promise the test settles when it wants. */
+function gate<T = void>(): { promise: Promise<T>; open: (v: T) => void } {
+  let open!: (v: T) => void;
+  const promise = new Promise<T>((r) => (open = r));
+  return { promise, open };
+}
+const tick = () => new Promise<void>((r) => setImmediate(r));
+const id = (n: number): string => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+
+describe('thumbnails are made when photos are indexed', () => {
+  let t: SimApp;
+  beforeEach(async () => {
+    t = await startSimApp();
+    t.services.thumbnailQueue.start();
+  });
+  afterEach(async () => {
+    await t.services.thumbnailQueue.stop();
+    await t.close();
+  });
+
+  it('makes the thumbnail of each new photo before any gallery asks, and a guest then gets that file', async () => {
+    expect((await request(t.app).post('/api/admin/events').set('Cookie', t.cookie).send({ name: 'Gala' })).status).toBe(201);
+    const items = [await t.sim.capture(), await t.sim.capture(), await t.sim.capture()];
+    await t.services.indexer.rescan();
+    await t.services.thumbnailQueue.idle();
+    for (const item of items) expect(t.services.thumbnails.has(item.id)).toBe(true);
+    const stored = t.services.thumbnails.pathOf(items[0]!.id);
+    const made = statSync(stored).mtimeMs;
+    const res = await request(t.app).get(`/api/gallery/photos/${items[0]!.id}/thumb`);
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('image/webp');
+    expect(statSync(stored).mtimeMs).toBe(made);
+    // A photo taken live is handled the same way.
+    const live = await t.sim.capture();
+    await t.services.indexer.indexItem(live);
+    await t.services.thumbnailQueue.idle();
+    expect(t.services.thumbnails.has(live.id)).toBe(true);
+  });
+
+  it('leaves no thumbnail for a photo removed before its turn', async () => {
+    const item = await t.sim.capture();
+    await t.services.thumbnailQueue.stop();
+    await t.services.indexer.indexItem(item);
+    t.services.indexer.remove(item.id);
+    t.services.thumbnailQueue.start();
+    await t.services.thumbnailQueue.idle();
+    expect(t.services.thumbnails.has(item.id)).toBe(false);
+  });
+});
+
+describe('the thumbnail queue', () => {
+  it('keeps only the newest photos when more arrive than it holds, and makes them newest first, one at a time', async () => {
+    const made: string[] = [];
+    let running = 0;
+    let most = 0;
+    const queue = new ThumbnailQueue(
+      async (photo) => {
+        running++;
+        most = Math.max(most, running);
+        await tick();
+        made.push(photo);
+        running--;
+      },
+      createRecordingLogger(),
+      3,
+    );
+    // A first index lists photos newest first; a live burst brings newer ones afterwards.
+    [5, 4, 3, 2, 1].forEach((n) => queue.push(id(n), n * 1000));
+    queue.push(id(6), 6000);
+    expect(queue.size).toBe(3);
+    queue.start();
+    await queue.idle();
+    expect(made).toEqual([id(6), id(5), id(4)]);
+    expect(most).toBe(1);
+  });
+
+  it('takes a push without waiting for the work, and lets the thumbnail in progress finish on stop', async () => {
+    const slow = gate();
+    const done: string[] = [];
+    const queue = new ThumbnailQueue(async (photo) => {
+      await slow.promise;
+      done.push(photo);
+    }, createRecordingLogger());
+    queue.start();
+    queue.push(id(1), 1);
+    queue.push(id(2), 2);
+    const stopped = queue.stop();
+    slow.open();
+    await stopped;
+    expect(done).toEqual([id(1)]);
+    expect(queue.size).toBe(0);
+  });
+
+  it('logs a thumbnail it could not make and goes on with the next', async () => {
+    const log = createRecordingLogger();
+    const made: string[] = [];
+    const queue = new ThumbnailQueue(
+      (photo) => (photo === id(2) ? Promise.reject(new Error('corrupt JPEG')) : (made.push(photo), Promise.resolve())),
+      log,
+    );
+    queue.push(id(2), 2);
+    queue.push(id(1), 1);
+    queue.start();
+    await queue.idle();
+    expect(made).toEqual([id(1)]);
+    expect(log.lines.join('\n')).toContain('corrupt JPEG');
+  });
+});
+
+describe('requests go before thumbnails made ahead', () => {
+  let dir: string;
+  let jpeg: Buffer;
+  beforeEach(async () => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-thumbs-'));
+    jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#c87850' } })
+      .jpeg()
+      .toBuffer();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs at most one background thumbnail, and a guest’s request takes the next free slot before waiting background work', async () => {
+    const store = new ThumbnailStore(dir);
+    const order: string[] = [];
+    const held = new Map<string, { open: (v: Buffer) => void }>();
+    const source = (name: string) => () => {
+      order.push(name);
+      const g = gate<Buffer>();
+      held.set(name, g);
+      return g.promise;
+    };
+    const yes = () => true;
+    const bg1 = store.ensure(id(1), yes, source('bg1'), true);
+    const bg2 = store.ensure(id(2), yes, source('bg2'), true);
+    const fg1 = store.ensure(id(3), yes, source('fg1'));
+    const fg2 = store.ensure(id(4), yes, source('fg2'));
+    await tick();
+    // Two slots: one background thumbnail, one request; the other two wait.
+    expect(order).toEqual(['bg1', 'fg1']);
+    held.get('bg1')!.open(jpeg);
+    await bg1;
+    await tick();
+    expect(order).toEqual(['bg1', 'fg1', 'fg2']);
+    held.get('fg1')!.open(jpeg);
+    held.get('fg2')!.open(jpeg);
+    await Promise.all([fg1, fg2]);
+    await tick();
+    expect(order).toEqual(['bg1', 'fg1', 'fg2', 'bg2']);
+    held.get('bg2')!.open(jpeg);
+    await bg2;
+    for (const n of [1, 2, 3, 4]) expect(existsSync(store.pathOf(id(n)))).toBe(true);
+  });
+
+  it('moves a waiting background thumbnail up when a guest asks for that same photo', async () => {
+    const store = new ThumbnailStore(dir);
+    const order: string[] = [];
+    const held = new Map<string, { open: (v: Buffer) => void }>();
+    const source = (name: string) => () => {
+      order.push(name);
+      const g = gate<Buffer>();
+      held.set(name, g);
+      return g.promise;
+    };
+    const yes = () => true;
+    const running = store.ensure(id(1), yes, source('bg1'), true);
+    const fg = store.ensure(id(2), yes, source('fg'));
+    const queued = store.ensure(id(3), yes, source('bg3'), true);
+    const other = store.ensure(id(4), yes, source('bg4'), true);
+    await tick();
+    expect(order).toEqual(['bg1', 'fg']);
+    // A guest now wants photo 3: it is made as soon as a slot frees, ahead of photo 4.
+    const asked = store.ensure(id(3), yes, source('unused'));
+    held.get('fg')!.open(jpeg);
+    await fg;
+    await tick();
+    expect(order).toEqual(['bg1', 'fg', 'bg3']);
+    held.get('bg3')!.open(jpeg);
+    expect(await asked).toBe(await queued);
+    held.get('bg1')!.open(jpeg);
+    await running;
+    await tick();
+    held.get('bg4')!.open(jpeg);
+    await other;
+    expect(order).toEqual(['bg1', 'fg', 'bg3', 'bg4']);
+  });
+});
