@@ -30,6 +30,17 @@ export function hardenContents(contents: WebContents, allowedUrl: string): void 
   contents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
+/** Every web view of the kiosk: isolated, sandboxed, no Node, no devtools, no mixed content. */
+const lockedPreferences = {
+  contextIsolation: true,
+  nodeIntegration: false,
+  sandbox: true,
+  webSecurity: true,
+  allowRunningInsecureContent: false,
+  devTools: false,
+  spellcheck: false,
+} as const;
+
 export function createKioskWindow(options: KioskWindowOptions): BrowserWindow {
   const ses = electronSession.defaultSession;
   ses.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
@@ -41,16 +52,7 @@ export function createKioskWindow(options: KioskWindowOptions): BrowserWindow {
     autoHideMenuBar: true,
     backgroundColor: '#0f1317',
     show: false,
-    webPreferences: {
-      preload: options.preloadPath,
-      contextIsolation: true,
-      nodeIntegration: false,
-      sandbox: true,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      devTools: false,
-      spellcheck: false,
-    },
+    webPreferences: { preload: options.preloadPath, ...lockedPreferences },
   });
   hardenContents(window.webContents, options.url);
   window.once('ready-to-show', () => window.show());
@@ -83,16 +85,6 @@ addEventListener('pointerdown', () => { cancel(); timer = setTimeout(() => { cou
 ['pointerup', 'pointercancel', 'pointerleave'].forEach((name) => addEventListener(name, cancel));
 addEventListener('contextmenu', (event) => event.preventDefault());
 </script></body></html>`)}`;
-
-const lockedPreferences = {
-  contextIsolation: true,
-  nodeIntegration: false,
-  sandbox: true,
-  webSecurity: true,
-  allowRunningInsecureContent: false,
-  devTools: false,
-  spellcheck: false,
-} as const;
 
 /**
  * Lays the capture app's own screen over the console in the same window, with the long-press
