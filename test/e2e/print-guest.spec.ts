@@ -12,6 +12,25 @@ async function openPrint(page: Page): Promise<void> {
   await expect(page.getByTestId('print-dialog')).toBeVisible();
 }
 
+test('a long press on a photo in the grid opens Print without opening the lightbox', async ({ page, service }) => {
+  service.services.events.create({ name: 'Mariage' });
+  const photo = await service.simulator!.capture('a');
+  await expect.poll(() => service.services.photoRepository.find(photo.id)).toBeDefined();
+  await page.goto('/');
+  const tile = page.getByTestId('photo-tile').first();
+  const box = (await tile.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await expect(page.getByTestId('print-dialog')).toBeVisible();
+  await page.mouse.up();
+  await expect(page.locator('.viewer-container')).toHaveCount(0);
+  await expect(page.getByTestId('copies-value')).toHaveText('1');
+  // A short tap still opens the lightbox.
+  await page.getByTestId('print-close').click();
+  await tile.click();
+  await expect(page.locator('.viewer-print')).toBeVisible();
+});
+
 test('a guest chooses copies with − and +, up to the max, sends, and follows the job to printed', async ({ page, service }) => {
   service.services.events.create({ name: 'Mariage' });
   const photo = await service.simulator!.capture('a');
