@@ -80,6 +80,7 @@ export const enGallery: Record<keyof typeof frGallery, string> = {
   'lightbox.info': 'Information',
   'lightbox.print': 'Print',
   'lightbox.prev': 'Previous',
+  'lightbox.close': 'Close',
   'lightbox.next': 'Next',
   'gallery.offline': 'Offline',
   'gallery.live': 'Live',

@@ -78,6 +78,7 @@ export const frGallery = {
   'lightbox.info': 'Informations',
   'lightbox.print': 'Imprimer',
   'lightbox.prev': 'Précédente',
+  'lightbox.close': 'Fermer',
   'lightbox.next': 'Suivante',
   'gallery.offline': 'Hors ligne',
   'gallery.live': 'En direct',
