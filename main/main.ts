@@ -28,6 +28,8 @@ export async function runKiosk(env: NodeJS.ProcessEnv = process.env): Promise<Ki
     app.quit();
     return undefined;
   }
+  // The console's date fields follow Chromium's own locale, not the page's: French first, as the console.
+  app.commandLine.appendSwitch('lang', 'fr-FR');
   await app.whenReady();
   let service: ServiceHandle;
   let screen: BoothScreen | undefined;

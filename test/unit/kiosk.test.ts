@@ -94,6 +94,8 @@ const electron = vi.hoisted(() => {
     quit: vi.fn(),
     exit: vi.fn(),
     relaunch: vi.fn(),
+    switches: [] as string[][],
+    commandLine: { appendSwitch: (name: string, value = '') => app.switches.push([name, value]) },
   });
   const ipcHandlers = new Map<string, Handler>();
   return {
@@ -320,6 +322,8 @@ describe('the kiosk host', () => {
     stop = () => handle!.service.stop();
     const window = electron.FakeBrowserWindow.created[0]!;
     expect(window.loaded).toEqual([`${handle!.service.localUrl}/admin`]);
+    // Date fields in French (jj/mm/aaaa), not the machine's US default.
+    expect(electron.app.switches).toContainEqual(['lang', 'fr-FR']);
     expect(await (await fetch(`${handle!.service.localUrl}/healthz`)).json()).toMatchObject({ ok: true, simulator: true });
     const session = (await (await fetch(`${handle!.service.localUrl}/api/admin/session`)).json()) as { simulator?: boolean };
     expect(session.simulator).toBe(true);
