@@ -23,7 +23,7 @@ test('a long press on a photo in the grid opens Print without opening the lightb
   await page.mouse.down();
   await expect(page.getByTestId('print-dialog')).toBeVisible();
   await page.mouse.up();
-  await expect(page.locator('.viewer-container')).toHaveCount(0);
+  await expect(page.locator('.viewer-print')).toBeHidden();
   await expect(page.getByTestId('copies-value')).toHaveText('1');
   // A short tap still opens the lightbox.
   await page.getByTestId('print-close').click();
