@@ -43,3 +43,10 @@ export async function adminCookie(url: string): Promise<string> {
   });
   return (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 }
+
+/** The first rescan of a bench service, which must find the seeded files. */
+export async function firstRescan(handle: ServiceHandle): Promise<{ ms: number; files: number; added: number; unchanged: number }> {
+  const report = await handle.services.photoSync.rescan();
+  if (!report) throw new Error('rescan failed');
+  return report;
+}
