@@ -161,7 +161,7 @@ export class PhotoRepository {
   }
 
   /**
-   * Rows changed through this connection since it opened (SQLite's total_changes()): any write
+   * Rows changed through this connection since it opened (SQLite's total_changes()): every write
    * to the index, whoever makes it, moves it, so it stamps what a cached read depends on.
    */
   changeCount(): number {

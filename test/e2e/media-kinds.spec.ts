@@ -67,7 +67,7 @@ test.describe('at the booth', () => {
     await expectPlaying(page, video.id);
     await page.keyboard.press('Escape');
 
-    // Once the capture app has written the file, the item shows as any other, without a reload.
+    // Once the capture app has written the file, the item shows like every other, without a reload.
     await pending.finish();
     await expect(tile(page, pending.item.id).locator('img')).toBeVisible({ timeout: 10_000 });
     await expect(tile(page, pending.item.id).getByTestId('processing-tile')).toHaveCount(0);

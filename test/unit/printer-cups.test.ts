@@ -8,7 +8,7 @@ import type { CommandResult, SystemCommand, SystemPort } from '../../server/syst
 const DISABLED = `printer PDF disabled since Sun Nov 22 21:18:15 2026 -
 \tPaper out
 \tForm mounted:
-\tContent types: any
+\tContent types: application/pdf
 \tDescription: PDF
 \tAlerts: paused
 \tConnection: direct

@@ -9,7 +9,7 @@ export interface RestoreAnswer {
   restored: { actions: number; presets: number };
 }
 
-/** A settings change: any part of the settings, nested. */
+/** A settings change: a part of the settings, nested. */
 export type SettingsPatch = { [K in keyof Settings]?: Partial<Settings[K]> };
 
 export const dashboardService = {
