@@ -27,6 +27,27 @@ const errorFields = (err: unknown): Record<string, unknown> =>
             : { message: typeof err === 'string' ? err : JSON.stringify(err) },
       };
 
+const LEVEL_NAMES: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+
+/**
+ * The terminal and the journal get one readable line per entry ("23:09:26 warn  message"); the
+ * files keep pino's JSON for the dashboard's tail.
+ */
+export const readableStdout = {
+  write(line: string): void {
+    let text = line;
+    try {
+      const entry = JSON.parse(line) as { level?: number; time?: string; msg?: string; err?: { message?: string } };
+      const level = (LEVEL_NAMES[entry.level ?? 30] ?? 'info').padEnd(5);
+      const cause = entry.err?.message ? ` (${entry.err.message})` : '';
+      text = `${(entry.time ?? '').slice(11, 19)} ${level} ${entry.msg ?? ''}${cause}\n`;
+    } catch {
+      // Not one of pino's lines: passed on as it came.
+    }
+    process.stdout.write(text);
+  },
+};
+
 /**
  * Structured JSON lines with pino, into `<dir>/boothdeck.N.log`, rolled at 5 MB and kept to 5
  * files, and echoed on stdout (the journal, for a headless service under systemd). Writes are
@@ -42,7 +63,7 @@ export async function createFileLogger(dir: string, options: { echo?: Logger; st
     sync: true,
   });
   const streams: pino.StreamEntry[] = [{ level: 'info', stream: file }];
-  if (options.stdout) streams.push({ level: 'info', stream: pino.destination({ fd: 1, sync: true }) });
+  if (options.stdout) streams.push({ level: 'info', stream: readableStdout });
   const logger = pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime }, pino.multistream(streams));
   const echo = options.echo;
   let closed = false;

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LOG_FILE_STEM, createFileLogger } from '../../server/core/logger.js';
 import { readLogTail } from '../../server/core/log/log-tail.js';
 
 let dir: string;
@@ -43,5 +44,29 @@ describe('log tail', () => {
 
   it('answers no lines when the folder does not exist yet', async () => {
     expect(await readLogTail(path.join(dir, 'missing'), 'boothdeck', { limit: 10, minLevel: 'info' })).toEqual([]);
+  });
+});
+
+describe('the log on the terminal', () => {
+  it('prints one readable line per entry while the files keep JSON for the dashboard', async () => {
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-stdout-log-'));
+    try {
+      const log = await createFileLogger(folder, { stdout: true });
+      log.warn('The printer is out of paper');
+      log.error('Photo rescan failed', new Error('disk gone'));
+      await log.close();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^\d{2}:\d{2}:\d{2} warn  The printer is out of paper\n$/);
+    expect(lines[1]).toMatch(/^\d{2}:\d{2}:\d{2} error Photo rescan failed \(disk gone\)\n$/);
+    const tail = await readLogTail(folder, LOG_FILE_STEM, { limit: 10, minLevel: 'info' });
+    expect(tail.map((l) => l.message)).toEqual(['The printer is out of paper', 'Photo rescan failed']);
   });
 });
