@@ -64,7 +64,7 @@ describe('the log on the terminal', () => {
       spy.mockRestore();
     }
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^\d{2}:\d{2}:\d{2} warn  The printer is out of paper\n$/);
+    expect(lines[0]).toMatch(/^\d{2}:\d{2}:\d{2} warn {2}The printer is out of paper\n$/);
     expect(lines[1]).toMatch(/^\d{2}:\d{2}:\d{2} error Photo rescan failed \(disk gone\)\n$/);
     const tail = await readLogTail(folder, LOG_FILE_STEM, { limit: 10, minLevel: 'info' });
     expect(tail.map((l) => l.message)).toEqual(['The printer is out of paper', 'Photo rescan failed']);
