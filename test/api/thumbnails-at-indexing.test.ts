@@ -118,6 +118,23 @@ describe('the thumbnail queue', () => {
   });
 });
 
+/** Image sources that record the order they are asked in and answer only when the test opens them. */
+function heldSources(): {
+  order: string[];
+  held: Map<string, { open: (v: Buffer) => void }>;
+  source: (name: string) => () => Promise<Buffer>;
+} {
+  const order: string[] = [];
+  const held = new Map<string, { open: (v: Buffer) => void }>();
+  const source = (name: string) => () => {
+    order.push(name);
+    const g = gate<Buffer>();
+    held.set(name, g);
+    return g.promise;
+  };
+  return { order, held, source };
+}
+
 describe('requests go before thumbnails made ahead', () => {
   let dir: string;
   let jpeg: Buffer;
@@ -131,14 +148,7 @@ describe('requests go before thumbnails made ahead', () => {
 
   it('runs at most one background thumbnail, and a guest’s request takes the next free slot before waiting background work', async () => {
     const store = new ThumbnailStore(dir);
-    const order: string[] = [];
-    const held = new Map<string, { open: (v: Buffer) => void }>();
-    const source = (name: string) => () => {
-      order.push(name);
-      const g = gate<Buffer>();
-      held.set(name, g);
-      return g.promise;
-    };
+    const { order, held, source } = heldSources();
     const yes = () => true;
     const bg1 = store.ensure(id(1), yes, source('bg1'), true);
     const bg2 = store.ensure(id(2), yes, source('bg2'), true);
@@ -163,14 +173,7 @@ describe('requests go before thumbnails made ahead', () => {
 
   it('moves a waiting background thumbnail up when a guest asks for that same photo', async () => {
     const store = new ThumbnailStore(dir);
-    const order: string[] = [];
-    const held = new Map<string, { open: (v: Buffer) => void }>();
-    const source = (name: string) => () => {
-      order.push(name);
-      const g = gate<Buffer>();
-      held.set(name, g);
-      return g.promise;
-    };
+    const { order, held, source } = heldSources();
     const yes = () => true;
     const running = store.ensure(id(1), yes, source('bg1'), true);
     const fg = store.ensure(id(2), yes, source('fg'));

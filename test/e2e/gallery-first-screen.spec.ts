@@ -1,8 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, isolatedTest as test } from './fixtures.js';
-import { BOOTH_SCREEN, PHONE } from './helpers.js';
-
-const tiles = (page: Page) => page.getByTestId('photo-tile');
+import { BOOTH_SCREEN, PHONE, scrollToEnd, tiles } from './helpers.js';
 
 /** Page and thumbnail requests the browser makes, in order. */
 function watchRequests(page: Page): { pages: URL[]; thumbs: string[] } {
@@ -59,17 +57,7 @@ test.describe('on a phone', () => {
     expect(new Set(seen.thumbs).size).toBeLessThanOrEqual(onScreen * 2 + 6);
     await page.screenshot({ path: 'test-screens/gallery-first-screen-phone.png' });
 
-    await expect
-      .poll(
-        async () => {
-          await page.mouse.wheel(0, 3000);
-          return tiles(page).count();
-        },
-        { timeout: 15_000 },
-      )
-      .toBe(130);
-    const ids = await tiles(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-photo-id')));
-    expect(new Set(ids).size).toBe(130);
+    await scrollToEnd(page, 130);
     expect(seen.pages.every((u) => u.searchParams.get('limit') === String(limit))).toBe(true);
 
     await expect(page.getByTestId('gallery-live')).toBeVisible();

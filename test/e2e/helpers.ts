@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { ADMIN_PIN } from './fixtures.js';
 
 export async function typePin(page: Page, pin: string): Promise<void> {
@@ -15,3 +15,21 @@ export async function unlockConsole(page: Page, path = '/admin'): Promise<void> 
 
 export const PHONE = { width: 390, height: 844 } as const;
 export const BOOTH_SCREEN = { width: 1280, height: 800 } as const;
+
+/** The photo tiles of the grid on the page. */
+export const tiles = (page: Page) => page.getByTestId('photo-tile');
+
+/** Scrolls down as a guest does until nothing more comes, then checks each of `count` photos shows once. */
+export async function scrollToEnd(page: Page, count: number): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.mouse.wheel(0, 3000);
+        return tiles(page).count();
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(count);
+  const ids = await tiles(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-photo-id')));
+  expect(new Set(ids).size).toBe(count);
+}

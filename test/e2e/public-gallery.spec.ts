@@ -1,10 +1,9 @@
 import type { Page } from '@playwright/test';
 import { expect, isolatedTest as test } from './fixtures.js';
-import { PHONE } from './helpers.js';
+import { PHONE, scrollToEnd, tiles } from './helpers.js';
 
 test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
 
-const tiles = (page: Page) => page.getByTestId('photo-tile');
 /** The photo the lightbox shows, once its image has loaded (before that, a swipe is ignored). */
 const shownId = (page: Page): Promise<string | null> =>
   page.evaluate(() => {
@@ -93,17 +92,7 @@ test('more photos than one page: the gallery keeps loading as the guest scrolls'
   await page.goto('/');
   await expect(tiles(page).first()).toBeVisible();
   // The guest keeps scrolling down until nothing more comes.
-  await expect
-    .poll(
-      async () => {
-        await page.mouse.wheel(0, 3000);
-        return tiles(page).count();
-      },
-      { timeout: 15_000 },
-    )
-    .toBe(75);
-  const ids = await tiles(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-photo-id')));
-  expect(new Set(ids).size).toBe(75);
+  await scrollToEnd(page, 75);
 });
 
 test('a photo arriving while a guest looks at another leaves the lightbox where it was', async ({ page, service }) => {
