@@ -19,9 +19,11 @@ const locale: Ref<Locale> = ref(initialLocale());
 /** `{count:photo|photos}` picks the singular or the plural by the language's own rules (French: 0 and 1 are singular). */
 const PLURAL = /\{(\w+):([^|{}]*)\|([^{}]*)\}/g;
 
+const pluralRules: Record<Locale, Intl.PluralRules> = { fr: new Intl.PluralRules('fr'), en: new Intl.PluralRules('en') };
+
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
   const text = dictionaries[locale.value][key];
-  const rules = new Intl.PluralRules(locale.value);
+  const rules = pluralRules[locale.value];
   return text
     .replace(PLURAL, (whole, name: string, one: string, other: string) => {
       const value = params[name];
