@@ -17,6 +17,7 @@ export function openDatabase(file: string, list: readonly Migration[] = migratio
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   db.pragma('synchronous = NORMAL');
+  cacheStatements(db);
   try {
     runMigrations(db, list);
   } catch (err) {
@@ -24,4 +25,28 @@ export function openDatabase(file: string, list: readonly Migration[] = migratio
     throw err;
   }
   return db;
+}
+
+/** Distinct SQL texts kept prepared; the repositories' queries are far fewer, filters included. */
+const STATEMENT_CACHE = 256;
+
+/**
+ * Makes `db.prepare` hand back the statement already compiled for the same SQL. Repositories
+ * prepare where they query, and compiling took a tenth of a gallery thumbnail request. Safe
+ * because no statement here is iterated (a busy statement cannot be reused) or switched to
+ * raw or pluck mode.
+ */
+function cacheStatements(db: Db): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  const cached = (sql: string): Database.Statement => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
+  db.prepare = cached as typeof db.prepare;
 }
