@@ -8,6 +8,8 @@ const SECRET_KEY = 'guest.session_secret';
 /** Long enough for an event of several days; the quota is per session, not per day. */
 const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 const ID = /^[A-Za-z0-9_-]{22}$/;
+/** A photo's thumbnail, preview, media or download, under the gallery's router. */
+const PHOTO_FILE = /^\/photos\/[^/]+\/(?:thumb|preview|media|download)$/;
 
 /**
  * Signs and checks guest session cookies (`<id>.<hmac>`). The key is made once and kept in
@@ -53,9 +55,14 @@ export class GuestSessions {
     return { id, cookie: `${id}.${this.sign(id)}` };
   }
 
-  /** Reads the guest's session, issuing one (HttpOnly, SameSite=Lax) on the first visit. */
+  /**
+   * Reads the guest's session, issuing one (HttpOnly, SameSite=Lax) on the first visit. A photo's
+   * files need none: the dozens of thumbnails a first visit asks for before any answer has set
+   * the cookie would each be handed a session of their own.
+   */
   middleware(): RequestHandler {
     return (req, res, next) => {
+      if (PHOTO_FILE.test(req.path)) return next();
       res.locals.guestSession = this.verify(readCookie(req, GUEST_COOKIE)) ?? this.start(res);
       next();
     };

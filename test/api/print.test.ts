@@ -53,6 +53,13 @@ describe('the guest session', () => {
     expect(again.body).toEqual({ print: { enabled: true, quota: 5, used: 0, remaining: 5, max_copies: 3, paused: null } });
   });
 
+  it('is not handed out with a thumbnail, which a first visit asks for by dozens before any cookie is set', async () => {
+    const [photo] = await photos();
+    const thumb = await request(t.app).get(`/api/gallery/photos/${photo!.id}/thumb`);
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers['set-cookie']).toBeUndefined();
+  });
+
   it('refuses a forged cookie and starts a new session instead', async () => {
     const cookie = await guestCookie(t.app);
     const [id] = cookie.slice('bd_guest='.length).split('.');
