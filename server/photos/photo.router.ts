@@ -7,11 +7,10 @@ import type { PhotoService } from './photo.service.js';
 
 type Scope = 'admin' | 'gallery';
 
-const sendThumb = (res: Response, file: string | Buffer): void => {
-  // A photo never changes under its id: its thumbnail can be kept.
-  const headers = { 'Cache-Control': 'private, max-age=604800, immutable', 'Content-Type': 'image/webp' };
-  if (typeof file === 'string') res.sendFile(file, { headers });
-  else res.set(headers).send(file);
+const sendThumb = (res: Response, data: Buffer): void => {
+  // A photo never changes under its id: its thumbnail can be kept, and needs no ETag to compute.
+  res.set({ 'Cache-Control': 'private, max-age=604800, immutable', 'Content-Type': 'image/webp', 'Content-Length': String(data.length) });
+  res.end(data);
 };
 
 /** Thumbnail, preview and download of one photo, for the admin or for guests (current event only). */

@@ -162,7 +162,7 @@ export class PhotoService {
     return full && existsSync(full) ? full : undefined;
   }
 
-  async thumbnail(scope: Scope, id: string): Promise<string | Buffer> {
+  async thumbnail(scope: Scope, id: string): Promise<Buffer> {
     return this.makeThumbnail(this.visible(scope, id), false);
   }
 
@@ -174,7 +174,7 @@ export class PhotoService {
     await this.makeThumbnail(row, true);
   }
 
-  private makeThumbnail(row: PhotoWithEvent, background: boolean): Promise<string | Buffer> {
+  private makeThumbnail(row: PhotoWithEvent, background: boolean): Promise<Buffer> {
     const stillIndexed = (): boolean => this.photos.find(row.id) !== undefined;
     const source = async (): Promise<Buffer | string> => {
       // A video's still comes from the capture app, which draws one from it.

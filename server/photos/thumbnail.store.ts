@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { writeFileAtomic } from '../core/fs/atomic-write.js';
 import { isUuid } from '../capture/capture.types.js';
 import { NotFoundError, isDiskFull } from '../core/errors.js';
+import { ByteCache } from '../core/util/byte-cache.js';
 
 const EDGE_PX = 480;
 const QUALITY = 72;
@@ -12,6 +13,12 @@ const QUALITY = 72;
 const PARALLEL = 2;
 /** Thumbnails made ahead of any request take one of those two at most, and only when no one waits. */
 const BACKGROUND_PARALLEL = 1;
+/**
+ * Thumbnails kept in memory: about a thousand of real photos, the newest of an event, which
+ * every phone opening the gallery asks for. Reading each from disk cost four system calls on
+ * a path where a large screen sends a hundred requests.
+ */
+const MEMORY_BYTES = 32 * 1024 * 1024;
 
 /** A place in the line for the two slots; a background one can be moved up when someone asks. */
 interface Ticket {
@@ -25,7 +32,8 @@ interface Ticket {
  * Requests from a gallery always go before thumbnails made ahead in the background.
  */
 export class ThumbnailStore {
-  private readonly inFlight = new Map<string, { work: Promise<string | Buffer>; ticket: Ticket }>();
+  private readonly inFlight = new Map<string, { work: Promise<Buffer>; ticket: Ticket }>();
+  private readonly memory = new ByteCache(MEMORY_BYTES);
   private running = 0;
   private backgroundRunning = 0;
   private readonly waiting: Ticket[] = [];
@@ -41,18 +49,20 @@ export class ThumbnailStore {
   }
 
   has(id: string): boolean {
-    return existsSync(this.pathOf(id));
+    return this.memory.get(id) !== undefined || existsSync(this.pathOf(id));
   }
 
   /**
-   * The thumbnail file, made from `source` (an image buffer or a file path) if not there yet.
+   * The thumbnail, made from `source` (an image buffer or a file path) if not there yet.
    * `wanted` is asked again before writing: a photo deleted meanwhile leaves no thumbnail.
    * `background` work yields to every request made without it.
-   * On a full disk the thumbnail is handed back in memory, uncached: the gallery keeps serving.
+   * On a full disk the thumbnail is still handed back, kept in memory only: the gallery keeps serving.
    */
-  ensure(id: string, wanted: () => boolean, source: () => Promise<Buffer | string>, background = false): Promise<string | Buffer> {
+  ensure(id: string, wanted: () => boolean, source: () => Promise<Buffer | string>, background = false): Promise<Buffer> {
     const file = this.pathOf(id);
-    if (existsSync(file)) return Promise.resolve(file);
+    const kept = this.memory.get(id);
+    if (kept) return Promise.resolve(kept);
+    if (existsSync(file)) return this.readKept(id, file);
     const pending = this.inFlight.get(id);
     if (pending) {
       if (!background) this.promote(pending.ticket);
@@ -71,17 +81,26 @@ export class ThumbnailStore {
         mkdirSync(path.dirname(file), { recursive: true });
         await writeFileAtomic(file, data);
       } catch (err) {
-        if (isDiskFull(err)) return data;
-        throw err;
+        if (!isDiskFull(err)) throw err;
       }
-      return file;
+      // A photo deleted while its thumbnail was written must not linger in memory.
+      if (wanted()) this.memory.set(id, data);
+      return data;
     }).finally(() => this.inFlight.delete(id));
     this.inFlight.set(id, { work, ticket });
     return work;
   }
 
   async remove(id: string): Promise<void> {
-    if (isUuid(id)) await fsp.rm(this.pathOf(id), { force: true });
+    if (!isUuid(id)) return;
+    this.memory.delete(id);
+    await fsp.rm(this.pathOf(id), { force: true });
+  }
+
+  private async readKept(id: string, file: string): Promise<Buffer> {
+    const data = await fsp.readFile(file);
+    this.memory.set(id, data);
+    return data;
   }
 
   private canStart(ticket: Ticket): boolean {
