@@ -9,7 +9,8 @@
   'use strict';
   var PAGE_PADDING = 12;
   var HEADER = 50;
-  var MIN_TILE = 110;
+  // PhotoGrid's compact columns: 110 px at least on a phone, 180 px from 600 px of viewport up.
+  var MIN_TILE = window.innerWidth >= 600 ? 180 : 110;
   var GAP = 4;
   var MAX_LIMIT = 200;
   var width = document.documentElement.clientWidth || window.innerWidth;

@@ -1,12 +1,13 @@
-import type { Page } from '@playwright/test';
+import type { Page, Route } from '@playwright/test';
 import { expect, isolatedTest as test } from './fixtures.js';
 import { BOOTH_SCREEN, PHONE, scrollToEnd, tiles } from './helpers.js';
 
 /** Page and thumbnail requests the browser makes, in order. */
-function watchRequests(page: Page): { pages: URL[]; thumbs: string[] } {
-  const seen = { pages: [] as URL[], thumbs: [] as string[] };
+function watchRequests(page: Page): { pages: URL[]; thumbs: string[]; streams: number } {
+  const seen = { pages: [] as URL[], thumbs: [] as string[], streams: 0 };
   page.on('request', (r) => {
     const url = new URL(r.url());
+    if (url.pathname === '/api/gallery/stream') seen.streams++;
     if (url.pathname === '/api/gallery/photos') seen.pages.push(url);
     if (url.pathname.endsWith('/thumb')) seen.thumbs.push(url.pathname);
   });
@@ -58,13 +59,37 @@ test.describe('on a phone', () => {
     await page.screenshot({ path: 'test-screens/gallery-first-screen-phone.png' });
 
     await scrollToEnd(page, 130);
-    expect(seen.pages.every((u) => u.searchParams.get('limit') === String(limit))).toBe(true);
+    // Every further page is the same size; only the check for photos taken meanwhile is smaller.
+    const further = seen.pages.filter((u) => u.searchParams.has('cursor'));
+    expect(further.length).toBeGreaterThan(0);
+    expect(further.every((u) => u.searchParams.get('limit') === String(limit))).toBe(true);
 
     await expect(page.getByTestId('gallery-live')).toBeVisible();
     const fresh = await service.simulator!.capture('live');
     await expect(tiles(page).first()).toHaveAttribute('data-photo-id', fresh.id);
     await page.mouse.wheel(0, -100_000);
     await expect(tiles(page).first().locator('img')).toHaveJSProperty('complete', true);
+  });
+
+  test('the live stream waits for the first screen’s thumbnails, which need every connection the phone has', async ({ page, service }) => {
+    service.services.events.create({ name: 'Grande fête' });
+    for (let i = 0; i < 40; i++) await service.simulator!.capture(`p${i}`);
+    await expect.poll(() => service.services.photoRepository.count()).toBe(40);
+    const seen = watchRequests(page);
+    const held: Route[] = [];
+    let holding = true;
+    await page.route('**/thumb', (route) => (holding ? void held.push(route) : route.continue()));
+
+    await page.goto('/', { waitUntil: 'commit' });
+    await expect(tiles(page)).not.toHaveCount(0);
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    expect(seen.streams).toBe(0);
+    await expect(page.getByTestId('gallery-offline')).toHaveCount(0);
+
+    holding = false;
+    await Promise.all(held.map((route) => route.continue()));
+    await expect(page.getByTestId('gallery-live')).toBeVisible();
+    expect(seen.streams).toBe(1);
   });
 });
 
@@ -77,7 +102,7 @@ test.describe('at the booth screen size', () => {
     await page.goto('/');
     await expect(page.getByTestId('gallery-empty')).toBeVisible();
     expect(seen.pages.every((u) => !u.searchParams.has('cursor'))).toBe(true);
-    // 11 columns of 110 px tiles by 10 rows, twice, within the API's bound of 200.
-    expect(Number(seen.pages[0]!.searchParams.get('limit'))).toBe(200);
+    // From 600 px up the tiles are 180 px at least: 6 columns by 6 rows at 1280×800, twice.
+    expect(Number(seen.pages[0]!.searchParams.get('limit'))).toBe(72);
   });
 });

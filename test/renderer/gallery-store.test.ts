@@ -80,7 +80,30 @@ describe("a guest's gallery", () => {
     later.resolve({ photos: [at('c', '2026-11-22T20:00:03Z'), at('b', '2026-11-22T20:00:02Z')], next_cursor: 'x', event: null });
     await vi.waitFor(() => expect(ids()).toEqual(['c', 'b', 'a']));
     expect(store.photoCount).toBe(3);
-    expect(vi.mocked(galleryService.page).mock.calls).toEqual([[null, 60]]);
+    expect(vi.mocked(galleryService.page).mock.calls).toEqual([[null, 24]]);
+  });
+
+  it('reloads on its first connection when the photos taken meanwhile are more than it asked for', async () => {
+    const at = (id: string, time: string): PublicPhoto => ({ ...photo(id), taken_at: time });
+    vi.mocked(galleryService.bootPage).mockResolvedValueOnce({ photos: [at('a', '2026-11-22T20:00:01Z')], next_cursor: null, event: null });
+    const burst = Array.from({ length: 24 }, (_, i) => at(`n${i}`, `2026-11-22T20:01:${String(59 - i).padStart(2, '0')}Z`));
+    vi.mocked(galleryService.page)
+      .mockResolvedValueOnce({ photos: burst, next_cursor: 'more', event: null })
+      .mockResolvedValueOnce({
+        photos: [...burst, at('m', '2026-11-22T20:00:30Z'), at('a', '2026-11-22T20:00:01Z')],
+        next_cursor: null,
+        event: null,
+      });
+    const store = useGalleryStore();
+    await store.loadMore();
+    store.connect();
+    stream.connected(true);
+    await vi.waitFor(() => expect(ids()).toHaveLength(26));
+    expect(ids()).toContain('m');
+    expect(vi.mocked(galleryService.page).mock.calls).toEqual([
+      [null, 24],
+      [null, 60],
+    ]);
   });
 
   it('shows a photo once even when it arrives live and then again in a page', async () => {

@@ -6,6 +6,8 @@ import { galleryService } from '../services/gallery.service.js';
 import { usePrintStore } from './print.store.js';
 
 const RETRY_AFTER_MS = 5000;
+/** Photos asked for to find those taken between the first page and the stream's opening: a few seconds' worth. */
+const CATCH_UP = 24;
 
 /** The current event's photos for a guest, newest first, kept live. */
 export const useGalleryStore = defineStore('gallery', () => {
@@ -19,6 +21,8 @@ export const useGalleryStore = defineStore('gallery', () => {
   const done = ref(false);
   const error = ref(false);
   const live = ref(false);
+  /** Whether the live stream has opened or failed once: until then the page is neither live nor offline. */
+  const streamAnswered = ref(false);
   let cursor: string | null = null;
   let generation = 0;
   let everConnected = false;
@@ -77,11 +81,16 @@ export const useGalleryStore = defineStore('gallery', () => {
   async function catchUp(): Promise<void> {
     const mine = generation;
     try {
-      const page = await galleryService.page(null, galleryService.pageSize());
+      const page = await galleryService.page(null, CATCH_UP);
       if (mine !== generation) return;
       const known = new Set(photos.value.map((p) => p.id));
       const newest = photos.value[0]?.taken_at ?? '';
       const fresh = page.photos.filter((p) => !known.has(p.id) && p.taken_at > newest);
+      // Every one of them new and more behind: photos may be missing between them and the grid.
+      if (fresh.length === page.photos.length && page.next_cursor !== null && photos.value.length > 0) {
+        void reload();
+        return;
+      }
       photos.value.unshift(...fresh);
       photoCount.value += fresh.length;
     } catch {
@@ -110,6 +119,7 @@ export const useGalleryStore = defineStore('gallery', () => {
       printJob: (job) => usePrintStore().jobChanged(job),
       printStatus: (paused) => usePrintStore().statusChanged(paused),
       connected: (up) => {
+        streamAnswered.value = true;
         // Back after a cut: photos taken meanwhile are fetched again.
         // A first connection after a good first page only checks the top for photos taken meanwhile.
         if (up && !live.value && (loaded.value || error.value)) void (everConnected || error.value ? reload() : catchUp());
@@ -139,5 +149,5 @@ export const useGalleryStore = defineStore('gallery', () => {
     return 'downloaded';
   }
 
-  return { photos, eventName, welcome, photoCount, share, loaded, loading, done, error, live, loadMore, reload, connect };
+  return { photos, eventName, welcome, photoCount, share, loaded, loading, done, error, live, streamAnswered, loadMore, reload, connect };
 });

@@ -12,6 +12,7 @@ let ahead: IntersectionObserver | undefined;
 /** Images on the first screen still loading; the screen ahead waits for them (few connections). */
 let firstScreenPending = 0;
 let firstScreenDone = false;
+const drawnWaiters: (() => void)[] = [];
 
 function load(img: HTMLImageElement): void {
   const src = wanted.get(img);
@@ -34,10 +35,23 @@ function load(img: HTMLImageElement): void {
 function startAhead(): void {
   if (firstScreenDone) return;
   firstScreenDone = true;
+  drawnWaiters.splice(0).forEach((resolve) => resolve());
   ahead = new IntersectionObserver((entries) => entries.forEach((e) => e.isIntersecting && load(e.target as HTMLImageElement)), {
     rootMargin: AHEAD,
   });
   mounted.forEach((img) => !img.hasAttribute('src') && ahead?.observe(img));
+}
+
+/**
+ * Resolves once the first screen's images have loaded, or after `maxMs` whatever happens (a
+ * screen of tiles without images never loads any): what can wait for that should.
+ */
+export function firstScreenDrawn(maxMs = FIRST_SCREEN_WAIT_MS): Promise<void> {
+  if (firstScreenDone) return Promise.resolve();
+  return new Promise((resolve) => {
+    drawnWaiters.push(resolve);
+    setTimeout(resolve, maxMs);
+  });
 }
 
 function observe(img: HTMLImageElement): boolean {
