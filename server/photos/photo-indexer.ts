@@ -234,21 +234,29 @@ export class PhotoIndexer {
     // An item still being processed has no file yet: it has not vanished.
     const vanished = [...known.values()].filter((f) => !f.missing && f.processed && !onDisk.has(f.stem));
 
-    const rows = (fresh.size > 0 ? await this.resolve(fresh) : []).filter((r) => !this.removed.has(r.id));
+    // Each page of new photos is saved and announced as soon as it is matched, newest first: on a
+    // first index of a large folder, the current event's photos reach the galleries, and their
+    // thumbnails the background queue, while older pages are still being matched.
+    let added = 0;
+    if (fresh.size > 0)
+      await this.resolve(fresh, (page) => {
+        const rows = page.filter((r) => !this.removed.has(r.id));
+        this.photos.upsertMany(rows);
+        rows.forEach((r) => this.onChange({ type: 'added', id: r.id }));
+        added += rows.length;
+      });
     const at = this.clock.now();
-    this.photos.upsertMany(rows);
     changed.forEach((c) => this.photos.updateFile(c.stem, c.info.mtime, c.info.size, at));
     const gone = await this.settleVanished(vanished);
-    rows.forEach((r) => this.onChange({ type: 'added', id: r.id }));
     changed.forEach((c) => c.ready && this.onChange({ type: 'updated', id: c.ready, ready: true }));
 
     return {
       files: onDisk.size,
       unchanged,
-      added: rows.length,
+      added,
       updated: changed.length,
       missing: vanished.length - gone,
-      unresolved: fresh.size - rows.length + remembered,
+      unresolved: fresh.size - added + remembered,
       ms: this.clock.now() - started,
     };
   }
@@ -277,13 +285,16 @@ export class PhotoIndexer {
     return gone;
   }
 
-  /** Finds the capture app's items for new files, newest first, stopping once all are found. */
-  private async resolve(fresh: Map<string, FileInfo>): Promise<PhotoRow[]> {
-    const rows: PhotoRow[] = [];
+  /**
+   * Finds the capture app's items for new files, newest first, stopping once all are found;
+   * hands over the rows of each page of the capture app's list as it is read.
+   */
+  private async resolve(fresh: Map<string, FileInfo>, found: (rows: PhotoRow[]) => void): Promise<void> {
     const wanted = new Set(fresh.keys());
     try {
       for (let offset = 0; wanted.size > 0; offset += PAGE) {
         const page = await this.capture.listMedia(offset, PAGE);
+        const rows: PhotoRow[] = [];
         for (const item of page) {
           const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
           if (!wanted.has(stem)) continue;
@@ -291,12 +302,12 @@ export class PhotoIndexer {
           const row = this.rowFor(item, fresh.get(stem), false);
           if (row) rows.push(row);
         }
+        if (rows.length > 0) found(rows);
         if (page.length < PAGE) break;
       }
       for (const stem of wanted) this.unresolvable.set(stem, fresh.get(stem)?.mtime ?? 0);
     } catch (err) {
       this.log.warn(`Could not list the capture app's media to index new files: ${err instanceof Error ? err.message : String(err)}`);
     }
-    return rows;
   }
 }
