@@ -9,6 +9,11 @@ import { ByteCache } from '../core/util/byte-cache.js';
 
 const EDGE_PX = 480;
 const QUALITY = 72;
+/**
+ * libwebp's effort 2 of 6: a 4000×3000 camera photo's thumbnail in 33 ms instead of 44 ms (the
+ * JPEG's shrink-on-load decode is 29 of them), for files 6 % larger.
+ */
+const EFFORT = 2;
 /** sharp already uses every core for one image; two at a time keeps the booth responsive. */
 const PARALLEL = 2;
 /** Thumbnails made ahead of any request take one of those two at most, and only when no one waits. */
@@ -74,7 +79,7 @@ export class ThumbnailStore {
       const data = await sharp(input, { failOn: 'none' })
         .rotate()
         .resize(EDGE_PX, EDGE_PX, { fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: QUALITY })
+        .webp({ quality: QUALITY, effort: EFFORT })
         .toBuffer();
       if (!wanted()) throw new NotFoundError('No such photo');
       try {
