@@ -149,7 +149,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const photoRepository = new PhotoRepository(ports.db);
   const events = new EventService(eventRepository, ports.clock, hub);
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
-  const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'));
+  const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'), ports.clock);
   const photos = new PhotoService(photoRepository, eventRepository, ports.capture, thumbnails, hub, options.captureDataDir);
   const thumbnailQueue = new ThumbnailQueue((id) => photos.prepareThumbnail(id), ports.log, options.thumbnailQueueCapacity);
   const indexer = new PhotoIndexer(

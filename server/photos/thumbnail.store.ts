@@ -6,6 +6,7 @@ import { writeFileAtomic } from '../core/fs/atomic-write.js';
 import { isUuid } from '../capture/capture.types.js';
 import { NotFoundError, isDiskFull } from '../core/errors.js';
 import { ByteCache } from '../core/util/byte-cache.js';
+import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 
 const EDGE_PX = 480;
 const QUALITY = 72;
@@ -18,6 +19,12 @@ const EFFORT = 2;
 const PARALLEL = 2;
 /** Thumbnails made ahead of any request take one of those two at most, and only when no one waits. */
 const BACKGROUND_PARALLEL = 1;
+/**
+ * Background work also waits this long after a gallery's last thumbnail request: a phone loading
+ * its first screen has the processor to itself (after a first index, the queue has two thousand
+ * thumbnails to make, a core's worth of work for over a minute).
+ */
+const QUIET_MS = 250;
 /**
  * Thumbnails kept in memory: about a thousand of real photos, the newest of an event, which
  * every phone opening the gallery asks for. Reading each from disk cost four system calls on
@@ -43,8 +50,13 @@ export class ThumbnailStore {
   private backgroundRunning = 0;
   private readonly waiting: Ticket[] = [];
   private readonly waitingBackground: Ticket[] = [];
+  private lastRequestAt = -Infinity;
+  private quietTimer: TimerHandle | undefined;
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly clock: Clock,
+  ) {
     mkdirSync(dir, { recursive: true });
   }
 
@@ -65,6 +77,7 @@ export class ThumbnailStore {
    */
   ensure(id: string, wanted: () => boolean, source: () => Promise<Buffer | string>, background = false): Promise<Buffer> {
     const file = this.pathOf(id);
+    if (!background) this.lastRequestAt = this.clock.monotonic();
     const kept = this.memory.get(id);
     if (kept) return Promise.resolve(kept);
     if (existsSync(file)) return this.readKept(id, file);
@@ -110,7 +123,18 @@ export class ThumbnailStore {
 
   private canStart(ticket: Ticket): boolean {
     if (this.running >= PARALLEL) return false;
-    return !ticket.background || (this.backgroundRunning < BACKGROUND_PARALLEL && this.waiting.length === 0);
+    return !ticket.background || (this.backgroundRunning < BACKGROUND_PARALLEL && this.waiting.length === 0 && this.quiet());
+  }
+
+  /** Whether galleries have been quiet long enough for background work; if not, wakes the line when they will have. */
+  private quiet(): boolean {
+    const left = this.lastRequestAt + QUIET_MS - this.clock.monotonic();
+    if (left <= 0) return true;
+    this.quietTimer ??= this.clock.setTimeout(() => {
+      this.quietTimer = undefined;
+      this.wakeNext();
+    }, left);
+    return false;
   }
 
   private take(ticket: Ticket): void {

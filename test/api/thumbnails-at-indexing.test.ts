@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRecordingLogger } from '../../server/core/logger.js';
 import { ThumbnailQueue } from '../../server/photos/thumbnail.queue.js';
 import { ThumbnailStore } from '../../server/photos/thumbnail.store.js';
+import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
 /** A promise the test settles when it wants. */
@@ -147,7 +148,8 @@ describe('requests go before thumbnails made ahead', () => {
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   it('runs at most one background thumbnail, and a guest’s request takes the next free slot before waiting background work', async () => {
-    const store = new ThumbnailStore(dir);
+    const clock = new FakeClock();
+    const store = new ThumbnailStore(dir, clock);
     const { order, held, source } = heldSources();
     const yes = () => true;
     const bg1 = store.ensure(id(1), yes, source('bg1'), true);
@@ -165,6 +167,12 @@ describe('requests go before thumbnails made ahead', () => {
     held.get('fg2')!.open(jpeg);
     await Promise.all([fg1, fg2]);
     await tick();
+    // Background work waits until the galleries have been quiet for a moment.
+    clock.advance(200);
+    await tick();
+    expect(order).toEqual(['bg1', 'fg1', 'fg2']);
+    clock.advance(50);
+    await tick();
     expect(order).toEqual(['bg1', 'fg1', 'fg2', 'bg2']);
     held.get('bg2')!.open(jpeg);
     await bg2;
@@ -172,7 +180,8 @@ describe('requests go before thumbnails made ahead', () => {
   });
 
   it('moves a waiting background thumbnail up when a guest asks for that same photo', async () => {
-    const store = new ThumbnailStore(dir);
+    const clock = new FakeClock();
+    const store = new ThumbnailStore(dir, clock);
     const { order, held, source } = heldSources();
     const yes = () => true;
     const running = store.ensure(id(1), yes, source('bg1'), true);
@@ -191,6 +200,7 @@ describe('requests go before thumbnails made ahead', () => {
     expect(await asked).toBe(await queued);
     held.get('bg1')!.open(jpeg);
     await running;
+    clock.advance(250);
     await tick();
     held.get('bg4')!.open(jpeg);
     await other;
