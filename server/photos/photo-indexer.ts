@@ -10,6 +10,7 @@ import type { Logger } from '../core/logger.js';
 import type { FileState, PhotoRepository, PhotoRow } from './photo.repository.js';
 import { captureMediaPath } from '../capture/capture-media.js';
 import { MEDIA_FILE, mediaKindOf } from './media-kind.js';
+import { statInSlices, type FileInfo } from './file-stats.js';
 
 export interface RescanReport {
   files: number;
@@ -33,25 +34,6 @@ const MAX_VANISHED_CHECKS = 200;
 const REMOVED_MEMORY_MS = 10 * 60_000;
 const PROCESSED_DIR = ['media', 'processed_full'] as const;
 const PAGE = 500;
-const STAT_PARALLEL = 64;
-
-interface FileInfo {
-  mtime: number;
-  size: number;
-}
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 /**
  * Keeps the photo index in step with the capture app: live from its DbInsert/DbUpdate/DbRemove
@@ -218,7 +200,10 @@ export class PhotoIndexer {
     let unchanged = 0;
     let remembered = 0;
 
-    const infos = await mapLimited(names, STAT_PARALLEL, (name) => this.statFile(path.join(dir, name)));
+    const infos = await statInSlices(
+      names.map((name) => path.join(dir, name)),
+      () => this.clock.monotonic(),
+    );
     names.forEach((name, i) => {
       const info = infos[i];
       if (!info) return;
