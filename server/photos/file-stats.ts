@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { statSync, type Stats } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
 export interface FileInfo {
@@ -11,10 +11,13 @@ const SLICE_MS = 8;
 /** Stats between two readings of the clock. */
 const CHECK_EVERY = 32;
 
+/** What the index keeps of a stat: a regular file's whole-millisecond mtime and size. */
+export const fileInfoOf = (st: Stats | undefined): FileInfo | undefined =>
+  st?.isFile() ? { mtime: Math.trunc(st.mtimeMs), size: st.size } : undefined;
+
 function fileInfoNow(full: string): FileInfo | undefined {
   try {
-    const st = statSync(full, { throwIfNoEntry: false });
-    return st?.isFile() ? { mtime: Math.trunc(st.mtimeMs), size: st.size } : undefined;
+    return fileInfoOf(statSync(full, { throwIfNoEntry: false }));
   } catch {
     return undefined;
   }

@@ -10,7 +10,7 @@ import type { Logger } from '../core/logger.js';
 import type { FileState, PhotoRepository, PhotoRow } from './photo.repository.js';
 import { captureMediaPath } from '../capture/capture-media.js';
 import { MEDIA_FILE, mediaKindOf } from './media-kind.js';
-import { statInSlices, type FileInfo } from './file-stats.js';
+import { fileInfoOf, statInSlices, type FileInfo } from './file-stats.js';
 
 export interface RescanReport {
   files: number;
@@ -65,8 +65,7 @@ export class PhotoIndexer {
   private async statFile(full: string | undefined): Promise<FileInfo | undefined> {
     if (!full) return undefined;
     try {
-      const st = await fsp.stat(full);
-      return st.isFile() ? { mtime: Math.trunc(st.mtimeMs), size: st.size } : undefined;
+      return fileInfoOf(await fsp.stat(full));
     } catch {
       return undefined;
     }
