@@ -15,7 +15,10 @@ const QUALITY = 72;
  * JPEG's shrink-on-load decode is 29 of them), for files 6 % larger.
  */
 const EFFORT = 2;
-/** sharp already uses every core for one image; two at a time keeps the booth responsive. */
+/**
+ * sharp makes each thumbnail on one thread (its concurrency is 1 with glibc's allocator): two at
+ * a time use two cores and leave the rest of a Pi to the capture app.
+ */
 const PARALLEL = 2;
 /** Thumbnails made ahead of any request take one of those two at most, and only when no one waits. */
 const BACKGROUND_PARALLEL = 1;
@@ -66,7 +69,7 @@ export class ThumbnailStore {
   }
 
   has(id: string): boolean {
-    return this.memory.get(id) !== undefined || existsSync(this.pathOf(id));
+    return this.memory.has(id) || existsSync(this.pathOf(id));
   }
 
   /**

@@ -10,6 +10,8 @@ describe('the thumbnail memory', () => {
     cache.set('b', buf(100));
     cache.set('c', buf(100));
     cache.get('a');
+    // Asking whether an entry is kept is not a use: 'b' stays the least recently used.
+    expect(cache.has('b')).toBe(true);
     cache.set('d', buf(100));
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toEqual(buf(100));

@@ -16,6 +16,11 @@ export class ByteCache {
     return this.total;
   }
 
+  /** Whether `key` is kept; unlike `get`, it does not count as a use. */
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
   get(key: string): Buffer | undefined {
     const value = this.entries.get(key);
     if (value) {
