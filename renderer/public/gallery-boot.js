@@ -8,9 +8,7 @@
 (function () {
   'use strict';
   var PAGE_PADDING = 12;
-  // Where the grid starts: the sticky bar (title, count, language) and the grid's padding. A row
-  // counted too many costs a phone three thumbnails to make on a first visit after a fresh index.
-  var HEADER = 74;
+  var HEADER = 50;
   // PhotoGrid's compact columns: 110 px at least on a phone, 180 px from 600 px of viewport up.
   var MIN_TILE = window.innerWidth >= 600 ? 180 : 110;
   var GAP = 4;
