@@ -1,7 +1,5 @@
 import { existsSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { chromium } from '@playwright/test';
-import { CHROMIUM_FLAGS } from '../playwright.config.js';
 import { CaptureClient } from '../server/capture/capture.client.js';
 import { createSystemClock } from '../server/core/clock/clock.system.js';
 import { localDay } from '../common/dates.js';
@@ -13,6 +11,7 @@ import { galleryLoad } from './bench/gallery-load.js';
 import { printQueueing } from './bench/print.js';
 import { DESKTOP, PHONE, describeScreen, firstScreen, warmFirstScreen } from './bench/gallery.js';
 import { startServiceProcess } from './bench/service-process.js';
+import { launchBenchBrowser } from './bench/browser.js';
 
 interface Row {
   measure: string;
@@ -28,7 +27,7 @@ const record = (measure: string, value: string, target: string, ok: boolean): vo
 const cleanups: string[] = [];
 
 const executablePath = process.env.BOOTHDECK_CHROMIUM ?? '/usr/bin/chromium';
-const launchBrowser = () => chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
+const launchBrowser = () => launchBenchBrowser(executablePath);
 
 /**
  * The public gallery's first screen, with the service in its own process as on a booth: a first
