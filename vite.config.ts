@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import vue from '@vitejs/plugin-vue';
 import { defineConfig } from 'vite';
+import { galleryFirstScreen } from './scripts/build/gallery-first-screen.js';
 import { precompress } from './scripts/build/precompress.js';
 
 const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
@@ -9,7 +10,7 @@ const here = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
 export default defineConfig({
   root: here('./renderer'),
   base: '/',
-  plugins: [vue(), precompress()],
+  plugins: [vue(), galleryFirstScreen(), precompress()],
   build: {
     outDir: here('./dist/renderer'),
     emptyOutDir: true,

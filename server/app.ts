@@ -1,7 +1,10 @@
 import express, { type Express } from 'express';
 import { adminRouter } from './admin.router.js';
 import { authRouter } from './auth/auth.router.js';
+import path from 'node:path';
 import { galleryRouter } from './gallery/gallery.router.js';
+import { galleryPageRouter } from './gallery/gallery-page.router.js';
+import { GalleryPageService } from './gallery/gallery-page.service.js';
 import { galleryPrintRouter } from './print/print.router.js';
 import { apiNotFound, errorMiddleware, pageNotFound } from './http/error.middleware.js';
 import { requireAdmin } from './auth/admin.guard.js';
@@ -63,6 +66,8 @@ export function createApp(deps: AppDeps): Express {
   api.use(apiNotFound);
   app.use('/api', api);
 
+  const galleryPage = new GalleryPageService(path.join(deps.rendererDir, 'gallery', 'index.html'), services.photos, deps.log);
+  app.use(galleryPageRouter(galleryPage, services.guestSessions.middleware()));
   app.use(rendererRouter(deps.rendererDir));
   app.use(pageNotFound);
   app.use(

@@ -11,7 +11,11 @@ export interface FirstScreen {
   /** Bytes of script and style asked for before the first screen (compressed size on the wire). */
   assetBytes: number;
   apiRequestsAtFirstScreen: number;
-  /** When, from the navigation's start, the first page's answer and the bundle had arrived (the first of each), and the first paint. */
+  /**
+   * When, from the navigation's start, the first page's answer and the app's script had arrived (the
+   * first of each; Infinity when never asked: the page brings its first page, and loads the app's
+   * script once the first screen's thumbnails are in), and the first paint.
+   */
   firstPageAt: number;
   bundleAt: number;
   firstPaintAt: number;
@@ -89,7 +93,8 @@ export async function firstScreen(browser: Browser, url: string, viewport: { wid
 export const describeScreen = (s: FirstScreen): string =>
   `${round(s.ms)} ms (${s.visibleTiles} tiles visible, ${s.thumbsAtFirstScreen} thumbnails asked by then, ${s.thumbsSettled} a second later, ` +
   `${s.apiRequestsAtFirstScreen} page request(s), ${round(s.assetBytes / 1024, 1)} KB of script and style; ` +
-  `first page in at ${round(s.firstPageAt)} ms, bundle at ${round(s.bundleAt)} ms, first paint ${round(s.firstPaintAt)} ms)`;
+  `first page ${Number.isFinite(s.firstPageAt) ? `in at ${round(s.firstPageAt)} ms` : 'in the page itself'}, ` +
+  `app script ${Number.isFinite(s.bundleAt) ? `in at ${round(s.bundleAt)} ms` : 'not asked yet'}, first paint ${round(s.firstPaintAt)} ms)`;
 
 /** Several fresh visits; the median, with the first run's details. */
 export async function warmFirstScreen(

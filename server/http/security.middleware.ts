@@ -1,17 +1,7 @@
+import { contentSecurityPolicy } from './content-security.js';
 import type { RequestHandler } from 'express';
 
-const CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self' data:",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-  "form-action 'self'",
-].join('; ');
+const CSP = contentSecurityPolicy();
 
 export const securityHeaders: RequestHandler = (_req, res, next) => {
   res.setHeader('Content-Security-Policy', CSP);

@@ -58,19 +58,19 @@ function precompressed(root: string, options: { maxAge: string; immutable: boole
 }
 
 /**
- * Serves the two built front ends. Hashed assets never change under their name, so they are
+ * Serves the built front ends (the gallery's page itself is made by gallery-page.router.ts). Hashed assets never change under their name, so they are
  * cached for a year; the HTML pages that name them are revalidated on every load.
  */
 export function rendererRouter(rendererDir: string): Router {
   const router = Router();
-  const page = (name: 'admin' | 'gallery'): string => path.join(rendererDir, name, 'index.html');
+  const page = (name: 'admin'): string => path.join(rendererDir, name, 'index.html');
   const assets = path.join(rendererDir, 'assets');
   const assetCaching = { immutable: true, maxAge: '365d' };
 
   router.use('/assets', precompressed(assets, assetCaching));
   router.use('/assets', express.static(assets, { ...assetCaching, fallthrough: false, index: false }));
 
-  const sendPage = (name: 'admin' | 'gallery') => (req: express.Request, res: Response) => {
+  const sendPage = (name: 'admin') => (req: express.Request, res: Response) => {
     noCache(res);
     const file = page(name);
     if (!existsSync(file)) {
@@ -81,7 +81,6 @@ export function rendererRouter(rendererDir: string): Router {
   };
 
   router.get(['/admin', '/admin/{*rest}'], sendPage('admin'));
-  router.get('/', sendPage('gallery'));
   router.use(precompressed(rendererDir, { maxAge: '1h', immutable: false }));
   router.use(
     express.static(rendererDir, { index: false, maxAge: '1h', setHeaders: (res, file) => file.endsWith('.html') && noCache(res) }),

@@ -12,12 +12,12 @@ const raw = (res: request.Response, cb: (err: Error | null, body: Buffer) => voi
   res.on('end', () => cb(null, Buffer.concat(chunks)));
 };
 
-/** A renderer build with a script and the gallery page, each beside its brotli and gzip variants. */
+/** A renderer build with a script and the console's page, each beside its brotli and gzip variants. */
 async function appWithVariants() {
   const t = await buildTestApp();
   const script = path.join(t.rendererDir, 'assets', 'gallery-abc123.js');
   writeFileSync(script, SCRIPT);
-  const page = path.join(t.rendererDir, 'gallery', 'index.html');
+  const page = path.join(t.rendererDir, 'admin', 'index.html');
   for (const file of [script, page]) {
     writeFileSync(`${file}.br`, brotliCompressSync(readFileSync(file)));
     writeFileSync(`${file}.gz`, gzipSync(readFileSync(file)));
@@ -81,19 +81,19 @@ describe('built assets are served precompressed, as the browser accepts', () => 
     expect(again.status).toBe(304);
   });
 
-  it('serves the gallery page compressed too, as HTML, revalidated on every load', async () => {
+  it('serves the console page compressed too, as HTML, revalidated on every load', async () => {
     const t = await appWithVariants();
     const { app } = t;
-    const res = await get(app, '/', 'br, gzip');
+    const res = await get(app, '/admin/events', 'br, gzip');
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBe('br');
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(res.headers['cache-control']).toBe('no-cache');
     // The bytes sent are the brotli file's (the test client decodes HTML by itself).
-    const built = readFileSync(path.join(t.rendererDir, 'gallery', 'index.html.br'));
+    const built = readFileSync(path.join(t.rendererDir, 'admin', 'index.html.br'));
     expect(Number(res.headers['content-length'])).toBe(built.length);
-    expect(brotliDecompressSync(built).toString()).toContain('<title>gallery</title>');
-    const head = await request(app).head('/').set('Accept-Encoding', 'gzip');
+    expect(brotliDecompressSync(built).toString()).toContain('<title>admin</title>');
+    const head = await request(app).head('/admin').set('Accept-Encoding', 'gzip');
     expect(head.status).toBe(200);
     expect(head.headers['content-encoding']).toBe('gzip');
   });
@@ -112,19 +112,7 @@ describe('built assets are served precompressed, as the browser accepts', () => 
   });
 });
 
-describe('the first page starts before the bundle runs', () => {
-  const source = (p: string): string => readFileSync(path.join(import.meta.dirname, '../../renderer', p), 'utf8');
-
-  it('the gallery page loads the boot script in its head, ahead of the bundle; the console loads none', () => {
-    const gallery = source('gallery/index.html');
-    const boot = gallery.indexOf('<script src="/gallery-boot.js"></script>');
-    expect(boot).toBeGreaterThan(0);
-    expect(boot).toBeLessThan(gallery.indexOf('</head>'));
-    expect(boot).toBeLessThan(gallery.indexOf('type="module"'));
-    expect(source('admin/index.html')).not.toContain('gallery-boot');
-    expect(source('public/gallery-boot.js')).toContain("fetch('/api/gallery/photos?limit=' + limit");
-  });
-
+describe('pages after the first', () => {
   it('takes a first page as large as a big screen needs, and no larger', async () => {
     const { app } = await buildTestApp();
     expect((await request(app).get('/api/gallery/photos?limit=200')).status).toBe(200);

@@ -14,6 +14,9 @@ function watchRequests(page: Page): { pages: URL[]; thumbs: string[]; streams: n
   return seen;
 }
 
+/** The live stream's check, once it opens, for photos taken since the page was made. */
+const isCatchUp = (u: URL): boolean => !u.searchParams.has('cursor') && u.searchParams.get('limit') === '24';
+
 /** Every tile on screen has drawn its thumbnail. */
 const firstScreenDrawn = (page: Page): Promise<number> =>
   page.evaluate(() => {
@@ -31,7 +34,7 @@ const firstScreenDrawn = (page: Page): Promise<number> =>
 test.describe('on a phone', () => {
   test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
 
-  test('one request sized to the screen fills it, thumbnails come a screen ahead, and the gallery still pages and stays live', async ({
+  test('the page brings its first screen, only the thumbnails on screen are asked, and the gallery still pages and stays live', async ({
     page,
     service,
   }) => {
@@ -43,23 +46,21 @@ test.describe('on a phone', () => {
     await page.goto('/');
     await expect.poll(() => firstScreenDrawn(page)).toBeGreaterThan(20);
     const onScreen = await firstScreenDrawn(page);
-    // The boot script asked for the screen and the next one, before the bundle ran; no further page was
-    // needed (the stream's first connection may check the top for photos taken meanwhile).
-    expect(seen.pages.length).toBeGreaterThanOrEqual(1);
-    expect(seen.pages.every((u) => !u.searchParams.has('cursor'))).toBe(true);
-    const limit = Number(seen.pages[0]!.searchParams.get('limit'));
-    expect(await page.evaluate(() => (window as unknown as { __boothdeckFirstPage?: { limit: number } }).__boothdeckFirstPage?.limit)).toBe(
-      limit,
-    );
-    expect(limit).toBeGreaterThanOrEqual(onScreen * 2);
-    expect(limit).toBeLessThanOrEqual(onScreen * 2 + 6);
+    // The photos came in the page itself: the only page asked for yet is the live stream's check for
+    // photos taken meanwhile, once the first screen was in.
+    expect(seen.pages.every(isCatchUp)).toBe(true);
     await page.waitForTimeout(500);
     // About one screen ahead, never the whole page of photos.
-    expect(new Set(seen.thumbs).size).toBeLessThanOrEqual(onScreen * 2 + 6);
+    expect(new Set(seen.thumbs).size).toBeLessThanOrEqual(onScreen * 2 + 9);
     await page.screenshot({ path: 'test-screens/gallery-first-screen-phone.png' });
 
     await scrollToEnd(page, 130);
-    // Every further page is the same size; only the check for photos taken meanwhile is smaller.
+    // The pages after the first hold this screen and the next, as the page measured it.
+    const limit = await page.evaluate(
+      () => (window as unknown as { __boothdeckFirstPage?: { limit: number } }).__boothdeckFirstPage?.limit,
+    );
+    expect(limit).toBeGreaterThanOrEqual(onScreen * 2);
+    expect(limit).toBeLessThanOrEqual(onScreen * 2 + 6);
     const further = seen.pages.filter((u) => u.searchParams.has('cursor'));
     expect(further.length).toBeGreaterThan(0);
     expect(further.every((u) => u.searchParams.get('limit') === String(limit))).toBe(true);
@@ -69,6 +70,92 @@ test.describe('on a phone', () => {
     await expect(tiles(page).first()).toHaveAttribute('data-photo-id', fresh.id);
     await page.mouse.wheel(0, -100_000);
     await expect(tiles(page).first().locator('img')).toHaveJSProperty('complete', true);
+  });
+
+  test('the first screen is drawn before the app runs, and nothing moves or blanks when the app takes it over', async ({
+    page,
+    service,
+  }) => {
+    service.services.events.create({ name: 'Grande fête' });
+    const printed = await service.simulator!.capture('p0');
+    for (let i = 1; i < 40; i++) await service.simulator!.capture(`p${i}`);
+    await expect.poll(() => service.services.photoRepository.count()).toBe(40);
+    service.services.photoRepository.setPrinted(printed.id, 2);
+    // The app's script is held: what shows is the page alone.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/gallery-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+
+    // The page's load waits for the app's script, held here.
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    await expect.poll(() => firstScreenDrawn(page)).toBeGreaterThan(20);
+    await expect(page.locator('[data-shell]')).toBeVisible();
+    await expect(page.locator('h1')).toHaveText('Grande fête');
+    await expect(page.locator(`[data-photo-id="${printed.id}"]`).getByTestId('print-badge')).toContainText('×2');
+    await page.screenshot({ path: 'test-screens/gallery-shell-phone.png' });
+    const layout = () =>
+      page.evaluate(() =>
+        [...document.querySelectorAll('[data-testid="photo-tile"]')].slice(0, 30).map((t) => {
+          const r = t.getBoundingClientRect();
+          return `${t.getAttribute('data-photo-id')}@${Math.round(r.left)},${Math.round(r.top)},${Math.round(r.width)}x${Math.round(r.height)}`;
+        }),
+      );
+    const before = await layout();
+
+    // Every frame from the app's start on: no visible tile may be without its drawn image.
+    await page.evaluate(() => {
+      const w = window as unknown as { __blankFrames: number; __frames: number };
+      w.__blankFrames = 0;
+      w.__frames = 0;
+      const check = (): void => {
+        const visible = [...document.querySelectorAll('[data-testid="photo-tile"]')].filter(
+          (t) => t.getBoundingClientRect().top < innerHeight,
+        );
+        if (visible.some((t) => !(t.querySelector('img')?.complete && (t.querySelector('img')?.naturalWidth ?? 0) > 0))) w.__blankFrames++;
+        w.__frames++;
+        requestAnimationFrame(check);
+      };
+      requestAnimationFrame(check);
+    });
+    release();
+    await expect(page.locator('[data-shell]')).toHaveCount(0);
+    await expect(page.getByTestId('gallery-title')).toHaveText('Grande fête');
+    expect(await layout()).toEqual(before);
+    await expect(page.getByTestId('gallery-live')).toBeVisible();
+    const frames = await page.evaluate(() => {
+      const w = window as unknown as { __blankFrames: number; __frames: number };
+      return { blank: w.__blankFrames, all: w.__frames };
+    });
+    expect(frames.all).toBeGreaterThan(0);
+    expect(frames.blank).toBe(0);
+  });
+
+  test('a photo tapped before the app is there opens once it is', async ({ page, service }) => {
+    service.services.events.create({ name: 'Grande fête' });
+    for (let i = 0; i < 12; i++) await service.simulator!.capture(`p${i}`);
+    await expect.poll(() => service.services.photoRepository.count()).toBe(12);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/assets/gallery-*.js', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    const third = tiles(page).nth(2);
+    const id = await third.getAttribute('data-photo-id');
+    await expect(page.locator('[data-shell]')).toBeVisible();
+    await third.tap();
+    release();
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => /photos\/([0-9a-f-]{36})\/preview/.exec(document.querySelector('.viewer-canvas img')?.getAttribute('src') ?? '')?.[1],
+        ),
+      )
+      .toBe(id);
   });
 
   test('the live stream waits for the first screen’s thumbnails, which need every connection the phone has', async ({ page, service }) => {
@@ -96,13 +183,19 @@ test.describe('on a phone', () => {
 test.describe('at the booth screen size', () => {
   test.use({ viewport: BOOTH_SCREEN });
 
-  test('the first request is larger, to fill the larger screen', async ({ page, service }) => {
+  test('a larger screen is filled from the page, and pages on with more photos at a time', async ({ page, service }) => {
     service.services.events.create({ name: 'Salon' });
+    for (let i = 0; i < 120; i++) await service.simulator!.capture(`p${i}`);
+    await expect.poll(() => service.services.photoRepository.count()).toBe(120);
     const seen = watchRequests(page);
     await page.goto('/');
-    await expect(page.getByTestId('gallery-empty')).toBeVisible();
-    expect(seen.pages.every((u) => !u.searchParams.has('cursor'))).toBe(true);
-    // From 600 px up the tiles are 180 px at least: 6 columns by 6 rows at 1280×800, twice.
-    expect(Number(seen.pages[0]!.searchParams.get('limit'))).toBe(72);
+    // From 600 px up the tiles are 180 px at least: 6 columns by 6 rows at 1280×800.
+    await expect.poll(() => firstScreenDrawn(page)).toBe(36);
+    expect(seen.pages.every(isCatchUp)).toBe(true);
+    await page.screenshot({ path: 'test-screens/gallery-first-screen-booth.png' });
+    await scrollToEnd(page, 120);
+    const further = seen.pages.filter((u) => u.searchParams.has('cursor'));
+    expect(further.length).toBeGreaterThan(0);
+    expect(further.every((u) => u.searchParams.get('limit') === '72')).toBe(true);
   });
 });

@@ -6,7 +6,7 @@ import { useGalleryStore } from '../../renderer/gallery/stores/gallery.store.js'
 import { galleryService, type GalleryPage, type GalleryStreamHandlers } from '../../renderer/gallery/services/gallery.service.js';
 
 vi.mock('../../renderer/gallery/services/gallery.service.js', () => ({
-  galleryService: { page: vi.fn(), openStream: vi.fn(), bootPage: vi.fn(), pageSize: vi.fn() },
+  galleryService: { page: vi.fn(), openStream: vi.fn(), bootPage: vi.fn(), pageSize: vi.fn(), takeTapped: vi.fn() },
 }));
 
 const photo = (id: string): PublicPhoto => ({ id, taken_at: '2026-11-22T20:00:00Z', printed_copies: 0 }) as PublicPhoto;
@@ -37,6 +37,17 @@ describe("a guest's gallery", () => {
     });
   });
 
+  it('opens the photo a guest tapped on the first screen before the app was there, once, and only one it holds', async () => {
+    vi.mocked(galleryService.bootPage).mockResolvedValueOnce(page(['c', 'b', 'a'], null));
+    const store = useGalleryStore();
+    await store.loadMore();
+    vi.mocked(galleryService.takeTapped).mockReturnValueOnce('b').mockReturnValueOnce(null);
+    expect(store.tappedBeforeStart()).toBe(1);
+    expect(store.tappedBeforeStart()).toBeNull();
+    vi.mocked(galleryService.takeTapped).mockReturnValueOnce('gone');
+    expect(store.tappedBeforeStart()).toBeNull();
+  });
+
   it('pages with the cursor it was given, newest first, and says when the last page is in', async () => {
     vi.mocked(galleryService.page)
       .mockResolvedValueOnce(page(['c', 'b'], 'cur1'))
@@ -50,7 +61,7 @@ describe("a guest's gallery", () => {
     expect(store.eventName).toBe('Gala');
   });
 
-  it('opens on the page started before the bundle ran, then goes on from its cursor in pages sized to the screen', async () => {
+  it('opens on the page that came in the page itself, then goes on from its cursor in pages sized to the screen', async () => {
     vi.mocked(galleryService.bootPage).mockResolvedValueOnce(page(['c', 'b'], 'cur1'));
     vi.mocked(galleryService.pageSize).mockReturnValue(93);
     vi.mocked(galleryService.page).mockResolvedValueOnce(page(['a'], null));

@@ -23,10 +23,14 @@ export interface GalleryStreamHandlers {
   printStatus?(paused: PrintPauseReason): void;
 }
 
-/** What public/gallery-boot.js started before the bundle ran. */
+/** What public/gallery-boot.js found in the page and started before the bundle ran. */
 interface BootFirstPage {
   limit: number;
   page: Promise<GalleryPage | null>;
+  /** Thumbnails the server-drawn first screen already asked for. */
+  shown: string[];
+  /** A photo tapped before the app was there. */
+  tapped: string | null;
 }
 declare global {
   interface Window {
@@ -41,7 +45,18 @@ export const galleryService = {
   pageSize(): number {
     return window.__boothdeckFirstPage?.limit ?? DEFAULT_PAGE;
   },
-  /** The first page the boot script asked for, once; null when there is none or it failed. */
+  /** Thumbnails already on screen when the app starts: it shows them at once, as they are. */
+  shownThumbs(): string[] {
+    return window.__boothdeckFirstPage?.shown ?? [];
+  },
+  /** The photo a guest tapped before the app was there, once. */
+  takeTapped(): string | null {
+    const boot = window.__boothdeckFirstPage;
+    const tapped = boot?.tapped ?? null;
+    if (boot) boot.tapped = null;
+    return tapped;
+  },
+  /** The first page the server put in the page, once; null when there is none. */
   async bootPage(): Promise<GalleryPage | null> {
     const boot = window.__boothdeckFirstPage;
     if (!boot) return null;

@@ -149,5 +149,28 @@ export const useGalleryStore = defineStore('gallery', () => {
     return 'downloaded';
   }
 
-  return { photos, eventName, welcome, photoCount, share, loaded, loading, done, error, live, streamAnswered, loadMore, reload, connect };
+  /** The photo a guest tapped on the page's first screen before the app was there, once. */
+  function tappedBeforeStart(): number | null {
+    const id = galleryService.takeTapped();
+    const at = id === null ? -1 : photos.value.findIndex((p) => p.id === id);
+    return at >= 0 ? at : null;
+  }
+
+  return {
+    photos,
+    eventName,
+    welcome,
+    photoCount,
+    share,
+    tappedBeforeStart,
+    loaded,
+    loading,
+    done,
+    error,
+    live,
+    streamAnswered,
+    loadMore,
+    reload,
+    connect,
+  };
 });

@@ -6,6 +6,8 @@ const AHEAD = '100% 0px';
 const FIRST_SCREEN_WAIT_MS = 1500;
 
 const wanted = new WeakMap<Element, string>();
+/** Images a page drew before its app mounted: the app's own copies take them at once. */
+const alreadyShown = new Set<string>();
 const mounted = new Set<HTMLImageElement>();
 let onScreen: IntersectionObserver | undefined;
 let ahead: IntersectionObserver | undefined;
@@ -54,6 +56,15 @@ export function firstScreenDrawn(maxMs = FIRST_SCREEN_WAIT_MS): Promise<void> {
   });
 }
 
+/**
+ * Images already on screen before the app mounted (the gallery's server-drawn first screen):
+ * the tiles that replace them take their image at once, from the browser's memory, instead of
+ * waiting a frame for the observer and showing empty tiles in between.
+ */
+export function primeLazySrc(urls: Iterable<string>): void {
+  for (const url of urls) alreadyShown.add(url);
+}
+
 function observe(img: HTMLImageElement): boolean {
   if (typeof IntersectionObserver === 'undefined') return false;
   onScreen ??= new IntersectionObserver((entries) => entries.forEach((e) => e.isIntersecting && load(e.target as HTMLImageElement)));
@@ -72,7 +83,7 @@ export const vLazySrc: Directive<HTMLImageElement, string> = {
   mounted(img, { value }) {
     wanted.set(img, value);
     mounted.add(img);
-    if (!observe(img)) load(img);
+    if (alreadyShown.delete(value) || !observe(img)) load(img);
   },
   updated(img, { value, oldValue }) {
     if (value === oldValue) return;

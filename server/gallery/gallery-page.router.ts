@@ -1,0 +1,31 @@
+import { Router, type RequestHandler } from 'express';
+import { acceptedEncoding } from '../http/compress.js';
+import type { GalleryPageService } from './gallery-page.service.js';
+
+/**
+ * `GET /`: the public gallery's page, its first screen drawn in. `session` starts the guest's
+ * session there, before any of the requests its photos make.
+ */
+export function galleryPageRouter(pages: GalleryPageService, session: RequestHandler): Router {
+  const router = Router();
+  router.get('/', session, (req, res) => {
+    // The photos in it change with every capture: the page is asked again on every load.
+    res.setHeader('Cache-Control', 'no-cache');
+    const encoding = acceptedEncoding(req);
+    const page = pages.page(encoding);
+    if (!page) {
+      res.status(503).type('text/plain').send('The console is not built yet: run `npm run build`.');
+      return;
+    }
+    res.vary('Accept-Encoding');
+    res.setHeader('Content-Security-Policy', page.policy);
+    // A guest's first visit opens the gallery in a new tab: with this header the browser must
+    // move the page to a new process, a tenth of a second before anything is drawn. The page holds
+    // nothing an opener could take (no admin session, an HttpOnly guest cookie), and framing
+    // stays refused by the policy and X-Frame-Options.
+    res.removeHeader('Cross-Origin-Opener-Policy');
+    if (encoding !== 'identity') res.setHeader('Content-Encoding', encoding);
+    res.type('html').send(page.body);
+  });
+  return router;
+}
