@@ -199,8 +199,11 @@ export class PhotoIndexer {
     let unchanged = 0;
     let remembered = 0;
 
+    // The names come from readdir, with no separator in them: path.join's normalising cost a
+    // quarter of a second for 100,000 of them.
+    const prefix = dir + path.sep;
     const infos = await statInSlices(
-      names.map((name) => path.join(dir, name)),
+      names.map((name) => prefix + name),
       () => this.clock.monotonic(),
     );
     names.forEach((name, i) => {
