@@ -2,7 +2,7 @@ import type { GalleryEvent, PhotoPage, PublicPhoto } from '../contract/photos.co
 
 export type GalleryFirstPage = PhotoPage<PublicPhoto> & { event: GalleryEvent | null };
 
-/** Where the page's script reads the first page (renderer/public/gallery-boot.js). */
+/** Where the page's boot script (renderer/gallery/boot.js) reads the first page. */
 export const FIRST_PAGE_ELEMENT_ID = 'boothdeck-first-page';
 /** The empty mount point in the built page, which the shell fills until the app mounts on it. */
 const APP_MOUNT = '<div id="app"></div>';
@@ -40,29 +40,30 @@ const image = (photo: PublicPhoto, index: number): string => {
 /** One tile as the app's grid draws it. */
 function tile(photo: PublicPhoto, index: number): string {
   const badges = [
-    photo.kind === 'video' ? `<span class="bd-play" data-testid="video-badge">${PLAY_ICON}</span>` : '',
-    photo.kind === 'animation' ? '<span class="bd-kind" data-testid="animation-badge">GIF</span>' : '',
-    photo.printed_copies > 0 ? `<span class="bd-badge" data-testid="print-badge">${PRINT_ICON}×${photo.printed_copies}</span>` : '',
+    photo.kind === 'video' ? `<span class="pg-play" data-testid="video-badge">${PLAY_ICON}</span>` : '',
+    photo.kind === 'animation' ? '<span class="pg-kind" data-testid="animation-badge">GIF</span>' : '',
+    photo.printed_copies > 0 ? `<span class="pg-badge" data-testid="print-badge">${PRINT_ICON}×${photo.printed_copies}</span>` : '',
   ].join('');
   return (
-    `<li><button type="button" class="bd-tile" data-testid="photo-tile" data-photo-id="${escapeHtml(photo.id)}" data-kind="${photo.kind}">` +
+    `<li><button type="button" class="pg-tile" data-testid="photo-tile" data-photo-id="${escapeHtml(photo.id)}" data-kind="${photo.kind}">` +
     `${image(photo, index)}${badges}</button></li>`
   );
 }
 
 /**
  * The gallery's first screen as plain HTML: the event's name, its welcome line and the first
- * page's tiles, laid out as the app lays them out (index.html holds the styles), so the browser
- * draws the photos without waiting for the app's script; the app replaces it when it mounts.
+ * page's tiles, with the classes of the app's own page and grid (App.vue, PhotoGrid.vue, whose
+ * styles the build writes into the page), so the browser draws the photos without waiting for
+ * the app's script; the app replaces it when it mounts, and nothing moves.
  */
 function shell(page: GalleryFirstPage): string {
   if (!page.event || page.photos.length === 0) return '';
-  const welcome = page.event.welcome ? `<p class="bd-welcome">${escapeHtml(page.event.welcome)}</p>` : '';
+  const welcome = page.event.welcome ? `<p class="gp-welcome">${escapeHtml(page.event.welcome)}</p>` : '';
   return (
-    '<div class="bd-shell" data-shell>' +
-    `<header class="bd-bar"><div class="bd-titles"><h1>${escapeHtml(page.event.name)}</h1><div class="bd-meta"></div></div>` +
+    '<div class="gp-page" data-shell>' +
+    `<header class="gp-bar"><div class="gp-titles"><h1>${escapeHtml(page.event.name)}</h1><div class="bd-meta"></div></div>` +
     '<span class="bd-lang"></span></header>' +
-    `${welcome}<main class="bd-body"><ul class="bd-grid">${page.photos.map(tile).join('')}</ul></main></div>`
+    `${welcome}<main class="gp-body"><ul class="pg-grid pg-compact">${page.photos.map(tile).join('')}</ul></main></div>`
   );
 }
 

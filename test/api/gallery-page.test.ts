@@ -86,7 +86,7 @@ describe('the public gallery page comes with its first screen', () => {
     const t = await booth(name, 2, '<b>Bienvenue</b> </p><script>alert(3)</script>');
     try {
       const html = (await request(t.app).get('/')).text;
-      expect(html).toContain('<p class="bd-welcome">&lt;b&gt;Bienvenue&lt;/b&gt; &lt;/p&gt;&lt;script&gt;alert(3)&lt;/script&gt;</p>');
+      expect(html).toContain('<p class="gp-welcome">&lt;b&gt;Bienvenue&lt;/b&gt; &lt;/p&gt;&lt;script&gt;alert(3)&lt;/script&gt;</p>');
       expect(html).not.toContain('<script>alert(1)');
       expect(html).not.toContain('<img src=x');
       expect(html).toContain('&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');

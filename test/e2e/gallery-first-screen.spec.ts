@@ -38,6 +38,8 @@ test.describe('on a phone', () => {
     page,
     service,
   }) => {
+    // 130 captures and a scroll to the end of them: longer than most tests on two busy cores.
+    test.slow();
     service.services.events.create({ name: 'Grande fête' });
     for (let i = 0; i < 130; i++) await service.simulator!.capture(`p${i}`);
     await expect.poll(() => service.services.photoRepository.count()).toBe(130);

@@ -23,7 +23,7 @@ export interface GalleryStreamHandlers {
   printStatus?(paused: PrintPauseReason): void;
 }
 
-/** What public/gallery-boot.js found in the page and started before the bundle ran. */
+/** What the page's boot script (renderer/gallery/boot.js) found in it and started before the app ran. */
 interface BootFirstPage {
   limit: number;
   page: Promise<GalleryPage | null>;
