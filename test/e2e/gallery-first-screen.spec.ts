@@ -17,6 +17,19 @@ function watchRequests(page: Page): { pages: URL[]; thumbs: string[]; streams: n
 /** The live stream's check, once it opens, for photos taken since the page was made. */
 const isCatchUp = (u: URL): boolean => !u.searchParams.has('cursor') && u.searchParams.get('limit') === '24';
 
+/** Opens the gallery with the app's script held back until the returned function is called. */
+async function openWithAppHeld(page: Page): Promise<() => void> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/gallery-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  // The page's load event waits for the app's script: only its parsing is awaited.
+  await page.goto('/', { waitUntil: 'domcontentloaded' });
+  return release;
+}
+
 /** Every tile on screen has drawn its thumbnail. */
 const firstScreenDrawn = (page: Page): Promise<number> =>
   page.evaluate(() => {
@@ -84,15 +97,7 @@ test.describe('on a phone', () => {
     await expect.poll(() => service.services.photoRepository.count()).toBe(40);
     service.services.photoRepository.setPrinted(printed.id, 2);
     // The app's script is held: what shows is the page alone.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/assets/gallery-*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
-
-    // The page's load waits for the app's script, held here.
-    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    const release = await openWithAppHeld(page);
     await expect.poll(() => firstScreenDrawn(page)).toBeGreaterThan(20);
     await expect(page.locator('[data-shell]')).toBeVisible();
     await expect(page.locator('h1')).toHaveText('Grande fête');
@@ -139,13 +144,7 @@ test.describe('on a phone', () => {
     service.services.events.create({ name: 'Grande fête' });
     for (let i = 0; i < 12; i++) await service.simulator!.capture(`p${i}`);
     await expect.poll(() => service.services.photoRepository.count()).toBe(12);
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/assets/gallery-*.js', async (route) => {
-      await held;
-      await route.continue();
-    });
-    await page.goto('/', { waitUntil: 'domcontentloaded' });
+    const release = await openWithAppHeld(page);
     const third = tiles(page).nth(2);
     const id = await third.getAttribute('data-photo-id');
     await expect(page.locator('[data-shell]')).toBeVisible();
