@@ -100,8 +100,10 @@
   function settled() {
     if (--pending === 0) startApp();
   }
+  // The thumbnails on screen, not those named below it (a phone's last nine of 36).
   for (var j = 0; j < images.length && j < shown.length; j++) {
     var image = images[j];
+    if (image.getBoundingClientRect().top >= height) break;
     if (image.complete) continue;
     pending++;
     image.addEventListener('load', settled);

@@ -4,7 +4,11 @@ import type { IndexHtmlTransformContext, Plugin } from 'vite';
 const STYLESHEET = /<link rel="stylesheet"(?: crossorigin)? href="\/(assets\/[^"]+\.css)">/g;
 const ENTRY = /<script type="module"(?: crossorigin)? src="(\/assets\/[^"]+\.js)"><\/script>/;
 const MODULE_PRELOAD = /<link rel="modulepreload"(?: crossorigin)? href="(\/assets\/[^"]+\.js)">/g;
-/** Where index.html wants the boot script, which the build writes into the page (a dev server runs without it). */
+/**
+ * Where index.html wants the boot script, which the build writes into the page (a dev server runs
+ * without it). Its line ends are made LF as a browser's parser makes them, so that the hash the
+ * server allows it by is the hash the browser computes, whatever the checkout did to them.
+ */
 const BOOT = '<!-- gallery-boot -->';
 const BOOT_SOURCE = new URL('../../renderer/gallery/boot.js', import.meta.url);
 
@@ -24,7 +28,7 @@ function inlinable(ctx: IndexHtmlTransformContext, file: string): string | undef
  * loads it once the first screen's thumbnails are in. Run before that, it took the processor
  * the thumbnails needed to arrive. The server allows the inline script by its hash.
  */
-export function galleryFirstScreen(): Plugin {
+export function galleryFirstScreen(bootSource: URL | string = BOOT_SOURCE): Plugin {
   return {
     name: 'boothdeck-gallery-first-screen',
     apply: 'build',
@@ -45,7 +49,8 @@ export function galleryFirstScreen(): Plugin {
           .replace(MODULE_PRELOAD, '')
           .replace(
             BOOT,
-            () => `<script data-app="${entry}" data-preload="${preloads.join(' ')}">${readFileSync(BOOT_SOURCE, 'utf8').trim()}</script>`,
+            () =>
+              `<script data-app="${entry}" data-preload="${preloads.join(' ')}">${readFileSync(bootSource, 'utf8').replace(/\r\n?/g, '\n').trim()}</script>`,
           );
       },
     },

@@ -9,8 +9,9 @@ import type { GalleryPageService } from './gallery-page.service.js';
 export function galleryPageRouter(pages: GalleryPageService, session: RequestHandler): Router {
   const router = Router();
   router.get('/', session, (req, res) => {
-    // The photos in it change with every capture: the page is asked again on every load.
-    res.setHeader('Cache-Control', 'no-cache');
+    // The photos in it change with every capture: the page is asked again on every load. It may
+    // start a guest's session: no shared cache keeps it.
+    res.setHeader('Cache-Control', 'private, no-cache');
     const encoding = acceptedEncoding(req);
     const page = pages.page(encoding);
     if (!page) {

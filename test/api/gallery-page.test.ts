@@ -56,7 +56,7 @@ describe('the public gallery page comes with its first screen', () => {
       const res = await request(t.app).get('/');
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['cache-control']).toBe('private, no-cache');
       const html = res.text;
       const api = (await request(t.app).get('/api/gallery/photos?limit=72')).body as GalleryFirstPage;
       const page = inlinePage(html);

@@ -26,7 +26,7 @@ describe('the two front ends are served with the right cache headers', () => {
     const res = await request(app).get('/');
     expect(res.status).toBe(200);
     expect(res.text).toContain('<title>gallery</title>');
-    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.headers['cache-control']).toBe('private, no-cache');
   });
 
   it('caches hashed assets for a year as immutable', async () => {

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { IndexHtmlTransformContext, IndexHtmlTransformHook } from 'vite';
 import { describe, expect, it } from 'vitest';
@@ -16,8 +17,8 @@ const BUILT = `<!doctype html><html><head>
 <!-- gallery-boot -->
 </body></html>`;
 
-function transform(html: string, filename: string, css: Record<string, string>): string {
-  const hook = galleryFirstScreen().transformIndexHtml as { handler: IndexHtmlTransformHook };
+function transform(html: string, filename: string, css: Record<string, string>, bootSource?: string): string {
+  const hook = galleryFirstScreen(bootSource).transformIndexHtml as { handler: IndexHtmlTransformHook };
   const bundle = Object.fromEntries(
     Object.entries(css).map(([file, source]) => [file, { type: 'asset', fileName: file, source }]),
   ) as unknown as IndexHtmlTransformContext['bundle'];
@@ -47,6 +48,18 @@ describe('the gallery page is built to draw its first screen on its own', () => 
     const html = transform(BUILT, GALLERY, css);
     expect(html).toContain('<link rel="stylesheet" crossorigin href="/assets/shared-123.css">');
     expect(html).toContain('<style>a{background:url(data:image/svg+xml,x)}</style>');
+  });
+
+  it('writes the boot script with LF line ends, as the browser hashes it, even from a CRLF checkout', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-boot-'));
+    try {
+      const file = path.join(dir, 'boot.js');
+      writeFileSync(file, '(function () {\r\n  window.x = 1;\r\n})();\r\n');
+      const html = transform(BUILT, GALLERY, {}, file);
+      expect(html).toContain('">(function () {\n  window.x = 1;\n})();</script>');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('leaves the console page alone, and refuses a gallery page it cannot rework', () => {
