@@ -43,7 +43,9 @@ export function galleryFirstScreen(bootSource: URL | string = BOOT_SOURCE): Plug
         return html
           .replace(STYLESHEET, (tag, file: string) => {
             const css = inlinable(ctx, file);
-            return css === undefined ? tag : `<style>${css}</style>`;
+            // The disabled link is neither fetched nor applied: it tells Vite's loader of the lazy
+            // chunks (the lightbox) that this stylesheet is in the page, which it would load again.
+            return css === undefined ? tag : `<style>${css}</style><link rel="stylesheet" href="/${file}" disabled>`;
           })
           .replace(ENTRY, '')
           .replace(MODULE_PRELOAD, '')

@@ -3,10 +3,11 @@ import { expect, isolatedTest as test } from './fixtures.js';
 import { BOOTH_SCREEN, PHONE, scrollToEnd, tiles } from './helpers.js';
 
 /** Page and thumbnail requests the browser makes, in order. */
-function watchRequests(page: Page): { pages: URL[]; thumbs: string[]; streams: number } {
-  const seen = { pages: [] as URL[], thumbs: [] as string[], streams: 0 };
+function watchRequests(page: Page): { pages: URL[]; thumbs: string[]; streams: number; styles: string[] } {
+  const seen = { pages: [] as URL[], thumbs: [] as string[], streams: 0, styles: [] as string[] };
   page.on('request', (r) => {
     const url = new URL(r.url());
+    if (url.pathname.endsWith('.css')) seen.styles.push(url.pathname);
     if (url.pathname === '/api/gallery/stream') seen.streams++;
     if (url.pathname === '/api/gallery/photos') seen.pages.push(url);
     if (url.pathname.endsWith('/thumb')) seen.thumbs.push(url.pathname);
@@ -68,6 +69,14 @@ test.describe('on a phone', () => {
     // About one screen ahead, never the whole page of photos.
     expect(new Set(seen.thumbs).size).toBeLessThanOrEqual(onScreen * 2 + 9);
     await page.screenshot({ path: 'test-screens/gallery-first-screen-phone.png' });
+    // The page's own stylesheets are written into it: none is fetched, not even by the lightbox's
+    // chunk, which is fetched ahead once the first screen is in (it asks only for its own).
+    const inPage = await page.evaluate(() =>
+      [...document.querySelectorAll('link[rel="stylesheet"][disabled]')].map((l) => new URL((l as HTMLLinkElement).href).pathname),
+    );
+    expect(inPage.length).toBeGreaterThan(0);
+    await expect.poll(() => seen.styles.some((p) => p.includes('PhotoLightbox'))).toBe(true);
+    expect(seen.styles.filter((p) => inPage.includes(p))).toEqual([]);
 
     await scrollToEnd(page, 130);
     // The pages after the first hold this screen and the next, as the page measured it.

@@ -30,9 +30,11 @@ const GALLERY = '/work/renderer/gallery/index.html';
 describe('the gallery page is built to draw its first screen on its own', () => {
   it('writes its stylesheets and boot script into the page and leaves the app script to the boot script', () => {
     const html = transform(BUILT, GALLERY, { 'assets/shared-123.css': BASE_CSS, 'assets/gallery-456.css': PAGE_CSS });
-    expect(html).toContain(`<style>${BASE_CSS}</style>`);
-    expect(html).toContain(`<style>${PAGE_CSS}</style>`);
-    expect(html).not.toMatch(/<link rel="(stylesheet|modulepreload)"/);
+    // Each stylesheet is in the page, and left as a disabled link that only tells the lazy chunks so.
+    expect(html).toContain(`<style>${BASE_CSS}</style><link rel="stylesheet" href="/assets/shared-123.css" disabled>`);
+    expect(html).toContain(`<style>${PAGE_CSS}</style><link rel="stylesheet" href="/assets/gallery-456.css" disabled>`);
+    expect(html).not.toMatch(/<link rel="stylesheet"(?![^>]*disabled)/);
+    expect(html).not.toMatch(/<link rel="modulepreload"/);
     expect(html).not.toContain('type="module"');
     const boot = readFileSync(path.join(import.meta.dirname, '../../renderer/gallery/boot.js'), 'utf8').trim();
     expect(html).toContain(`<script data-app="/assets/gallery-abc.js" data-preload="/assets/shared-def.js">${boot}</script>`);
