@@ -1,7 +1,7 @@
+import path from 'node:path';
 import express, { type Express } from 'express';
 import { adminRouter } from './admin.router.js';
 import { authRouter } from './auth/auth.router.js';
-import path from 'node:path';
 import { galleryRouter } from './gallery/gallery.router.js';
 import { galleryPageRouter } from './gallery/gallery-page.router.js';
 import { GalleryPageService } from './gallery/gallery-page.service.js';

@@ -38,23 +38,28 @@
     }
   }
 
-  // The first tiles' thumbnails are named in the page; those of the other tiles on screen are asked here.
+  // The first tiles' thumbnails are named in the page; those of the other tiles on screen are
+  // asked here. `onScreen` are the images the app waits for.
   var shown = [];
+  var onScreen = [];
   var images = document.querySelectorAll('[data-shell] img');
   for (var i = 0; i < images.length; i++) {
     var img = images[i];
+    var below = img.getBoundingClientRect().top >= height;
     var src = img.getAttribute('data-src');
     if (src === null) {
       shown.push(img.getAttribute('src'));
+      if (!below) onScreen.push(img);
       continue;
     }
     // Tiles come in reading order: the first one below the screen ends the screen.
-    if (img.getBoundingClientRect().top >= height) break;
+    if (below) break;
     // An image is asked for at low priority, which Chromium holds back until the first paint:
     // these are what the first paint is for.
     img.fetchPriority = 'high';
     img.src = src;
     shown.push(src);
+    onScreen.push(img);
   }
 
   var boot = {
@@ -101,9 +106,8 @@
     if (--pending === 0) startApp();
   }
   // The thumbnails on screen, not those named below it (a phone's last nine of 36).
-  for (var j = 0; j < images.length && j < shown.length; j++) {
-    var image = images[j];
-    if (image.getBoundingClientRect().top >= height) break;
+  for (var j = 0; j < onScreen.length; j++) {
+    var image = onScreen[j];
     if (image.complete) continue;
     pending++;
     image.addEventListener('load', settled);

@@ -1,5 +1,6 @@
 import { Router, type RequestHandler } from 'express';
-import { acceptedEncoding } from '../http/compress.js';
+import { preferredEncoding } from '../http/compress.js';
+import { sendNotBuilt } from '../http/static.js';
 import type { GalleryPageService } from './gallery-page.service.js';
 
 /**
@@ -12,10 +13,10 @@ export function galleryPageRouter(pages: GalleryPageService, session: RequestHan
     // The photos in it change with every capture: the page is asked again on every load. It may
     // start a guest's session: no shared cache keeps it.
     res.setHeader('Cache-Control', 'private, no-cache');
-    const encoding = acceptedEncoding(req);
+    const encoding = preferredEncoding(req);
     const page = pages.page(encoding);
     if (!page) {
-      res.status(503).type('text/plain').send('The console is not built yet: run `npm run build`.');
+      sendNotBuilt(res);
       return;
     }
     res.vary('Accept-Encoding');

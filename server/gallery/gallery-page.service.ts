@@ -9,7 +9,7 @@ import { renderGalleryPage, type GalleryFirstPage } from './gallery-shell.js';
  * Photos in the page itself: a phone's first screen shows 27 and a 1280×800 one 36; this covers
  * them twice, and a 1920×1080 screen once. More come from the API as the guest scrolls.
  */
-export const FIRST_PAGE_SIZE = 72;
+const FIRST_PAGE_SIZE = 72;
 
 interface Template {
   mtimeMs: number;

@@ -3,7 +3,7 @@ import type { GalleryEvent, PhotoPage, PublicPhoto } from '../contract/photos.co
 export type GalleryFirstPage = PhotoPage<PublicPhoto> & { event: GalleryEvent | null };
 
 /** Where the page's boot script (renderer/gallery/boot.js) reads the first page. */
-export const FIRST_PAGE_ELEMENT_ID = 'boothdeck-first-page';
+const FIRST_PAGE_ELEMENT_ID = 'boothdeck-first-page';
 /** The empty mount point in the built page, which the shell fills until the app mounts on it. */
 const APP_MOUNT = '<div id="app"></div>';
 

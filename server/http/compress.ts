@@ -3,12 +3,16 @@ import type { Request } from 'express';
 
 export type Encoding = 'br' | 'gzip' | 'identity';
 
-/** The best encoding the client accepts for a body made per request (built files have their own variants). */
-export function acceptedEncoding(req: Request): Encoding {
+type Compression = 'br' | 'gzip';
+const PREFERENCE: readonly Compression[] = ['br', 'gzip'];
+
+/**
+ * The best of `offered` the client accepts, brotli first: the browser's own order ranks encodings
+ * of equal weight (Chromium lists gzip first), ours decides.
+ */
+export function preferredEncoding(req: Request, offered: readonly Compression[] = PREFERENCE): Encoding {
   const accepted = req.acceptsEncodings();
-  if (accepted.includes('br')) return 'br';
-  if (accepted.includes('gzip')) return 'gzip';
-  return 'identity';
+  return PREFERENCE.find((e) => offered.includes(e) && accepted.includes(e)) ?? 'identity';
 }
 
 /**

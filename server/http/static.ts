@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { preferredEncoding } from './compress.js';
 
 const noCache = (res: Response): void => {
   res.setHeader('Cache-Control', 'no-cache');
 };
 
-/** Variants written at build time (scripts/build/precompress.ts), best first. */
+/** Variants written at build time (scripts/build/precompress.ts). */
 const ENCODINGS = [
   { name: 'br', suffix: '.br' },
   { name: 'gzip', suffix: '.gz' },
@@ -21,9 +22,11 @@ function negotiate(req: Request, res: Response, file: string): string {
   const built = ENCODINGS.filter((e) => existsSync(file + e.suffix));
   if (built.length === 0) return file;
   res.vary('Accept-Encoding');
-  // The browser's own order ranks encodings of equal weight (Chromium lists gzip first): ours decides.
-  const accepted = req.acceptsEncodings();
-  const chosen = built.find((e) => accepted.includes(e.name));
+  const best = preferredEncoding(
+    req,
+    built.map((e) => e.name),
+  );
+  const chosen = built.find((e) => e.name === best);
   if (!chosen) return file;
   res.setHeader('Content-Encoding', chosen.name);
   res.type(path.extname(file));
@@ -57,30 +60,30 @@ function precompressed(root: string, options: { maxAge: string; immutable: boole
   };
 }
 
+/** What a page answers while the front end is not built. */
+export function sendNotBuilt(res: Response): void {
+  res.status(503).type('text/plain').send('The console is not built yet: run `npm run build`.');
+}
+
 /**
- * Serves the built front ends (the gallery's page itself is made by gallery-page.router.ts). Hashed assets never change under their name, so they are
- * cached for a year; the HTML pages that name them are revalidated on every load.
+ * Serves the built front ends; the gallery's page itself is made by gallery-page.router.ts.
+ * Hashed assets never change under their name, so they are cached for a year; the HTML pages
+ * that name them are revalidated on every load.
  */
 export function rendererRouter(rendererDir: string): Router {
   const router = Router();
-  const page = (name: 'admin'): string => path.join(rendererDir, name, 'index.html');
+  const consolePage = path.join(rendererDir, 'admin', 'index.html');
   const assets = path.join(rendererDir, 'assets');
   const assetCaching = { immutable: true, maxAge: '365d' };
 
   router.use('/assets', precompressed(assets, assetCaching));
   router.use('/assets', express.static(assets, { ...assetCaching, fallthrough: false, index: false }));
 
-  const sendPage = (name: 'admin') => (req: express.Request, res: Response) => {
+  router.get(['/admin', '/admin/{*rest}'], (req, res) => {
     noCache(res);
-    const file = page(name);
-    if (!existsSync(file)) {
-      res.status(503).type('text/plain').send('The console is not built yet: run `npm run build`.');
-      return;
-    }
-    res.sendFile(negotiate(req, res, file));
-  };
-
-  router.get(['/admin', '/admin/{*rest}'], sendPage('admin'));
+    if (!existsSync(consolePage)) sendNotBuilt(res);
+    else res.sendFile(negotiate(req, res, consolePage));
+  });
   router.use(precompressed(rendererDir, { maxAge: '1h', immutable: false }));
   router.use(
     express.static(rendererDir, { index: false, maxAge: '1h', setHeaders: (res, file) => file.endsWith('.html') && noCache(res) }),
