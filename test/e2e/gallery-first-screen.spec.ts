@@ -194,6 +194,8 @@ test.describe('at the booth screen size', () => {
   test.use({ viewport: BOOTH_SCREEN });
 
   test('a larger screen is filled from the page, and pages on with more photos at a time', async ({ page, service }) => {
+    // 120 captures and a scroll to the end of them: longer than most tests on two busy cores.
+    test.slow();
     service.services.events.create({ name: 'Salon' });
     for (let i = 0; i < 120; i++) await service.simulator!.capture(`p${i}`);
     await expect.poll(() => service.services.photoRepository.count()).toBe(120);
