@@ -1,6 +1,7 @@
 #!/bin/sh
-# Installs what the tests need beyond npm, idempotently: Debian's Chromium (never a downloaded browser)
-# and a real CUPS server with a PDF virtual printer named PDF (output under ~/PDF of the job's user).
+# Installs what the tests need beyond npm, idempotently: Debian's Chromium (never a downloaded browser),
+# ffmpeg (video posters) and a real CUPS server with a PDF virtual printer named PDF (output under
+# ~/PDF of the job's user).
 set -eu
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -9,6 +10,8 @@ missing=""
 if [ ! -x "${BOOTHDECK_CHROMIUM:-/usr/bin/chromium}" ]; then missing="$missing chromium fonts-dejavu-core"; fi
 if [ ! -x /usr/sbin/cupsd ] || [ ! -x /usr/bin/lp ]; then missing="$missing cups cups-client cups-bsd"; fi
 if [ ! -e /usr/lib/cups/backend/cups-pdf ]; then missing="$missing printer-driver-cups-pdf"; fi
+# Video posters: a frame of each video, as on the booth.
+if ! command -v ffmpeg >/dev/null 2>&1; then missing="$missing ffmpeg"; fi
 if [ -n "$missing" ]; then
   $SUDO apt-get update
   # shellcheck disable=SC2086
@@ -31,4 +34,4 @@ if ! lpstat -p PDF >/dev/null 2>&1; then
 fi
 $SUDO cupsenable PDF
 $SUDO cupsaccept PDF
-echo "Chromium at ${BOOTHDECK_CHROMIUM:-/usr/bin/chromium}; CUPS running with printer PDF"
+echo "Chromium at ${BOOTHDECK_CHROMIUM:-/usr/bin/chromium}; ffmpeg at $(command -v ffmpeg); CUPS running with printer PDF"

@@ -22,6 +22,8 @@ import { createExecSystem } from './system/system.exec.js';
 import { CupsPrinter } from './print/printer.cups.js';
 import type { PrinterPort } from './print/printer.port.js';
 import type { PrintWorkerOptions } from './print/print-worker.js';
+import { FfmpegVideoFrames } from './media/video-frame.ffmpeg.js';
+import type { VideoFramePort } from './media/video-frame.port.js';
 
 export interface ServiceHandle {
   /** Where this process listens, on loopback: what the kiosk window loads. */
@@ -54,6 +56,8 @@ export interface ServiceOverrides {
   /** The photo printer; CUPS through lp/lpstat/cancel unless a host substitutes one. */
   printer?: PrinterPort;
   print?: Partial<PrintWorkerOptions>;
+  /** Frames of videos; ffmpeg unless a host substitutes something. */
+  videoFrames?: VideoFramePort;
 }
 
 /** Non-zero, so that systemd's Restart=on-failure starts the headless service again. */
@@ -134,6 +138,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         system: overrides.system ?? createExecSystem(),
         hardware,
         printer: overrides.printer ?? new CupsPrinter(createExecSystem()),
+        videoFrames: overrides.videoFrames ?? new FfmpegVideoFrames(createExecSystem()),
         log,
       },
       {

@@ -20,6 +20,10 @@ import { PhotoRepository } from './photos/photo.repository.js';
 import { PhotoService } from './photos/photo.service.js';
 import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
+import { PosterStore } from './photos/poster.store.js';
+import { PhotoMedia } from './photos/photo-media.js';
+import { mediaVersion } from './photos/media-version.js';
+import type { VideoFramePort } from './media/video-frame.port.js';
 import { ThumbnailQueue } from './photos/thumbnail.queue.js';
 import type { Logger } from './core/logger.js';
 import { GuestSessions } from './print/guest-session.js';
@@ -51,6 +55,8 @@ export interface Ports {
   system: SystemPort;
   hardware: Hardware;
   printer: PrinterPort;
+  /** Frames drawn from videos (ffmpeg), for their posters and thumbnails. */
+  videoFrames: VideoFramePort;
   log: Logger;
 }
 
@@ -98,6 +104,8 @@ export interface Services {
   photos: PhotoService;
   photoRepository: PhotoRepository;
   thumbnails: ThumbnailStore;
+  /** Videos' posters (a frame of each). */
+  posters: PosterStore;
   /** Thumbnails made at indexing; started by the host. */
   thumbnailQueue: ThumbnailQueue;
   indexer: PhotoIndexer;
@@ -150,7 +158,12 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const events = new EventService(eventRepository, ports.clock, hub);
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
   const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'), ports.clock);
-  const photos = new PhotoService(photoRepository, eventRepository, ports.capture, thumbnails, hub, options.captureDataDir);
+  const posters = new PosterStore(path.join(options.dataDir, 'posters'), ports.videoFrames, ports.clock, ports.log);
+  const media = new PhotoMedia(ports.capture, thumbnails, posters, options.captureDataDir, (id) => {
+    const row = photoRepository.find(id);
+    return row ? mediaVersion(row) : undefined;
+  });
+  const photos = new PhotoService(photoRepository, eventRepository, ports.capture, media, hub);
   const thumbnailQueue = new ThumbnailQueue((id) => photos.prepareThumbnail(id), ports.log, options.thumbnailQueueCapacity);
   const indexer = new PhotoIndexer(
     photoRepository,
@@ -180,11 +193,19 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     ports.printer,
     hub,
     ports.clock,
+    (id) => {
+      const row = photoRepository.find(id);
+      return row !== undefined && !media.fileGone(row);
+    },
   );
   const printWorker = new PrintWorker(
     printRepository,
     ports.printer,
     ports.capture,
+    (id) => {
+      const row = photoRepository.find(id);
+      return row ? media.localFile(row) : undefined;
+    },
     () => settings.stored().print.printer,
     ports.clock,
     ports.log,
@@ -249,6 +270,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     photos,
     photoRepository,
     thumbnails,
+    posters,
     thumbnailQueue,
     indexer,
     photoSync,

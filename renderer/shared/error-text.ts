@@ -104,6 +104,7 @@ const CODE_KEYS: Record<string, MessageKey> = {
   validation_failed: 'error.code.validation_failed',
   stale_version: 'error.code.stale_version',
   not_found: 'error.code.not_found',
+  photo_unavailable: 'error.code.photo_unavailable',
   slug_taken: 'error.code.slug_taken',
   preset_exists: 'error.code.preset_exists',
   conflict: 'error.code.conflict',

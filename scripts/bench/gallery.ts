@@ -33,7 +33,7 @@ export async function firstScreen(browser: Browser, url: string, viewport: { wid
   const page = await context.newPage();
   let thumbs = 0;
   page.on('request', (r) => {
-    if (r.url().endsWith('/thumb')) thumbs++;
+    if (new URL(r.url()).pathname.endsWith('/thumb')) thumbs++;
   });
   await page.goto(url, { waitUntil: 'commit' });
   const handle = await page.waitForFunction(
@@ -75,7 +75,7 @@ export async function firstScreen(browser: Browser, url: string, viewport: { wid
       bundleAt: end(/\\/assets\\/gallery-[^/]+\\.js$/),
       firstPaintAt: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0,
       assetBytes: assets.reduce((sum, r) => sum + r.encodedBodySize, 0),
-      thumbsAtFirstScreen: before.filter((r) => r.name.endsWith('/thumb')).length,
+      thumbsAtFirstScreen: before.filter((r) => new URL(r.name).pathname.endsWith('/thumb')).length,
       apiRequestsAtFirstScreen: before.filter((r) => r.name.includes('/api/gallery/photos?')).length,
     };
   })()`);

@@ -33,8 +33,8 @@ export class ForbiddenError extends AppError {
 }
 
 export class NotFoundError extends AppError {
-  constructor(message: string) {
-    super(404, 'not_found', message);
+  constructor(message: string, code = 'not_found') {
+    super(404, code, message);
   }
 }
 

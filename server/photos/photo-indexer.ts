@@ -11,6 +11,7 @@ import type { FileState, PhotoRepository, PhotoRow } from './photo.repository.js
 import { captureMediaPath } from '../capture/capture-media.js';
 import { MEDIA_FILE, mediaKindOf } from './media-kind.js';
 import { fileInfoOf, statInSlices, type FileInfo } from './file-stats.js';
+import { mediaVersion } from './media-version.js';
 
 export interface RescanReport {
   files: number;
@@ -23,8 +24,12 @@ export interface RescanReport {
   ms: number;
 }
 
-/** `ready`: the processed file has just appeared, so guests see the item from now on. */
-export type PhotoChange = { type: 'added' | 'updated'; id: string; ready?: boolean } | { type: 'removed'; id: string };
+/**
+ * `ready`: the processed file has just appeared, so guests see the item from now on.
+ * `replaced`: the media version the photo had before its file changed (a filter applied at the
+ * booth): every copy made of that version is stale.
+ */
+export type PhotoChange = { type: 'added' | 'updated'; id: string; ready?: boolean; replaced?: string } | { type: 'removed'; id: string };
 
 /** Items still being processed are looked for again, sooner first, then every half minute. */
 const FIRST_RECHECK_MS = 1000;
@@ -94,6 +99,7 @@ export class PhotoIndexer {
     const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
     const created = Date.parse(`${item.created_at}Z`);
     const createdAt = Number.isNaN(created) ? null : created;
+    const updated = item.updated_at === undefined ? Number.NaN : Date.parse(`${item.updated_at}Z`);
     const takenAt = parseStem(stem)?.time ?? createdAt ?? this.clock.now();
     return {
       id: item.id,
@@ -103,6 +109,7 @@ export class PhotoIndexer {
       event_id: this.eventFor(takenAt, live),
       taken_at: takenAt,
       created_at: createdAt,
+      updated_at: Number.isNaN(updated) ? null : updated,
       mtime: file?.mtime ?? createdAt ?? takenAt,
       size: file?.size ?? 0,
       processed: file || processedBefore ? 1 : 0,
@@ -120,9 +127,14 @@ export class PhotoIndexer {
     const file = await this.statFile(captureMediaPath(this.captureDataDir, item.processed));
     const row = this.rowFor(item, file, true, before?.processed === 1);
     if (!row) return undefined;
+    row.updated_at ??= before?.updated_at ?? null;
     this.photos.upsert(row);
-    const ready = before !== undefined && before.processed === 0 && row.processed === 1;
-    this.onChange(before ? { type: 'updated', id: row.id, ready } : { type: 'added', id: row.id });
+    if (!before) this.onChange({ type: 'added', id: row.id });
+    else {
+      const ready = before.processed === 0 && row.processed === 1;
+      const old = mediaVersion(before);
+      this.onChange({ type: 'updated', id: row.id, ready, ...(old !== mediaVersion(row) ? { replaced: old } : {}) });
+    }
     if (row.processed === 0) this.recheckSoon();
     return row;
   }
@@ -195,7 +207,7 @@ export class PhotoIndexer {
     const known = new Map(this.photos.fileStates().map((f) => [f.stem, f]));
     const onDisk = new Set<string>();
     const fresh = new Map<string, FileInfo>();
-    const changed: { stem: string; info: FileInfo; ready: string | undefined }[] = [];
+    const changed: { stem: string; info: FileInfo; row: FileState }[] = [];
     let unchanged = 0;
     let remembered = 0;
 
@@ -215,7 +227,7 @@ export class PhotoIndexer {
       if (!row && this.unresolvable.get(stem) === info.mtime) remembered++;
       else if (!row) fresh.set(stem, info);
       else if (row.mtime !== info.mtime || row.size !== info.size || row.missing || !row.processed) {
-        changed.push({ stem, info, ready: row.processed ? undefined : row.id });
+        changed.push({ stem, info, row });
       } else unchanged++;
     });
     // An item still being processed has no file yet: it has not vanished.
@@ -235,7 +247,14 @@ export class PhotoIndexer {
     const at = this.clock.now();
     changed.forEach((c) => this.photos.updateFile(c.stem, c.info.mtime, c.info.size, at));
     const gone = await this.settleVanished(vanished);
-    changed.forEach((c) => c.ready && this.onChange({ type: 'updated', id: c.ready, ready: true }));
+    // A file rewritten while Boothdeck was away (a filter applied at the booth) makes its copies
+    // stale, as a live DbUpdate would.
+    for (const { row, info } of changed) {
+      const old = mediaVersion(row);
+      const replaced = old !== mediaVersion({ ...info, updated_at: row.updated_at }) ? { replaced: old } : {};
+      if (!row.processed) this.onChange({ type: 'updated', id: row.id, ready: true, ...replaced });
+      else if (replaced.replaced !== undefined || row.missing) this.onChange({ type: 'updated', id: row.id, ...replaced });
+    }
 
     return {
       files: onDisk.size,

@@ -9,6 +9,8 @@ export interface PhotoRow {
   event_id: number | null;
   taken_at: number;
   created_at: number | null;
+  /** The capture app's updated_at, ms; part of the photo's media version. */
+  updated_at: number | null;
   mtime: number;
   size: number;
   processed: number;
@@ -41,6 +43,7 @@ export interface FileState {
   stem: string;
   mtime: number;
   size: number;
+  updated_at: number | null;
   processed: number;
   missing: number;
 }
@@ -55,9 +58,10 @@ export class PhotoRepository {
   constructor(private readonly db: Db) {
     this.changesStmt = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
     this.upsertStmt = db.prepare(
-      `INSERT INTO photos (id, stem, file, kind, event_id, taken_at, created_at, mtime, size, processed, visible, missing, printed_copies, indexed_at)
-       VALUES (@id, @stem, @file, @kind, @event_id, @taken_at, @created_at, @mtime, @size, @processed, @visible, @missing, @printed_copies, @indexed_at)
+      `INSERT INTO photos (id, stem, file, kind, event_id, taken_at, created_at, updated_at, mtime, size, processed, visible, missing, printed_copies, indexed_at)
+       VALUES (@id, @stem, @file, @kind, @event_id, @taken_at, @created_at, @updated_at, @mtime, @size, @processed, @visible, @missing, @printed_copies, @indexed_at)
        ON CONFLICT(id) DO UPDATE SET stem = excluded.stem, file = excluded.file, kind = excluded.kind, created_at = COALESCE(excluded.created_at, photos.created_at),
+         updated_at = COALESCE(excluded.updated_at, photos.updated_at),
          mtime = excluded.mtime, size = excluded.size, processed = excluded.processed, visible = excluded.visible,
          missing = excluded.missing, indexed_at = excluded.indexed_at`,
     );
@@ -123,7 +127,7 @@ export class PhotoRepository {
   }
 
   fileStates(): FileState[] {
-    return this.db.prepare<[], FileState>('SELECT id, stem, mtime, size, processed, missing FROM photos').all();
+    return this.db.prepare<[], FileState>('SELECT id, stem, mtime, size, updated_at, processed, missing FROM photos').all();
   }
 
   markMissing(stems: readonly string[], missing: boolean): void {

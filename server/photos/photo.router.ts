@@ -1,30 +1,48 @@
-import { Router, type Response } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { attachment, sendCaptureFile } from '../http/send.js';
 import { parseInput } from '../http/validate.js';
 import { sendSharedJson } from '../http/json-cache.js';
 import { adminPhotoQuery, photoIdParam, publicPhotoQuery } from './photo.schema.js';
 import type { PhotoService } from './photo.service.js';
+import type { Picture } from './photo-media.js';
 
 type Scope = 'admin' | 'gallery';
 
-const sendThumb = (res: Response, data: Buffer): void => {
-  // A photo never changes under its id: its thumbnail can be kept, and needs no ETag to compute.
-  res.set({ 'Cache-Control': 'private, max-age=604800, immutable', 'Content-Type': 'image/webp', 'Content-Length': String(data.length) });
-  res.end(data);
+/**
+ * A picture asked for under its current version (`?v=`, as the photo lists give it) never
+ * changes: it is kept for good. Asked without it, or under an old one (a filter was applied
+ * since), it must be checked again each time; so must a placeholder, which the real picture
+ * replaces as soon as it can be drawn.
+ */
+function cacheFor(req: Request, version: string, placeholder = false): string {
+  return !placeholder && req.query.v === version ? 'private, max-age=31536000, immutable' : 'private, no-cache';
+}
+
+const sendPicture = (req: Request, res: Response, picture: Picture): void => {
+  res.set({
+    'Cache-Control': cacheFor(req, picture.version, picture.placeholder),
+    'Content-Type': picture.contentType,
+    'Content-Length': String(picture.data.length),
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(picture.data);
 };
 
 /** Thumbnail, preview and download of one photo, for the admin or for guests (current event only). */
 function photoFiles(router: Router, photos: PhotoService, scope: Scope): void {
   router.get('/:id/thumb', async (req, res) => {
-    sendThumb(res, await photos.thumbnail(scope, parseInput(photoIdParam, req.params.id, 'photo id')));
+    sendPicture(req, res, await photos.thumbnail(scope, parseInput(photoIdParam, req.params.id, 'photo id')));
   });
   router.get('/:id/preview', async (req, res) => {
-    const file = await photos.preview(scope, parseInput(photoIdParam, req.params.id, 'photo id'));
-    await sendCaptureFile(res, file, { 'Cache-Control': 'private, max-age=86400' });
+    const preview = await photos.preview(scope, parseInput(photoIdParam, req.params.id, 'photo id'));
+    if ('data' in preview) sendPicture(req, res, preview);
+    else if ('local' in preview)
+      res.sendFile(preview.local, { headers: { 'Cache-Control': cacheFor(req, preview.version), 'Content-Type': preview.contentType } });
+    else await sendCaptureFile(res, preview.remote, { 'Cache-Control': cacheFor(req, preview.version) });
   });
   router.get('/:id/media', async (req, res) => {
     const source = await photos.media(scope, parseInput(photoIdParam, req.params.id, 'photo id'));
-    const cache = 'private, max-age=86400';
+    const cache = cacheFor(req, photos.versionOf(req.params.id) ?? '');
     // A local file answers ranges, which browsers need to seek in (and, on iOS, to play) a video.
     if ('local' in source) res.sendFile(source.local, { headers: { 'Cache-Control': cache, 'Content-Type': source.contentType } });
     else await sendCaptureFile(res, source.remote, { 'Cache-Control': cache });

@@ -1,4 +1,4 @@
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import type { CaptureAppPort, CaptureFile } from '../capture/capture.port.js';
 import type { AdminPhoto, GalleryEvent, PhotoPage, PublicPhoto } from '../contract/photos.contract.js';
@@ -8,10 +8,10 @@ import { photoFileName } from '../events/file-names.js';
 import type { EventHub } from '../core/event-hub.js';
 import type { PhotoChange } from './photo-indexer.js';
 import type { PhotoQuery, PhotoRepository, PhotoWithEvent } from './photo.repository.js';
-import type { ThumbnailStore } from './thumbnail.store.js';
 import { isoOrNull as iso } from '../core/util/json.js';
-import { captureMediaPath } from '../capture/capture-media.js';
 import { contentTypeOf, isMoving } from './media-kind.js';
+import { mediaVersion } from './media-version.js';
+import type { Picture, PhotoMedia, Preview } from './photo-media.js';
 
 export interface AdminFilters {
   event?: string;
@@ -49,16 +49,23 @@ export class PhotoService {
     private readonly photos: PhotoRepository,
     private readonly events: EventRepository,
     private readonly capture: CaptureAppPort,
-    private readonly thumbnails: ThumbnailStore,
+    private readonly pictures: PhotoMedia,
     private readonly hub: EventHub,
-    private readonly captureDataDir: string,
   ) {}
 
+  /** The photo's version is in every URL of a picture drawn from it: a filtered photo is a new URL. */
   private urls(scope: Scope, row: PhotoWithEvent): AdminPhoto['urls'] {
     const base = `/api/${scope}/photos/${row.id}`;
-    const urls: AdminPhoto['urls'] = { thumb: `${base}/thumb`, preview: `${base}/preview`, download: `${base}/download` };
-    if (isMoving(row.kind)) urls.media = `${base}/media`;
+    const v = `?v=${mediaVersion(row)}`;
+    const urls: AdminPhoto['urls'] = { thumb: `${base}/thumb${v}`, preview: `${base}/preview${v}`, download: `${base}/download` };
+    if (isMoving(row.kind)) urls.media = `${base}/media${v}`;
     return urls;
+  }
+
+  /** The version of a photo still in the index, or undefined. */
+  versionOf(id: string): string | undefined {
+    const row = this.photos.find(id);
+    return row ? mediaVersion(row) : undefined;
   }
 
   private fileName(row: PhotoWithEvent): string {
@@ -157,50 +164,28 @@ export class PhotoService {
     return row;
   }
 
-  private localFile(row: PhotoWithEvent): string | undefined {
-    const full = captureMediaPath(this.captureDataDir, row.file);
-    return full && existsSync(full) ? full : undefined;
+  thumbnail(scope: Scope, id: string): Promise<Picture> {
+    return this.pictures.thumbnail(this.visible(scope, id), false);
   }
 
-  async thumbnail(scope: Scope, id: string): Promise<Buffer> {
-    return this.makeThumbnail(this.visible(scope, id), false);
-  }
-
-  /** Makes a newly indexed photo's thumbnail before any gallery asks for it. */
+  /** Makes a newly indexed (or rewritten) photo's thumbnail, and a video's poster, before any gallery asks. */
   async prepareThumbnail(id: string): Promise<void> {
     const row = this.photos.find(id);
     // An item still being processed comes back through the queue once it is ready.
-    if (!row || row.visible !== 1 || row.missing === 1 || row.processed !== 1 || this.thumbnails.has(id)) return;
-    await this.makeThumbnail(row, true);
+    if (!row || row.visible !== 1 || row.missing === 1 || row.processed !== 1 || this.pictures.hasThumbnail(row)) return;
+    await this.pictures.thumbnail(row, true);
   }
 
-  private makeThumbnail(row: PhotoWithEvent, background: boolean): Promise<Buffer> {
-    const stillIndexed = (): boolean => this.photos.find(row.id) !== undefined;
-    const source = async (): Promise<Buffer | string> => {
-      // A video's still comes from the capture app, which draws one from it.
-      const local = row.kind === 'video' ? undefined : this.localFile(row);
-      if (local) return local;
-      const remote = await this.capture.openMedia('thumbnail', row.id);
-      if (!remote) throw new NotFoundError('The photo’s file is missing');
-      const chunks: Buffer[] = [];
-      for await (const chunk of remote.stream) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks);
-    };
-    return this.thumbnails.ensure(row.id, stillIndexed, source, background);
-  }
-
-  async preview(scope: Scope, id: string): Promise<CaptureFile> {
-    const row = this.visible(scope, id);
-    const file = await this.capture.openMedia('preview', row.id);
-    if (!file) throw new NotFoundError('The photo’s file is missing');
-    return file;
+  /** A still's preview from the capture app, or a video's poster (the capture app's copies of a video are MP4s). */
+  preview(scope: Scope, id: string): Promise<Preview> {
+    return this.pictures.preview(this.visible(scope, id));
   }
 
   /** A video or an animation itself, to be played. */
   async media(scope: Scope, id: string): Promise<MediaSource> {
     const row = this.visible(scope, id);
     if (!isMoving(row.kind)) throw new NotFoundError('This photo is a still image');
-    const local = this.localFile(row);
+    const local = this.pictures.localFile(row);
     if (local) return { local, contentType: contentTypeOf(row.file) };
     const remote = await this.capture.openMedia('full', row.id);
     if (!remote) throw new NotFoundError('The photo’s file is missing');
@@ -208,7 +193,7 @@ export class PhotoService {
   }
 
   private openLocal(row: PhotoWithEvent): CaptureFile | undefined {
-    const local = this.localFile(row);
+    const local = this.pictures.localFile(row);
     if (!local) return undefined;
     return { stream: createReadStream(local), contentType: contentTypeOf(row.file), contentLength: statSync(local).size };
   }
@@ -238,11 +223,13 @@ export class PhotoService {
     const row = change.type === 'removed' ? undefined : this.photos.find(change.id);
     // A photo hidden by an update leaves the galleries as a removed one does.
     if (!row || row.visible !== 1) {
-      void this.thumbnails.remove(change.id);
+      void this.pictures.forget(change.id);
       this.hub.publish('admin', 'photo-removed', { id: change.id });
       this.hub.publish('gallery', 'photo-removed', { id: change.id });
       return undefined;
     }
+    // A file rewritten at the booth (a filter): the copies of the old picture go; the new URLs follow.
+    if (change.type === 'updated' && change.replaced !== undefined) void this.pictures.forget(change.id, change.replaced);
     const event = change.type === 'added' ? 'photo-added' : 'photo-updated';
     this.hub.publish('admin', event, this.toAdmin(row));
     // Guests meet an item once it is processed: that is its arrival for them.

@@ -3,10 +3,11 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
 import { writeFileAtomic } from '../core/fs/atomic-write.js';
-import { isUuid } from '../capture/capture.types.js';
 import { NotFoundError, isDiskFull } from '../core/errors.js';
 import { ByteCache } from '../core/util/byte-cache.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
+import { DerivedFiles } from './derived-files.js';
+import { MAX_INPUT_PIXELS } from './image-limits.js';
 
 const EDGE_PX = 480;
 const QUALITY = 72;
@@ -35,6 +36,13 @@ const QUIET_MS = 250;
  */
 const MEMORY_BYTES = 32 * 1024 * 1024;
 
+/** A file that cannot or must not be decoded into a thumbnail: a placeholder stands in for it. */
+export class UnreadableMediaError extends Error {}
+
+/** A file found unreadable is not fetched and decoded again before this long. */
+const UNREADABLE_RETRY_MS = 10 * 60_000;
+const UNREADABLE_KEPT = 1000;
+
 /** A place in the line for the two slots; a background one can be moved up when someone asks. */
 interface Ticket {
   background: boolean;
@@ -43,11 +51,13 @@ interface Ticket {
 
 /**
  * Gallery thumbnails, made once with sharp (WebP, a few tens of KB) and kept on disk under
- * the photo's UUID. Requests for the same thumbnail while it is being made share the work.
- * Requests from a gallery always go before thumbnails made ahead in the background.
+ * the photo's UUID and media version. Requests for the same thumbnail while it is being made
+ * share the work. Requests from a gallery always go before thumbnails made ahead in the background.
  */
 export class ThumbnailStore {
+  private readonly files: DerivedFiles;
   private readonly inFlight = new Map<string, { work: Promise<Buffer>; ticket: Ticket }>();
+  private readonly unreadableAt = new Map<string, number>();
   private readonly memory = new ByteCache(MEMORY_BYTES);
   private running = 0;
   private backgroundRunning = 0;
@@ -57,70 +67,103 @@ export class ThumbnailStore {
   private quietTimer: TimerHandle | undefined;
 
   constructor(
-    private readonly dir: string,
+    dir: string,
     private readonly clock: Clock,
   ) {
-    mkdirSync(dir, { recursive: true });
+    this.files = new DerivedFiles(dir, 'webp');
   }
 
-  pathOf(id: string): string {
-    if (!isUuid(id)) throw new Error('not a photo id');
-    return path.join(this.dir, id.slice(0, 2), `${id}.webp`);
+  pathOf(id: string, version: string): string {
+    return this.files.pathOf(id, version);
   }
 
-  has(id: string): boolean {
-    return this.memory.has(id) || existsSync(this.pathOf(id));
+  has(id: string, version: string): boolean {
+    return this.memory.has(`${id}-${version}`) || existsSync(this.pathOf(id, version));
   }
 
   /**
-   * The thumbnail, made from `source` (an image buffer or a file path) if not there yet.
-   * `wanted` is asked again before writing: a photo deleted meanwhile leaves no thumbnail.
-   * `background` work yields to every request made without it.
+   * The thumbnail of one version of a photo, made from `source` (an image buffer or a file
+   * path) if not there yet. `wanted` is asked again before writing: a photo deleted (or
+   * rewritten) meanwhile leaves no thumbnail. `background` work yields to every request made
+   * without it. A source sharp cannot or must not decode (too many pixels, not an image) is an
+   * UnreadableMediaError, and is not tried again for a while.
    * On a full disk the thumbnail is still handed back, kept in memory only: the gallery keeps serving.
    */
-  ensure(id: string, wanted: () => boolean, source: () => Promise<Buffer | string>, background = false): Promise<Buffer> {
-    const file = this.pathOf(id);
+  ensure(id: string, version: string, wanted: () => boolean, source: () => Promise<Buffer | string>, background = false): Promise<Buffer> {
+    const file = this.pathOf(id, version);
+    const key = `${id}-${version}`;
     if (!background) this.lastRequestAt = this.clock.monotonic();
-    const kept = this.memory.get(id);
+    const kept = this.memory.get(key);
     if (kept) return Promise.resolve(kept);
-    if (existsSync(file)) return this.readKept(id, file);
-    const pending = this.inFlight.get(id);
+    if (existsSync(file)) return this.readKept(key, file);
+    const failed = this.unreadableAt.get(key);
+    if (failed !== undefined && this.clock.monotonic() - failed < UNREADABLE_RETRY_MS) {
+      return Promise.reject(new UnreadableMediaError('This file was found unreadable a moment ago'));
+    }
+    const pending = this.inFlight.get(key);
     if (pending) {
       if (!background) this.promote(pending.ticket);
       return pending.work;
     }
     const ticket: Ticket = { background };
     const work = this.slot(ticket, async () => {
-      const input = await source();
-      const data = await sharp(input, { failOn: 'none' })
-        .rotate()
-        .resize(EDGE_PX, EDGE_PX, { fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: QUALITY, effort: EFFORT })
-        .toBuffer();
+      let input: Buffer | string;
+      try {
+        input = await source();
+      } catch (err) {
+        if (err instanceof UnreadableMediaError) this.noteUnreadable(key);
+        throw err;
+      }
+      const data = await this.encode(key, input);
       if (!wanted()) throw new NotFoundError('No such photo');
       try {
         mkdirSync(path.dirname(file), { recursive: true });
         await writeFileAtomic(file, data);
+        await fsp.rm(this.files.legacyPathOf(id), { force: true });
       } catch (err) {
         if (!isDiskFull(err)) throw err;
       }
       // A photo deleted while its thumbnail was written must not linger in memory.
-      if (wanted()) this.memory.set(id, data);
+      if (wanted()) this.memory.set(key, data);
       return data;
-    }).finally(() => this.inFlight.delete(id));
-    this.inFlight.set(id, { work, ticket });
+    }).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, { work, ticket });
     return work;
   }
 
-  async remove(id: string): Promise<void> {
-    if (!isUuid(id)) return;
-    this.memory.delete(id);
-    await fsp.rm(this.pathOf(id), { force: true });
+  private async encode(key: string, input: Buffer | string): Promise<Buffer> {
+    try {
+      return await sharp(input, { failOn: 'none', limitInputPixels: MAX_INPUT_PIXELS })
+        .rotate()
+        .resize(EDGE_PX, EDGE_PX, { fit: 'inside', withoutEnlargement: true })
+        .webp({ quality: QUALITY, effort: EFFORT })
+        .toBuffer();
+    } catch (err) {
+      this.noteUnreadable(key);
+      throw new UnreadableMediaError(err instanceof Error ? err.message : String(err));
+    }
   }
 
-  private async readKept(id: string, file: string): Promise<Buffer> {
+  /** Remembers a source that cannot be made into a thumbnail, so that it is not fetched again at once. */
+  private noteUnreadable(key: string): void {
+    if (this.unreadableAt.size >= UNREADABLE_KEPT) this.unreadableAt.clear();
+    this.unreadableAt.set(key, this.clock.monotonic());
+  }
+
+  /** Forgets a photo's thumbnails: one version (`version`), or all of them. */
+  async remove(id: string, version?: string): Promise<void> {
+    if (version !== undefined) {
+      this.memory.delete(`${id}-${version}`);
+      await fsp.rm(this.pathOf(id, version), { force: true }).catch(() => undefined);
+      return;
+    }
+    this.memory.deleteWhere((key) => key.startsWith(id));
+    await this.files.removeAll(id);
+  }
+
+  private async readKept(key: string, file: string): Promise<Buffer> {
     const data = await fsp.readFile(file);
-    this.memory.set(id, data);
+    this.memory.set(key, data);
     return data;
   }
 

@@ -1,8 +1,9 @@
-import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { copyBounded, TooLargeError } from '../media/bounded-read.js';
+import { contentTypeOf } from '../photos/media-kind.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { PrinterStatus } from '../contract/print.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
@@ -48,6 +49,8 @@ export class PrintWorker {
     private readonly repo: PrintRepository,
     private readonly printer: PrinterPort,
     private readonly capture: CaptureAppPort,
+    /** The photo's processed file, where Boothdeck can read the capture app's folder. */
+    private readonly localFile: (photoId: string) => string | undefined,
     private readonly chosenPrinter: () => string | null,
     private readonly clock: Clock,
     private readonly log: Logger,
@@ -240,30 +243,30 @@ export class PrintWorker {
     if (row) this.events.job(row);
   }
 
-  /** The capture app's full-size image, fetched through its own interface into a spool file. */
+  /**
+   * The photo as the camera and the capture app's processing made it, copied into a spool file:
+   * its processed file where Boothdeck can read the capture app's folder, else the capture app's
+   * `/media/full` (scaled to its full_still_length, 1500 px by default: a poorer print).
+   */
   private async spool(job: PrintJobRow): Promise<string> {
-    // The capture client's stream flows from the start: nothing may be awaited between opening and piping it.
     await mkdir(this.spoolDir, { recursive: true });
-    const media = await this.capture.openMedia('full', job.photo_id);
-    if (!media) throw new MissingPhotoError(`The capture app has no image for ${job.photo_id}`);
-    if (media.contentLength !== undefined && media.contentLength > this.options.maxFileBytes) {
-      media.stream.destroy();
-      throw new MissingPhotoError('The image is too large to print');
+    const local = this.localFile(job.photo_id);
+    let source: { stream: Readable; contentType: string; contentLength: number | undefined };
+    if (local) {
+      const size = (await stat(local)).size;
+      source = { stream: createReadStream(local), contentType: contentTypeOf(local), contentLength: size };
+    } else {
+      // The capture client's stream flows from the start: nothing may be awaited between opening and copying it.
+      const media = await this.capture.openMedia('full', job.photo_id);
+      if (!media) throw new MissingPhotoError(`The capture app has no image for ${job.photo_id}`);
+      source = media;
     }
-    const type = media.contentType.split(';')[0]?.trim() ?? '';
+    const type = source.contentType.split(';')[0]?.trim() ?? '';
     const file = path.join(this.spoolDir, `job-${job.id}${EXTENSIONS[type] ?? '.jpg'}`);
-    let size = 0;
-    const limit = this.options.maxFileBytes;
-    const bounded = new Transform({
-      transform(chunk: Buffer, _encoding, callback) {
-        size += chunk.length;
-        callback(size > limit ? new MissingPhotoError('The image is too large to print') : null, chunk);
-      },
-    });
     try {
-      await pipeline(media.stream, bounded, createWriteStream(file));
+      await copyBounded(source.stream, file, this.options.maxFileBytes, source.contentLength);
     } catch (err) {
-      await rm(file, { force: true });
+      if (err instanceof TooLargeError) throw new MissingPhotoError('The image is too large to print');
       throw err;
     }
     return file;

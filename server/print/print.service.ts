@@ -12,7 +12,7 @@ import type {
   PrintRequestResult,
 } from '../contract/print.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
+import { CaptureFileMissingError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { EventHub } from '../core/event-hub.js';
 import type { EventRepository } from '../events/event.repository.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
@@ -34,6 +34,12 @@ const CONFIRMED_TTL_MS = 5_000;
 const CONFIRMED_MAX = 500;
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
+/**
+ * What cannot be printed because it cannot be found: not in the index, not in the current event
+ * (for guests), its file lost, or unknown to the capture app. One code, one sentence on screen.
+ */
+const unavailable = (why: string): NotFoundError => new NotFoundError(why, 'photo_unavailable');
+
 /** Guests' and the operator's prints: quota, queue, counters. The worker does the printing. */
 export class PrintService {
   private worker: PrintWorker | undefined;
@@ -52,6 +58,8 @@ export class PrintService {
     private readonly printer: PrinterPort,
     private readonly hub: EventHub,
     private readonly clock: Clock,
+    /** False when the photo's processed file is known to be gone from a capture-app folder Boothdeck reads. */
+    private readonly fileThere: (photoId: string) => boolean = () => true,
   ) {}
 
   /** Wired once, after both exist (the worker reports back through this service). */
@@ -88,8 +96,9 @@ export class PrintService {
     const row = this.photos.find(photoId);
     const current = this.events.current();
     if (!row || row.visible !== 1 || (currentEventOnly && (current === undefined || row.event_id !== current.id))) {
-      throw new NotFoundError('No such photo');
+      throw unavailable('No such photo');
     }
+    if (row.missing === 1 || row.processed !== 1 || !this.fileThere(photoId)) throw unavailable('The photo’s file is missing');
     // A printer takes stills: videos and animations are only shared and downloaded.
     if (row.kind === 'video' || row.kind === 'animation')
       throw new ConflictError('Videos and animations cannot be printed', 'not_printable');
@@ -100,7 +109,15 @@ export class PrintService {
   private async confirm(photoId: string): Promise<void> {
     const seen = this.confirmed.get(photoId);
     if (seen !== undefined && performance.now() - seen <= CONFIRMED_TTL_MS) return;
-    if (!(await this.askCapture(photoId))) throw new NotFoundError('The capture app no longer has this photo');
+    let known: boolean;
+    try {
+      known = await this.askCapture(photoId);
+    } catch (err) {
+      // Its "file does not exist" answer: the capture app lost the picture it would print.
+      if (err instanceof CaptureFileMissingError) throw unavailable('The capture app has lost this photo’s file');
+      throw err;
+    }
+    if (!known) throw unavailable('The capture app no longer has this photo');
   }
 
   private askCapture(photoId: string): Promise<boolean> {

@@ -72,7 +72,7 @@ export class CupsPrinter implements PrinterPort {
   private async lpstat(args: string[]): Promise<string> {
     const res = await this.system.run('lpstat', args, { timeoutMs: TIMEOUT_MS, env: { LC_ALL: 'C', LANG: 'C' } });
     // lpstat answers 1 for "no printers" too; only an unreachable scheduler is an error here.
-    if (/scheduler is not running|Unable to connect|not responding/i.test(res.stderr) || res.code === 127) {
+    if (/scheduler is not running|Unable to connect|not responding/i.test(res.stderr) || res.code === 127 || res.code === 124) {
       throw new PrinterUnreachableError(res.stderr.trim() || 'CUPS does not answer');
     }
     return res.stdout;

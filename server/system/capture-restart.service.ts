@@ -291,7 +291,8 @@ export class CaptureRestartService {
         this.finish('failed', `Screen refresh failed: ${err instanceof Error ? err.message : String(err)}`, method, false);
         return;
       }
-      this.finish('done', null, method, true);
+      // The kiosk's reload of the capture screen does not make a reload in process a restart.
+      this.finish(warning ? 'warning' : 'done', warning, method, true);
       return;
     }
     if (!refresh) {

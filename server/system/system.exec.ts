@@ -1,5 +1,15 @@
-import { execFile } from 'node:child_process';
+import { execFile, type ExecFileException } from 'node:child_process';
 import { isAllowedCommand, type CommandResult, type RunOptions, type SystemCommand, type SystemPort } from './system.port.js';
+
+/**
+ * The shell's conventions, so callers can tell why a program gave no answer: 127 when it is not
+ * installed, 124 when it ran past its deadline.
+ */
+function exitCodeOf(error: ExecFileException): number {
+  if (typeof error.code === 'number') return error.code;
+  if (error.code === 'ENOENT') return 127;
+  return error.killed ? 124 : 1;
+}
 
 /** Runs allowed programs with execFile (never a shell), with a deadline. */
 export function createExecSystem(): SystemPort {
@@ -13,7 +23,7 @@ export function createExecSystem(): SystemPort {
           { shell: false, timeout: options.timeoutMs ?? 15_000, env: { ...process.env, ...options.env }, maxBuffer: 1024 * 1024 },
           (error, stdout, stderr) => {
             if (!error) return resolve({ code: 0, stdout, stderr });
-            const code = typeof error.code === 'number' ? error.code : 127;
+            const code = exitCodeOf(error);
             resolve({ code, stdout, stderr: stderr || error.message });
           },
         );

@@ -122,6 +122,7 @@ describe('dashboard status', () => {
       kind: 'photo' as const,
       event_id: eventId as number,
       taken_at: at,
+      updated_at: null,
       created_at: at,
       mtime: at,
       size: 4_000_000,

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BoothEvent } from '../../server/contract/events.contract.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 import { readZip } from '../support/zip.js';
+import { binary } from '../support/binary.js';
 
 let t: SimApp;
 beforeEach(async () => {
@@ -22,11 +23,6 @@ const createEvent = async (name: string, slug?: string): Promise<BoothEvent> => 
   return res.body.event as BoothEvent;
 };
 const openEvents = (): number => (t.db.prepare('SELECT COUNT(*) AS n FROM events WHERE archived_at IS NULL').get() as { n: number }).n;
-const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void): void => {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
-};
 
 describe('events', () => {
   it('creates an event with a slug derived from its name, current and with its history', async () => {

@@ -114,6 +114,22 @@ describe('the public gallery page comes with its first screen', () => {
     }
   });
 
+  it('names a photo’s new thumbnail once a filter applied at the booth rewrote its file', async () => {
+    const t = await booth('Soirée', 2);
+    try {
+      const before = inlinePage((await request(t.app).get('/')).text).photos[0]!.urls.thumb;
+      writeFileSync(path.join(t.captureDataDir, item(2).processed), 'jpeg, filtered');
+      await t.services.indexer.handle({ event: 'DbUpdate', data: { ...item(2), updated_at: '2026-11-22T13:00:00' } });
+      const html = (await request(t.app).get('/')).text;
+      const after = inlinePage(html).photos[0]!.urls.thumb;
+      expect(after).not.toBe(before);
+      expect(html).toContain(`<img src="${after}"`);
+      expect(html).not.toContain(before);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it('draws no tiles without an event or photos, and still hands the app its (empty) first page', async () => {
     for (const [name, count] of [
       [null, 0],

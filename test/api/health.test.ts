@@ -23,6 +23,7 @@ describe('GET /healthz', () => {
       kind: 'photo',
       event_id: eventId,
       taken_at: clock.now(),
+      updated_at: null,
       created_at: clock.now(),
       mtime: clock.now(),
       size: 1,

@@ -5,8 +5,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SseParser, type SseMessage } from '../../server/capture/sse-parser.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
+import { nextStreamMessage } from '../support/stream.js';
 
 let t: SimApp;
 let server: http.Server;
@@ -28,45 +28,18 @@ const newEvent = async (name: string): Promise<void> => {
   expect((await request(t.app).post('/api/admin/events').set('Cookie', t.cookie).send({ name })).status).toBe(201);
 };
 
-/** Opens a server-sent-event stream and resolves with the first message that matches. */
-function nextMessage(
-  url: string,
-  match: (m: SseMessage) => boolean,
-  opened: () => void,
-): { message: Promise<SseMessage>; close: () => void } {
-  const controller = new AbortController();
-  const message = (async () => {
-    const res = await fetch(url, { signal: controller.signal });
-    opened();
-    let found: SseMessage | undefined;
-    const parser = new SseParser((m) => {
-      if (!found && match(m)) found = m;
-    });
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    while (!found) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.push(decoder.decode(value, { stream: true }));
-    }
-    controller.abort();
-    if (!found) throw new Error('stream ended');
-    return found;
-  })();
-  return { message, close: () => controller.abort() };
-}
-
 describe('live updates', () => {
   it('a new photo of the current event reaches an open public gallery', async () => {
     await newEvent('En direct');
     await vi.waitFor(() => expect(t.services.captureLink.state).toBe('connected'));
-    let ready!: () => void;
-    const opened = new Promise<void>((resolve) => (ready = resolve));
-    const stream = nextMessage(`${base}/api/gallery/stream`, (m) => m.event === 'photo-added', ready);
-    await opened;
+    const stream = nextStreamMessage(`${base}/api/gallery/stream`, (m) => m.event === 'photo-added');
+    await stream.opened;
     const item = await t.sim.capture('live');
     const message = await stream.message;
-    expect(JSON.parse(message.data)).toMatchObject({ id: item.id, urls: { thumb: `/api/gallery/photos/${item.id}/thumb` } });
+    expect(JSON.parse(message.data)).toMatchObject({
+      id: item.id,
+      urls: { thumb: expect.stringMatching(new RegExp(`^/api/gallery/photos/${item.id}/thumb\\?v=`)) as unknown },
+    });
     expect((await request(t.app).get('/api/gallery/photos')).body.photos[0].id).toBe(item.id);
   });
 
@@ -75,10 +48,8 @@ describe('live updates', () => {
     await vi.waitFor(() => expect(t.services.captureLink.state).toBe('connected'));
     const item = await t.sim.capture();
     await vi.waitFor(() => expect(t.services.photoRepository.find(item.id)).toBeDefined());
-    let ready!: () => void;
-    const opened = new Promise<void>((resolve) => (ready = resolve));
-    const stream = nextMessage(`${base}/api/gallery/stream`, (m) => m.event === 'photo-removed', ready);
-    await opened;
+    const stream = nextStreamMessage(`${base}/api/gallery/stream`, (m) => m.event === 'photo-removed');
+    await stream.opened;
     await t.client.deleteMedia(item.id);
     expect(JSON.parse((await stream.message).data)).toEqual({ id: item.id });
   });

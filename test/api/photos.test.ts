@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MediaItem } from '../../server/capture/capture.types.js';
 import type { AdminPhoto, PublicPhoto } from '../../server/contract/photos.contract.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
+import { binary } from '../support/binary.js';
 
 let t: SimApp;
 beforeEach(async () => {
@@ -19,11 +20,6 @@ const admin = (p: string) => request(t.app).get(`/api/admin${p}`).set('Cookie', 
 const guest = (p: string) => request(t.app).get(`/api/gallery${p}`);
 const newEvent = async (name: string): Promise<void> => {
   expect((await request(t.app).post('/api/admin/events').set('Cookie', t.cookie).send({ name })).status).toBe(201);
-};
-const binary = (res: request.Response, cb: (err: Error | null, body: Buffer) => void): void => {
-  const chunks: Buffer[] = [];
-  res.on('data', (c: Buffer) => chunks.push(c));
-  res.on('end', () => cb(null, Buffer.concat(chunks)));
 };
 const ids = (photos: { id: string }[]): string[] => photos.map((p) => p.id);
 
@@ -195,7 +191,7 @@ describe('the public gallery', () => {
     expect(first.headers['content-type']).toBe('image/webp');
     expect((first.body as Buffer).length).toBeLessThan(80_000);
     expect((await sharp(first.body as Buffer).metadata()).width).toBeLessThanOrEqual(480);
-    const stored = t.services.thumbnails.pathOf(now[0]!.id);
+    const stored = t.services.thumbnails.pathOf(now[0]!.id, t.services.photos.versionOf(now[0]!.id)!);
     const mtime = statSync(stored).mtimeMs;
     await guest(`/photos/${now[0]!.id}/thumb`);
     expect(statSync(stored).mtimeMs).toBe(mtime);

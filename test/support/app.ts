@@ -17,6 +17,9 @@ import { FakeSystem } from '../../server/system/system.fake.js';
 import { FakePrinter } from '../../server/print/printer.fake.js';
 import type { PrinterPort } from '../../server/print/printer.port.js';
 import type { PrintWorkerOptions } from '../../server/print/print-worker.js';
+import { FfmpegVideoFrames } from '../../server/media/video-frame.ffmpeg.js';
+import type { VideoFramePort } from '../../server/media/video-frame.port.js';
+import { createExecSystem } from '../../server/system/system.exec.js';
 
 export const TEST_PIN = '4321';
 
@@ -59,6 +62,7 @@ export async function buildTestApp<C extends Clock = FakeClock>(
     dashboard?: Pick<ServiceOptions, 'restartSelf' | 'probe' | 'logDir' | 'printStatus' | 'build'>;
     printer?: PrinterPort;
     print?: Partial<PrintWorkerOptions>;
+    videoFrames?: VideoFramePort;
   } = {},
 ): Promise<TestApp<C>> {
   const db = openDatabase(':memory:');
@@ -68,7 +72,17 @@ export async function buildTestApp<C extends Clock = FakeClock>(
   const log = createRecordingLogger();
   const printer = options.printer ?? new FakePrinter();
   const services = buildServices(
-    { db, capture: options.capture ?? new FakeCaptureApp(), clock, system, hardware: createFakeHardware(), printer, log },
+    {
+      db,
+      capture: options.capture ?? new FakeCaptureApp(),
+      clock,
+      system,
+      hardware: createFakeHardware(),
+      printer,
+      // Real frames from real videos: ffmpeg is one of the test dependencies.
+      videoFrames: options.videoFrames ?? new FfmpegVideoFrames(createExecSystem()),
+      log,
+    },
     {
       version: '0.0.0-test',
       dataDir: mkdtempSync(path.join(os.tmpdir(), 'boothdeck-data-')),

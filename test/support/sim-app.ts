@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Express } from 'express';
 import type { CaptureAppPort } from '../../server/capture/capture.port.js';
 import type { SimulatorHandle, SimulatorOptions } from '../../server/capture/simulator/simulator.server.js';
@@ -10,6 +13,7 @@ import { buildTestApp, signIn } from './app.js';
 import { clientFor, startTestSimulator } from './simulator.js';
 import type { PrinterPort } from '../../server/print/printer.port.js';
 import type { PrintWorkerOptions } from '../../server/print/print-worker.js';
+import type { VideoFramePort } from '../../server/media/video-frame.port.js';
 
 export interface SimApp {
   sim: SimulatorHandle;
@@ -48,10 +52,14 @@ export function spyOn(port: CaptureAppPort): { port: CaptureAppPort; calls: Map<
  * `live` also runs the photo index as the service does: a rescan, then the capture app's stream.
  */
 export async function startSimApp(
-  options: { live?: boolean; printer?: PrinterPort; print?: Partial<PrintWorkerOptions> } & Pick<
-    SimulatorOptions,
-    'version' | 'systemdUnit'
-  > = {},
+  options: {
+    live?: boolean;
+    printer?: PrinterPort;
+    print?: Partial<PrintWorkerOptions>;
+    videoFrames?: VideoFramePort;
+    /** The capture app runs elsewhere: Boothdeck cannot read its data folder. */
+    foreignFolder?: boolean;
+  } & Pick<SimulatorOptions, 'version' | 'systemdUnit'> = {},
 ): Promise<SimApp> {
   const sim = await startTestSimulator({ version: options.version, systemdUnit: options.systemdUnit });
   // A short write deadline, so that tests of a lost answer do not wait 20 s.
@@ -60,8 +68,9 @@ export async function startSimApp(
   const { app, services, system, db, printer } = await buildTestApp({
     capture: client,
     printer: options.printer,
+    videoFrames: options.videoFrames,
     print: { pollMs: 10, pausePollMs: 30, ...options.print },
-    captureDataDir: sim.dataDir,
+    captureDataDir: options.foreignFolder ? mkdtempSync(path.join(os.tmpdir(), 'boothdeck-elsewhere-')) : sim.dataDir,
     clock: createSystemClock(),
     restart: {
       debounceMs: 150,

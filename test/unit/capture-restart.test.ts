@@ -182,6 +182,19 @@ describe('a restart that may do nothing', () => {
     expect(restarter.status().message).toMatch(/not run as a systemd service/);
   });
 
+  it('keeps the warning on the kiosk path too, where the host reloads the capture screen it shows', async () => {
+    let reloadedScreens = 0;
+    const { capture, system, restarter, run } = setup({ refresh: undefined, refreshScreen: async () => void reloadedScreens++ });
+    capture.onRestart = undefined;
+    restarter.request('actions');
+    await run(1000 + 1500);
+    expect(capture.reloads).toBe(1);
+    expect(reloadedScreens).toBe(1);
+    expect(system.calls).toEqual([]);
+    expect(restarter.status()).toMatchObject({ state: 'warning', method: 'reload', screen_refreshed: true });
+    expect(restarter.status().message).toMatch(/not run as a systemd service/);
+  });
+
   it('treats a restart call that timed out as probably restarting: no second restart once it goes down', async () => {
     const { capture, system, clock, restarter, run } = setup({ downGraceMs: 5000 });
     capture.restart = async () => {

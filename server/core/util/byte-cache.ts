@@ -42,6 +42,11 @@ export class ByteCache {
     }
   }
 
+  /** Drops every entry whose key passes `test` (the copies of one photo, whatever their version). */
+  deleteWhere(test: (key: string) => boolean): void {
+    for (const key of [...this.entries.keys()]) if (test(key)) this.delete(key);
+  }
+
   delete(key: string): void {
     const value = this.entries.get(key);
     if (!value) return;

@@ -26,6 +26,7 @@ export const enErrors: Record<keyof typeof frErrors, string> = {
   'error.code.validation_failed': 'Some fields are not valid: nothing was changed.',
   'error.code.stale_version': 'The actions changed meanwhile. The list was reloaded: please try again.',
   'error.code.not_found': 'This item no longer exists: the page may have changed meanwhile.',
+  'error.code.photo_unavailable': 'This photo is no longer available (its file is gone from the capture app): it cannot be printed.',
   'error.code.slug_taken': 'An event already has this name. Choose another one.',
   'error.code.preset_exists': 'A preset already has this name. Choose another one.',
   'error.code.conflict': 'This conflicts with a recent change. Reload the page.',

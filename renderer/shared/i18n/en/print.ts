@@ -23,7 +23,7 @@ export const enPrint: Record<keyof typeof frPrint, string> = {
   'print.state.cancelled': 'The booth team cancelled this print.',
   'print.error.quota': 'You only have {count} {count:print|prints} left.',
   'print.error.disabled': 'Printing has just been turned off.',
-  'print.error.gone': 'This photo can no longer be printed.',
+  'print.error.gone': 'This photo is no longer available at the booth: it cannot be printed.',
   'print.error.network': 'The booth does not answer. Check the Wi-Fi and try again.',
   'print.error.other': 'The request did not go through. Try again in a moment.',
   'print.pause.no_printer': 'No printer is chosen; your print is waiting.',

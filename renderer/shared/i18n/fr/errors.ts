@@ -25,6 +25,8 @@ export const frErrors = {
   'error.code.validation_failed': 'Certains champs ne sont pas valides : rien n’a été modifié.',
   'error.code.stale_version': 'Les actions ont changé entre-temps. La liste a été rechargée : recommencez.',
   'error.code.not_found': 'Cet élément n’existe plus : la page a peut-être changé entre-temps.',
+  'error.code.photo_unavailable':
+    'Cette photo n’est plus disponible (son fichier a disparu de l’application de capture) : elle ne peut pas être imprimée.',
   'error.code.slug_taken': 'Un événement porte déjà ce nom. Choisissez-en un autre.',
   'error.code.preset_exists': 'Un préréglage porte déjà ce nom. Choisissez-en un autre.',
   'error.code.conflict': 'Cela entre en conflit avec une modification récente. Rechargez la page.',

@@ -21,7 +21,7 @@ export const frPrint = {
   'print.state.cancelled': 'L’impression a été annulée par l’équipe.',
   'print.error.quota': 'Il ne vous reste que {count} {count:impression|impressions}.',
   'print.error.disabled': 'L’impression vient d’être désactivée.',
-  'print.error.gone': 'Cette photo ne peut plus être imprimée.',
+  'print.error.gone': 'Cette photo n’est plus disponible à la borne : elle ne peut pas être imprimée.',
   'print.error.network': 'La borne ne répond pas. Vérifiez le Wi-Fi et réessayez.',
   'print.error.other': 'La demande n’a pas abouti. Réessayez dans un instant.',
   'print.pause.no_printer': 'Aucune imprimante n’est choisie ; votre impression attend.',

@@ -1,0 +1,48 @@
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** More bytes than a reader accepts: the source is refused, never read to its end. */
+export class TooLargeError extends Error {}
+
+/** Reads a stream into memory, refusing it (and dropping it) past `max` bytes. */
+export async function readBounded(stream: Readable, max: number, announced?: number): Promise<Buffer> {
+  if (announced !== undefined && announced > max) {
+    stream.destroy();
+    throw new TooLargeError(`${announced} bytes announced, ${max} at most`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      size += (chunk as Buffer).length;
+      if (size > max) throw new TooLargeError(`more than ${max} bytes`);
+      chunks.push(chunk as Buffer);
+    }
+  } finally {
+    stream.destroy();
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Copies a stream into a file, refusing it past `max` bytes; the file is removed on any failure. */
+export async function copyBounded(stream: Readable, file: string, max: number, announced?: number): Promise<void> {
+  if (announced !== undefined && announced > max) {
+    stream.destroy();
+    throw new TooLargeError(`${announced} bytes announced, ${max} at most`);
+  }
+  let size = 0;
+  const bounded = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      size += chunk.length;
+      callback(size > max ? new TooLargeError(`more than ${max} bytes`) : null, chunk);
+    },
+  });
+  try {
+    await pipeline(stream, bounded, createWriteStream(file));
+  } catch (err) {
+    await rm(file, { force: true });
+    throw err;
+  }
+}
