@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, dialog, ipcMain, type BrowserWindow } from 'electron';
+import { app, dialog, ipcMain, powerSaveBlocker, type BrowserWindow } from 'electron';
 import { appVersion } from '../server/core/app-info.js';
 import { ConfigError, loadConfig } from '../server/config.js';
 import { startService, type ServiceHandle } from '../server/service.js';
@@ -12,10 +12,24 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 export interface KioskHandle {
   service: ServiceHandle;
-  /** The current kiosk window; a closed window is opened again on the next launch attempt. */
-  window(): BrowserWindow;
+  /**
+   * The current kiosk window; a closed window is opened again on the next launch attempt.
+   * Undefined in a trial start, which opens none.
+   */
+  window(): BrowserWindow | undefined;
   /** Undefined with the simulator, which has no screen of its own to show guests. */
   screen(): BoothScreen | undefined;
+}
+
+/**
+ * The deploy's trial start (deploy/lib/install.sh): the new release runs its service on a spare
+ * port beside the live one, with `--ozone-platform=headless` and no window, so it neither shows
+ * on the booth's screen nor holds it awake; only /healthz is asked of it.
+ */
+export const TRIAL_SWITCH = '--boothdeck-trial';
+
+export interface KioskOptions {
+  trial?: boolean;
 }
 
 /**
@@ -23,7 +37,7 @@ export interface KioskHandle {
  * full-screen window showing the capture app's screen to guests and the admin console to the
  * operator (see BoothScreen). The service lives as long as the process, not the window.
  */
-export async function runKiosk(env: NodeJS.ProcessEnv = process.env): Promise<KioskHandle | undefined> {
+export async function runKiosk(env: NodeJS.ProcessEnv = process.env, options: KioskOptions = {}): Promise<KioskHandle | undefined> {
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return undefined;
@@ -53,6 +67,29 @@ export async function runKiosk(env: NodeJS.ProcessEnv = process.env): Promise<Ki
     return undefined;
   }
 
+  let stopping = false;
+  let stopScreenAwake = (): void => {};
+  app.on('before-quit', (event) => {
+    if (stopping) return;
+    stopping = true;
+    event.preventDefault();
+    stopScreenAwake();
+    void service.stop().finally(() => app.quit());
+  });
+  // systemd stops the unit with SIGTERM: stop the service cleanly (database, hardware) first.
+  if (process.versions.electron) process.once('SIGTERM', () => app.quit());
+  if (options.trial) {
+    service.services.ports.log.info(`Trial start: serving ${service.localUrl}/healthz, no window`);
+    return { service, window: () => undefined, screen: () => undefined };
+  }
+
+  // A screen that blanks in the middle of an evening looks like a dead booth. Under labwc the
+  // blocker becomes a Wayland idle inhibitor, which swayidle honours while the window shows.
+  const blocker = powerSaveBlocker.start('prevent-display-sleep');
+  stopScreenAwake = () => {
+    if (powerSaveBlocker.isStarted(blocker)) powerSaveBlocker.stop(blocker);
+  };
+
   const consoleUrl = `${service.localUrl}/admin`;
   const open = (): BrowserWindow => {
     const created = createKioskWindow({ url: consoleUrl, preloadPath: path.join(here, 'preload.cjs') });
@@ -80,15 +117,6 @@ export async function runKiosk(env: NodeJS.ProcessEnv = process.env): Promise<Ki
     showBoothScreen: () => screen?.showBooth(),
   });
 
-  let stopping = false;
-  app.on('before-quit', (event) => {
-    if (stopping) return;
-    stopping = true;
-    event.preventDefault();
-    void service.stop().finally(() => app.quit());
-  });
-  // systemd stops the unit with SIGTERM: stop the service cleanly (database, hardware) first.
-  if (process.versions.electron) process.once('SIGTERM', () => app.quit());
   app.on('second-instance', () => {
     if (window.isDestroyed()) window = open();
     else window.focus();
@@ -99,5 +127,5 @@ export async function runKiosk(env: NodeJS.ProcessEnv = process.env): Promise<Ki
 }
 
 if (process.versions.electron && !process.env.VITEST) {
-  void runKiosk();
+  void runKiosk(process.env, { trial: process.argv.includes(TRIAL_SWITCH) });
 }

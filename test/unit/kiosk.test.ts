@@ -98,18 +98,32 @@ const electron = vi.hoisted(() => {
     commandLine: { appendSwitch: (name: string, value = '') => app.switches.push([name, value]) },
   });
   const ipcHandlers = new Map<string, Handler>();
+  /** Chromium's blockers: ids handed out, and which are still holding. */
+  const powerSaveBlocker = {
+    held: new Map<number, string>(),
+    next: 1,
+    start: vi.fn((type: string) => {
+      const id = powerSaveBlocker.next++;
+      powerSaveBlocker.held.set(id, type);
+      return id;
+    }),
+    stop: vi.fn((id: number) => powerSaveBlocker.held.delete(id)),
+    isStarted: (id: number) => powerSaveBlocker.held.has(id),
+  };
   return {
     FakeBrowserWindow,
     FakeWebContentsView,
     permissions,
     app,
     ipcHandlers,
+    powerSaveBlocker,
     module: {
       BrowserWindow: FakeBrowserWindow,
       WebContentsView: FakeWebContentsView,
       app,
       dialog: { showErrorBox: vi.fn() },
       ipcMain: { handle: (channel: string, fn: Handler) => ipcHandlers.set(channel, fn) },
+      powerSaveBlocker,
       session: {
         defaultSession: {
           setPermissionRequestHandler: (fn: Handler) => (permissions.request = fn),
@@ -124,13 +138,14 @@ vi.mock('electron', () => electron.module);
 
 const { attachBoothScreen, createKioskWindow, HOTSPOT_PAGE, HOTSPOT_SIZE } = await import('../../main/window.js');
 const { registerKioskIpc } = await import('../../main/ipc.js');
-const { runKiosk } = await import('../../main/main.js');
+const { runKiosk, TRIAL_SWITCH } = await import('../../main/main.js');
 
 beforeEach(() => {
   electron.FakeBrowserWindow.created.length = 0;
   electron.FakeWebContentsView.created.length = 0;
   electron.ipcHandlers.clear();
   electron.app.handlers.clear();
+  electron.powerSaveBlocker.held.clear();
   vi.clearAllMocks();
 });
 
@@ -379,6 +394,36 @@ describe('the kiosk host', () => {
     expect(electron.ipcHandlers.get('kiosk:get-info')?.({ senderFrame: { url: `${handle!.service.localUrl}/admin` } })).toMatchObject({
       boothScreen: true,
     });
+  });
+
+  it('keeps the screen from sleeping while the kiosk runs, and lets it sleep again once it quits', async () => {
+    electron.app.userData = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-kiosk-'));
+    const handle = await runKiosk({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_HARDWARE: 'fake' });
+    stop = () => handle!.service.stop();
+    expect([...electron.powerSaveBlocker.held.values()]).toEqual(['prevent-display-sleep']);
+    // A closed window does not stop the kiosk: the display stays awake for the next one.
+    electron.app.emit('window-all-closed');
+    expect(electron.powerSaveBlocker.held.size).toBe(1);
+    electron.app.emit('before-quit', { preventDefault: vi.fn() });
+    expect(electron.powerSaveBlocker.held.size).toBe(0);
+    await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled());
+    stop = undefined;
+  });
+
+  it("the deploy's trial start serves /healthz on its port with no window, leaving the screen alone", async () => {
+    electron.app.userData = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-kiosk-'));
+    expect(TRIAL_SWITCH).toBe('--boothdeck-trial'); // the switch deploy/lib/install.sh passes
+    const handle = await runKiosk({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_HARDWARE: 'fake' }, { trial: true });
+    stop = () => handle!.service.stop();
+    expect(await (await fetch(`${handle!.service.localUrl}/healthz`)).json()).toMatchObject({ ok: true });
+    expect(electron.FakeBrowserWindow.created).toHaveLength(0);
+    expect(electron.FakeWebContentsView.created).toHaveLength(0);
+    expect(handle!.window()).toBeUndefined();
+    expect(electron.powerSaveBlocker.start).not.toHaveBeenCalled();
+    electron.app.emit('before-quit', { preventDefault: vi.fn() });
+    await vi.waitFor(() => expect(electron.app.quit).toHaveBeenCalled());
+    await expect(fetch(`${handle!.service.localUrl}/healthz`)).rejects.toThrow();
+    stop = undefined;
   });
 
   it('shows a clear error and exits with 2 on a bad configuration', async () => {
