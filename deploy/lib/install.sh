@@ -1,0 +1,377 @@
+# Sourced by deploy/boothdeck-deploy: the detached install (`run`), under the deploy lock.
+# Order: kit files, system packages, the new release's trial start on a spare port (the live one
+# keeps serving), the event guard again, then a journalled switch and restart, checked on
+# /healthz, with the previous release put back on failure. A run killed at any line leaves the
+# old or the new release running; the journal (deploy.state) lets the next run settle the links.
+
+PREFLIGHT_PID=''
+TRIAL_DIR=''
+FINISHED=0
+STEP='start'
+
+run_cmd() {
+  RUN_ID=$1
+  action=$2
+  shift 2
+  valid_token "$RUN_ID" || exit 64
+  RUN_LOG="$RUNS/$RUN_ID.log"
+  BOOTHDECK_RUN_ID=$RUN_ID
+  export BOOTHDECK_RUN_ID
+  # The connection that started us is not ours: its end must not end the install.
+  trap '' HUP PIPE INT
+  : >>"$RUN_LOG"
+  write_file "$RUNS/$RUN_ID.pid" "$$
+"
+  trap 'run_exit $?' EXIT
+  exec 9>>"$LOCK"
+  if ! flock -n 9; then
+    note "REFUSED: another deploy is under way on this booth ($(lock_holder)); this one changes nothing. Try again once it has finished."
+    finish 73
+  fi
+  write_file "$LOCK_OWNER" "$RUN_ID, since $(now)"
+  stop_leftover_trial
+  recover_interrupted
+  case "$action" in
+    install) install_release "$@" ;;
+    rollback) rollback_release ;;
+    recover) finish 0 ;;
+    *) fail 64 "Unknown action: $action" ;;
+  esac
+}
+
+finish() {
+  FINISHED=1
+  note "RESULT $1"
+  write_file "$RUNS/$RUN_ID.result" "$1
+"
+  exit "$1"
+}
+
+fail() {
+  code=$1
+  shift
+  note "$*"
+  finish "$code"
+}
+
+# Whatever stops the run (finish, a failed command, a signal), the trial instance and the upload go.
+run_exit() {
+  code=$1
+  set +e
+  trap - EXIT
+  stop_trial
+  [ -z "$TRIAL_DIR" ] || rm -rf "$TRIAL_DIR"
+  rm -rf "${INCOMING:?}/$RUN_ID"
+  if [ "$FINISHED" != 1 ]; then
+    note "FAILED: the install stopped unexpectedly (exit $code) during: $STEP"
+    recover_interrupted
+    note "RESULT 70"
+    write_file "$RUNS/$RUN_ID.result" "70
+"
+    code=70
+  fi
+  exec 9>&-
+  exit "$code"
+}
+
+install_release() {
+  name=$1 version=$2 force=$3
+  STEP="checking the upload"
+  [ -f "$INCOMING/$RUN_ID/$name" ] || fail 1 "FAILED: nothing was received for $name"
+  install_kit "$INCOMING/$RUN_ID"
+  check_packages
+  STEP="storing the release"
+  mv -f "$INCOMING/$RUN_ID/$name" "$RELEASES/$name"
+  chmod 755 "$RELEASES/$name"
+  note "Stored releases/$name"
+  if ! trial_start "releases/$name" "$version"; then
+    note "FAILED: $version did not start beside the running Boothdeck, which was never stopped and keeps serving."
+    finish 1
+  fi
+  STEP="event guard before the restart"
+  if ! event_guard "$force"; then
+    note "Nothing was restarted; releases/$name stays on the booth for the next deploy."
+    finish 75
+  fi
+  switch_and_restart "releases/$name" "$version"
+}
+
+rollback_release() {
+  target=$(link_of previous)
+  [ -n "$target" ] && [ -f "$ROOT/$target" ] || fail 1 "FAILED: no previous release to roll back to"
+  version=$(version_of "$target") || fail 1 "FAILED: $target is not a Boothdeck release"
+  note "Rolling back from $(link_of current) to $target"
+  if ! trial_start "$target" "$version"; then
+    note "FAILED: $version did not start beside the running Boothdeck (a database already moved on by the newer release?): nothing was changed."
+    finish 1
+  fi
+  switch_and_restart "$target" "$version"
+}
+
+# Copies a kit file into place in one rename.
+put() {
+  cp "$1" "$2.tmp"
+  mv -f "$2.tmp" "$2"
+}
+
+install_kit() {
+  kit=$1
+  STEP="installing the unit and the deploy tool"
+  mkdir -p "$UNIT_DIR/$UNIT.d" "$CONF_DIR" "$ROOT/bin/lib"
+  # The unit is the repo's; local changes live in boothdeck.service.d/*.conf, which no deploy touches.
+  put "$kit/boothdeck.service" "$UNIT_DIR/$UNIT"
+  put "$kit/boothdeck.env.example" "$CONF_DIR/boothdeck.env.example"
+  if [ ! -e "$ENV_FILE" ]; then
+    (umask 077 && cp "$CONF_DIR/boothdeck.env.example" "$ENV_FILE")
+    note "Created $ENV_FILE from the template: set the PIN and capture app there"
+  fi
+  put "$kit/boothdeck-deploy" "$ROOT/bin/boothdeck-deploy"
+  put "$kit/lib/common.sh" "$ROOT/bin/lib/common.sh"
+  put "$kit/lib/install.sh" "$ROOT/bin/lib/install.sh"
+  chmod 755 "$ROOT/bin/boothdeck-deploy"
+  ln -sfn boothdeck-deploy "$ROOT/bin/boothdeck-rollback"
+  # Lingering starts the user's units at boot and keeps them when nobody is logged in.
+  loginctl enable-linger "$(id -un)" || note "WARNING: lingering could not be enabled: Boothdeck will only start once $(id -un) logs in"
+  systemctl --user daemon-reload
+  systemctl --user enable "$UNIT" >/dev/null 2>&1 || systemctl --user enable "$UNIT"
+  note "Unit, settings template and deploy tool installed (local unit changes: systemctl --user edit boothdeck)"
+}
+
+pkg_installed() {
+  if command -v dpkg-query >/dev/null 2>&1; then
+    [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
+  else
+    case "$1" in ffmpeg) command -v ffmpeg >/dev/null 2>&1 ;; *) ls /lib/*/libfuse.so.2 /usr/lib/*/libfuse.so.2 >/dev/null 2>&1 ;; esac
+  fi
+}
+
+fuse_installed() { pkg_installed libfuse2 || pkg_installed libfuse2t64; }
+
+# ffmpeg draws video posters (a placeholder without it); FUSE 2 mounts the AppImage (without it the
+# AppImage is extracted at each start). Installed when the user may use sudo without a password,
+# otherwise said, and the deploy goes on.
+check_packages() {
+  STEP="checking ffmpeg and FUSE 2"
+  missing=''
+  pkg_installed ffmpeg || missing='ffmpeg'
+  fuse_installed || missing="$missing libfuse2"
+  missing=${missing# }
+  if [ -n "$missing" ]; then
+    if sudo -n true >/dev/null 2>&1; then
+      note "Installing $missing (apt-get, passwordless sudo)"
+      # shellcheck disable=SC2086 # a list of package names
+      if timeout 900 sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >>"$RUNS/$RUN_ID.out" 2>&1 ||
+        { timeout 300 sudo -n apt-get update >>"$RUNS/$RUN_ID.out" 2>&1 &&
+          timeout 900 sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing >>"$RUNS/$RUN_ID.out" 2>&1; }; then
+        note "Installed $missing"
+      else
+        note "WARNING: apt-get could not install $missing (see $RUNS/$RUN_ID.out); going on without"
+      fi
+    else
+      note "WARNING: $missing not installed, and $(id -un) cannot sudo without a password: run sudo apt install $missing on the booth"
+    fi
+  fi
+  if pkg_installed ffmpeg; then note "ffmpeg: present"; else note "WARNING: ffmpeg missing: video tiles show a placeholder until it is installed (no restart needed)"; fi
+  if fuse_installed; then
+    write_file "$DEPLOY_ENV" "# Written by each deploy: FUSE 2 is present, the AppImage mounts itself.
+"
+    note "FUSE 2: present"
+  else
+    write_file "$DEPLOY_ENV" "# Written by each deploy: FUSE 2 (libfuse2) is missing, so the AppImage extracts itself at each start.
+APPIMAGE_EXTRACT_AND_RUN=1
+"
+    note "WARNING: FUSE 2 (libfuse2) missing: Boothdeck runs extracted at each start (APPIMAGE_EXTRACT_AND_RUN=1, slower) until it is installed"
+  fi
+  for f in "$HOME/.config/labwc/autostart" /etc/xdg/labwc/autostart; do
+    if grep -qs '^[^#]*swayidle' "$f"; then
+      note "Note: $f starts swayidle (screen blanking); the kiosk holds the screen awake, and sudo raspi-config nonint do_blanking 1 turns blanking off for good"
+    fi
+  done
+}
+
+# A free port beside the live one, for the trial start.
+spare_port() {
+  p=$(($(live_port) + 10000))
+  [ "$p" -le 65535 ] || p=$((p - 20000))
+  n=0
+  while [ "$n" -lt 20 ]; do
+    if curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$p/"; then rc=0; else rc=$?; fi
+    [ "$rc" -ne 7 ] || break # 7: nothing listens there
+    p=$((p + 1))
+    n=$((n + 1))
+  done
+  printf '%s\n' "$p"
+}
+
+# A consistent copy of the live database (it is in WAL mode and in use): SQLite's online backup
+# through python3, else the files as they are (a torn copy only fails the trial, never the booth).
+copy_database() {
+  db="$(data_dir)/boothdeck.sqlite"
+  if [ ! -f "$db" ]; then
+    note "No database yet at $db: the trial start begins with an empty one"
+    return 0
+  fi
+  if command -v python3 >/dev/null 2>&1 && python3 -c '
+import sqlite3, sys
+src = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True)
+dst = sqlite3.connect(sys.argv[2])
+src.backup(dst)
+dst.close()
+src.close()' "$db" "$1/boothdeck.sqlite" 2>>"$RUNS/$RUN_ID.out"; then
+    note "Copied the database for the trial start (SQLite backup)"
+  else
+    cp "$db" "$1/boothdeck.sqlite"
+    [ ! -f "$db-wal" ] || cp "$db-wal" "$1/boothdeck.sqlite-wal"
+    note "Copied the database files for the trial start"
+  fi
+}
+
+# Starts RELEASE on a spare port with the live settings and a copy of the data, but fake hardware
+# (the live one holds the relay and the ring), no printer, no window; 0 when VERSION answers.
+trial_start() {
+  rel=$1 version=$2
+  STEP="trial start of $version"
+  TRIAL_DIR="$ROOT/trial-$RUN_ID"
+  rm -rf "$TRIAL_DIR"
+  mkdir -p "$TRIAL_DIR/data" "$TRIAL_DIR/config"
+  copy_database "$TRIAL_DIR/data"
+  port=$(spare_port)
+  note "Trial start of $version on port $port (live settings, copied data, fake hardware, no printer, no window)"
+  (
+    load_env_file "$DEPLOY_ENV"
+    load_env_file "$ENV_FILE"
+    export BOOTHDECK_PORT="$port" BOOTHDECK_HOST=127.0.0.1 BOOTHDECK_DATA_DIR="$TRIAL_DIR/data" \
+      BOOTHDECK_HARDWARE=fake XDG_CONFIG_HOME="$TRIAL_DIR/config" CUPS_SERVER="$TRIAL_DIR/no-cups" NODE_ENV=production
+    unset WAYLAND_DISPLAY DISPLAY
+    exec setsid "$ROOT/$rel" --boothdeck-trial --ozone-platform=headless </dev/null >"$TRIAL_DIR/output.log" 2>&1 9>&-
+  ) &
+  PREFLIGHT_PID=$!
+  write_file "$ROOT/trial.pid" "$PREFLIGHT_PID
+"
+  if wait_for_version "$port" "$version" "$PREFLIGHT_PID"; then rc=0; else rc=$?; fi
+  stop_trial
+  if [ "$rc" -eq 0 ]; then
+    note "Trial start: $version answered /healthz on port $port: ok"
+  else
+    if [ "$rc" -eq 2 ]; then note "Trial start: $version exited at start"; else note "Trial start: $version did not answer /healthz on port $port"; fi
+    tail -n 5 "$TRIAL_DIR/output.log" 2>/dev/null | while IFS= read -r l; do note "  trial output: $l"; done
+  fi
+  rm -rf "$TRIAL_DIR"
+  TRIAL_DIR=''
+  return "$rc"
+}
+
+# Stops the trial instance's whole process group (the AppImage runtime and Electron's children).
+stop_trial() {
+  [ -n "$PREFLIGHT_PID" ] || return 0
+  kill -TERM -- "-$PREFLIGHT_PID" 2>/dev/null || kill -TERM "$PREFLIGHT_PID" 2>/dev/null || true
+  i=0
+  while alive "$PREFLIGHT_PID" && [ "$i" -lt 100 ]; do
+    sleep 0.2
+    i=$((i + 1))
+  done
+  kill -KILL -- "-$PREFLIGHT_PID" 2>/dev/null || true
+  wait "$PREFLIGHT_PID" 2>/dev/null || true
+  PREFLIGHT_PID=''
+  rm -f "$ROOT/trial.pid"
+}
+
+# A run killed during its trial start leaves that instance running on the spare port: stopped here.
+stop_leftover_trial() {
+  pid=$(cat "$ROOT/trial.pid" 2>/dev/null) || pid=''
+  if is_number "$pid" && alive "$pid"; then
+    note "Stopping the trial instance an interrupted deploy left running (process $pid)"
+    PREFLIGHT_PID=$pid
+    stop_trial
+  fi
+  rm -rf "$ROOT/trial.pid" "$ROOT"/trial-*
+}
+
+# The journalled switch: deploy.state says what was being done until the result is known.
+switch_and_restart() {
+  target=$1 version=$2
+  from=$(link_of current)
+  from_version=$(version_of "$from" 2>/dev/null) || from_version=''
+  port=$(live_port)
+  STEP="switching to $version"
+  write_file "$STATE" "from=$from
+to=$target
+"
+  point current "$target"
+  note "current -> $target (was ${from:-none})"
+  STEP="restarting Boothdeck with $version"
+  systemctl --user restart "$UNIT" || note "systemctl --user restart $UNIT failed"
+  if wait_for_version "$port" "$version"; then
+    if [ -n "$from" ] && [ "$from" != "$target" ]; then point previous "$from"; fi
+    rm -f "$STATE"
+    prune_releases 3
+    note "Boothdeck $version is up and answers /healthz (previous: $(link_of previous))"
+    finish 0
+  fi
+  note "FAILED: Boothdeck did not report version $version on /healthz after the restart"
+  if [ -z "$from" ] || [ "$from" = "$target" ]; then
+    rm -f "$STATE"
+    note "No other release to go back to: look at journalctl --user -u boothdeck"
+    finish 1
+  fi
+  STEP="rolling back to $from_version"
+  point current "$from"
+  systemctl --user restart "$UNIT" || true
+  rm -f "$STATE"
+  if wait_for_version "$port" "$from_version"; then
+    note "ROLLED BACK to $from, which answers /healthz again"
+  else
+    note "ROLLED BACK to $from, but it does not answer either: look at journalctl --user -u boothdeck"
+  fi
+  finish 1
+}
+
+# After a run that died mid-switch: finds out which release answers and makes the links say so.
+recover_interrupted() {
+  [ -f "$STATE" ] || return 0
+  from='' to=''
+  while IFS= read -r line; do
+    case "$line" in from=*) from=${line#from=} ;; to=*) to=${line#to=} ;; esac
+  done <"$STATE"
+  to_version=$(version_of "$to" 2>/dev/null) || to_version=''
+  from_version=$(version_of "$from" 2>/dev/null) || from_version=''
+  note "An earlier deploy stopped halfway (${from:-none} -> $to): finding out which release answers"
+  port=$(live_port)
+  i=0 got=''
+  while [ "$i" -lt "$HEALTH_ATTEMPTS" ]; do
+    got=$(running_version "$port") || got=''
+    [ -z "$got" ] || break
+    i=$((i + 1))
+    sleep "$HEALTH_WAIT"
+  done
+  if [ -n "$got" ] && [ "$got" = "$to_version" ]; then
+    point current "$to"
+    if [ -n "$from" ] && [ "$from" != "$to" ]; then point previous "$from"; fi
+    note "RECOVERED: $to_version runs; current is $to, previous ${from:-none}"
+  elif [ -n "$from" ] && [ "$got" = "$from_version" ]; then
+    point current "$from"
+    note "RECOVERED: the restart never happened and $from_version still runs; current points to it again"
+  elif [ -n "$from" ]; then
+    point current "$from"
+    systemctl --user restart "$UNIT" || true
+    if wait_for_version "$port" "$from_version"; then note "RECOVERED: $from_version restarted and answers"; else note "RECOVERED: current points to $from again, but it does not answer: look at journalctl --user -u boothdeck"; fi
+  else
+    note "Nothing answers and there is no earlier release: look at journalctl --user -u boothdeck"
+  fi
+  rm -f "$STATE"
+}
+
+# Keeps the KEEP newest releases, and always the ones current and previous point to.
+prune_releases() {
+  cur=$(link_of current)
+  prev=$(link_of previous)
+  # shellcheck disable=SC2012 # release names are tokens (valid_token): no newline, no space
+  ls -1t "$RELEASES" 2>/dev/null | grep '\.AppImage$' | tail -n +"$(($1 + 1))" | while IFS= read -r f; do
+    if [ "releases/$f" != "$cur" ] && [ "releases/$f" != "$prev" ]; then
+      rm -f "$RELEASES/$f"
+      note "Removed old release $f"
+    fi
+  done
+  # shellcheck disable=SC2012
+  ls -1t "$RUNS" 2>/dev/null | grep '\.log$' | tail -n +21 | while IFS= read -r f; do rm -f "$RUNS/${f%.log}".*; done
+}
