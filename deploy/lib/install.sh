@@ -237,17 +237,27 @@ trial_start() {
   copy_database "$TRIAL_DIR/data"
   port=$(spare_port)
   note "Trial start of $version on port $port (live settings, copied data, fake hardware, no printer, no window)"
+  rm -f "$ROOT/trial.pid"
+  # The trial leads a session of its own (its whole process group is stopped at the end) and says
+  # its process id in trial.pid before it becomes the release.
   (
     load_env_file "$DEPLOY_ENV"
     load_env_file "$ENV_FILE"
     export BOOTHDECK_PORT="$port" BOOTHDECK_HOST=127.0.0.1 BOOTHDECK_DATA_DIR="$TRIAL_DIR/data" \
       BOOTHDECK_HARDWARE=fake XDG_CONFIG_HOME="$TRIAL_DIR/config" CUPS_SERVER="$TRIAL_DIR/no-cups" NODE_ENV=production
     unset WAYLAND_DISPLAY DISPLAY
-    exec setsid "$ROOT/$rel" --boothdeck-trial --ozone-platform=headless </dev/null >"$TRIAL_DIR/output.log" 2>&1 9>&-
+    # shellcheck disable=SC2016 # expanded by the inner shell
+    exec setsid sh -c 'echo "$$" >"$0.tmp" && mv -f "$0.tmp" "$0" && exec "$@"' "$ROOT/trial.pid" \
+      "$ROOT/$rel" --boothdeck-trial --ozone-platform=headless </dev/null >"$TRIAL_DIR/output.log" 2>&1 9>&-
   ) &
-  PREFLIGHT_PID=$!
-  write_file "$ROOT/trial.pid" "$PREFLIGHT_PID
-"
+  SPAWNED=$!
+  i=0
+  while [ ! -s "$ROOT/trial.pid" ] && [ "$i" -lt 200 ]; do
+    sleep 0.05
+    i=$((i + 1))
+  done
+  PREFLIGHT_PID=$(cat "$ROOT/trial.pid" 2>/dev/null) || PREFLIGHT_PID=''
+  is_number "$PREFLIGHT_PID" || PREFLIGHT_PID=$SPAWNED
   if wait_for_version "$port" "$version" "$PREFLIGHT_PID"; then rc=0; else rc=$?; fi
   stop_trial
   if [ "$rc" -eq 0 ]; then
@@ -264,14 +274,15 @@ trial_start() {
 # Stops the trial instance's whole process group (the AppImage runtime and Electron's children).
 stop_trial() {
   [ -n "$PREFLIGHT_PID" ] || return 0
-  kill -TERM -- "-$PREFLIGHT_PID" 2>/dev/null || kill -TERM "$PREFLIGHT_PID" 2>/dev/null || true
+  kill -s TERM -- "-$PREFLIGHT_PID" 2>/dev/null || kill -s TERM "$PREFLIGHT_PID" 2>/dev/null || true
   i=0
   while alive "$PREFLIGHT_PID" && [ "$i" -lt 100 ]; do
     sleep 0.2
     i=$((i + 1))
   done
-  kill -KILL -- "-$PREFLIGHT_PID" 2>/dev/null || true
-  wait "$PREFLIGHT_PID" 2>/dev/null || true
+  kill -s KILL -- "-$PREFLIGHT_PID" 2>/dev/null || true
+  [ -z "${SPAWNED:-}" ] || wait "$SPAWNED" 2>/dev/null || true
+  SPAWNED=
   PREFLIGHT_PID=''
   rm -f "$ROOT/trial.pid"
 }

@@ -19,6 +19,7 @@ const STUBS: Record<string, string> = {
 shift
 echo "ssh $*" >>"$FAKE_LOG"
 cd "$FAKE_BOARD"
+case "$*" in *" receive "*) [ -z "\${FAKE_DISK_FULL_KB:-}" ] || ulimit -f $((FAKE_DISK_FULL_KB * 2)) ;; esac
 HOME="$FAKE_BOARD" sh -c "$*"
 status=$?
 case "$*" in *" receive "*) [ -z "\${FAKE_EVENT_DURING_UPLOAD:-}" ] || echo "true 0" >"$FAKE_BOARD/.event" ;; esac
@@ -41,8 +42,11 @@ esac`,
 [ -z "\${FAKE_NO_SYSTEMD_RUN:-}" ] || { echo "Failed to connect to bus: No medium found" >&2; exit 1; }
 while [ "$1" != -- ]; do shift; done
 shift
-setsid "$@" </dev/null >/dev/null 2>&1 &
-echo $! >>"$FAKE_BOARD/.jobs"`,
+# The detached run says its own process id (setsid may fork) before the stand-in returns.
+setsid sh -c 'echo $$ >"$0.tmp"; mv "$0.tmp" "$0"; exec "$@"' "$FAKE_BOARD/.job.$$" "$@" </dev/null >/dev/null 2>&1 &
+until [ -s "$FAKE_BOARD/.job.$$" ]; do :; done
+cat "$FAKE_BOARD/.job.$$" >>"$FAKE_BOARD/.jobs"
+rm -f "$FAKE_BOARD/.job.$$"`,
   curl: `for url; do :; done
 port=\${url#http://127.0.0.1:}; port=\${port%%/*}
 answer=''
@@ -67,7 +71,7 @@ if [ -e "$FAKE_BOARD/.dpkg/$pkg" ]; then printf installed; else printf not-insta
 /** Wraps every stub: inside a detached install, the Nth call kills the install (FAKE_KILL_AT). */
 const KILL_HOOK = `if [ -n "\${BOOTHDECK_RUN_ID:-}" ] && [ -n "\${FAKE_KILL_AT:-}" ]; then
   n=$(( $(cat "$FAKE_BOARD/.calls" 2>/dev/null || echo 0) + 1 )); echo $n >"$FAKE_BOARD/.calls"
-  if [ "$n" = "$FAKE_KILL_AT" ]; then echo "killed at call $n: $(basename "$0") $*" >>"$FAKE_LOG"; kill -KILL -- -$(cut -d" " -f5 /proc/$$/stat); fi
+  if [ "$n" = "$FAKE_KILL_AT" ]; then echo "killed at call $n: $(basename "$0") $*" >>"$FAKE_LOG"; kill -s KILL -- -$(cut -d" " -f5 /proc/$$/stat); fi
 fi
 `;
 

@@ -1,103 +1,44 @@
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FakeBooth, repo } from '../support/fake-booth.js';
 
-const repo = path.resolve(import.meta.dirname, '../..');
+const A = 'releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage';
+const B = 'releases/Boothdeck-0.1.0-gbbbbbbb-arm64.AppImage';
 
-/**
- * Commands the deploy script reaches for, replaced by recording stubs: ssh runs the remote
- * command locally with HOME set to the fake board, scp copies into it, systemctl "starts" the
- * release `current` points to, and curl answers /healthz as that release would.
- */
-const STUBS: Record<string, string> = {
-  ssh: `echo "ssh $*" >>"$FAKE_LOG"
-while [ $# -gt 0 ]; do case "$1" in -i|-o) shift 2 ;; -*) shift ;; *) break ;; esac; done
-shift
-cd "$FAKE_BOARD" && HOME="$FAKE_BOARD" exec sh -c "$*"`,
-  scp: `echo "scp $*" >>"$FAKE_LOG"
-for last; do :; done
-dest="$FAKE_BOARD/\${last#*:}"
-while [ $# -gt 1 ]; do case "$1" in -i|-o) shift 2; continue ;; esac; cp "$1" "$dest" || exit 1; shift; done`,
-  systemctl: `echo "systemctl $*" >>"$FAKE_LOG"
-case "$*" in *restart*) readlink "$FAKE_BOARD/boothdeck/current" >"$FAKE_BOARD/.running" ;; esac`,
-  loginctl: `echo "loginctl $*" >>"$FAKE_LOG"`,
-  curl: `echo "curl $*" >>"$FAKE_LOG"
-running=$(cat "$FAKE_BOARD/.running" 2>/dev/null) || exit 7
-[ -n "$running" ] || exit 7
-content=$(cat "$FAKE_BOARD/boothdeck/$running")
-case "$content" in version=*) version=\${content#version=} ;; *) exit 7 ;; esac
-set -- $(cat "$FAKE_BOARD/.event" 2>/dev/null || echo false null)
-printf '{"ok":true,"version":"%s","simulator":false,"event_active":%s,"last_photo_age_seconds":%s}' "$version" "$1" "$2"`,
-};
-
-let root: string;
-let board: string;
-let bin: string;
-let log: string;
-let artifacts: string;
-
-beforeEach(() => {
-  root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-deploy-'));
-  board = path.join(root, 'board');
-  bin = path.join(root, 'bin');
-  artifacts = path.join(root, 'release');
-  log = path.join(root, 'calls.log');
-  for (const dir of [board, bin, artifacts]) mkdirSync(dir);
-  writeFileSync(log, '');
-  for (const [name, body] of Object.entries(STUBS)) {
-    writeFileSync(path.join(bin, name), `#!/bin/sh\n${body}\n`);
-    chmodSync(path.join(bin, name), 0o755);
-  }
+let booth: FakeBooth;
+/** A booth after its first deploy (0.1.0-gaaaaaaa running), copied for each test that needs one. */
+let seeded: FakeBooth;
+beforeAll(() => {
+  seeded = new FakeBooth();
+  const { code, out } = seeded.deploy([seeded.build('0.1.0-gaaaaaaa')]);
+  expect(code, out).toBe(0);
 });
-afterEach(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => seeded.dispose());
+beforeEach(() => {
+  booth = new FakeBooth();
+});
+afterEach(() => booth.dispose());
 
-/** A stand-in AppImage: what the fake curl reports once systemctl has "started" it. */
-function build(version: string, behaviour: 'healthy' | 'broken' | { reports: string } = 'healthy'): string {
-  const file = path.join(artifacts, `Boothdeck-${version}-arm64.AppImage`);
-  const content = behaviour === 'healthy' ? `version=${version}` : behaviour === 'broken' ? 'broken' : `version=${behaviour.reports}`;
-  writeFileSync(file, content);
-  return file;
-}
-
-function deploy(appImage: string, env: Record<string, string> = {}) {
-  const result = spawnSync('sh', [path.join(repo, 'scripts/deploy.sh'), appImage], {
-    encoding: 'utf8',
-    env: {
-      PATH: `${bin}:${process.env.PATH ?? ''}`,
-      FAKE_BOARD: board,
-      FAKE_LOG: log,
-      BOOTH_HOST: 'booth.local',
-      BOOTH_USER: 'pi',
-      BOOTH_SSH_KEY: 'not a real key',
-      BOOTH_KNOWN_HOSTS: 'booth.local ssh-ed25519 AAAA',
-      BOOTH_HEALTH_ATTEMPTS: '3',
-      BOOTH_HEALTH_WAIT: '0',
-      ...env,
-    },
-  });
-  return { code: result.status, out: result.stdout + result.stderr };
-}
-
-const calls = (): string[] => readFileSync(log, 'utf8').split('\n').filter(Boolean);
-const current = (): string => readlinkSync(path.join(board, 'boothdeck/current'));
-const home = (...parts: string[]): string => path.join(board, ...parts);
-const duringEvent = (lastPhotoAgeSeconds: number): void => writeFileSync(home('.event'), `true ${lastPhotoAgeSeconds}`);
+const firstDeploy = (): void => seeded.cloneInto(booth);
+const restarts = (): number => booth.calls().filter((c) => c === 'systemctl --user restart boothdeck.service').length;
 
 describe('scripts/deploy.sh against a fake board', () => {
-  it('first deploy: creates the folders, installs the unit and env file, enables lingering, starts the new version', () => {
-    const { code, out } = deploy(build('0.1.0-gaaaaaaa'));
+  it('first deploy: the unit, the settings file, lingering, the tool for rollbacks, and the new version running', () => {
+    const { code, out } = booth.deploy([booth.build('0.1.0-gaaaaaaa')]);
     expect(code, out).toBe(0);
-    expect(current()).toBe('releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage');
-    expect(statSync(home('boothdeck/releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage')).mode & 0o111).not.toBe(0);
-    expect(readFileSync(home('.config/systemd/user/boothdeck.service'), 'utf8')).toBe(
+    expect(booth.link('current')).toBe(A);
+    expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
+    expect(statSync(booth.home('boothdeck', A)).mode & 0o111).not.toBe(0);
+    expect(readFileSync(booth.home('.config/systemd/user/boothdeck.service'), 'utf8')).toBe(
       readFileSync(path.join(repo, 'deploy/boothdeck.service'), 'utf8'),
     );
-    const envFile = home('.config/boothdeck/boothdeck.env');
+    const envFile = booth.home('.config/boothdeck/boothdeck.env');
     expect(readFileSync(envFile, 'utf8')).toContain('BOOTHDECK_CAPTURE_URL=http://127.0.0.1:8000');
     expect(statSync(envFile).mode & 0o077).toBe(0); // the PIN lives there
-    expect(calls()).toEqual(
+    expect(existsSync(booth.home('boothdeck/bin/boothdeck-rollback'))).toBe(true);
+    expect(booth.calls()).toEqual(
       expect.arrayContaining([
         `loginctl enable-linger ${os.userInfo().username}`,
         'systemctl --user daemon-reload',
@@ -105,75 +46,181 @@ describe('scripts/deploy.sh against a fake board', () => {
         'systemctl --user restart boothdeck.service',
       ]),
     );
+    // Detached from the ssh session: a transient unit of the user's systemd.
+    expect(booth.calls().some((c) => c.startsWith('systemd-run --user') && c.includes(' run '))).toBe(true);
     expect(out).toContain('Boothdeck 0.1.0-gaaaaaaa is up');
-    expect(existsSync(home('boothdeck/deploy.log'))).toBe(true);
+    expect(booth.deployLog()).toMatch(/\[0\.1\.0-gaaaaaaa-[^\]]+\] Trial start: 0\.1\.0-gaaaaaaa answered \/healthz on port 18080: ok/);
+    expect(booth.leftovers()).toEqual([]);
   });
 
-  it('update: a new file beside the old one, switched atomically, the env file left as the team edited it', () => {
-    expect(deploy(build('0.1.0-gaaaaaaa')).code).toBe(0);
-    writeFileSync(home('.config/boothdeck/boothdeck.env'), 'BOOTHDECK_ADMIN_PIN=2468\nBOOTHDECK_PORT=8080\n');
-    const { code, out } = deploy(build('0.1.0-gbbbbbbb'));
+  it('update: tried on a spare port with the live settings and a copy of the database, then switched; local unit changes and settings kept', () => {
+    firstDeploy();
+    writeFileSync(booth.home('.config/boothdeck/boothdeck.env'), 'BOOTHDECK_ADMIN_PIN="2468"\nBOOTHDECK_PORT=8080\n');
+    mkdirSync(booth.home('.config/systemd/user/boothdeck.service.d'), { recursive: true });
+    writeFileSync(booth.home('.config/systemd/user/boothdeck.service.d/override.conf'), '[Service]\nEnvironment=LANG=fr_FR.UTF-8\n');
+    mkdirSync(booth.home('.config/Boothdeck/data'), { recursive: true });
+    writeFileSync(booth.home('.config/Boothdeck/data/boothdeck.sqlite'), '');
+    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')]);
     expect(code, out).toBe(0);
-    expect(current()).toBe('releases/Boothdeck-0.1.0-gbbbbbbb-arm64.AppImage');
-    expect(readlinkSync(home('boothdeck/previous'))).toBe('releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage');
-    expect(existsSync(home('boothdeck/releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage'))).toBe(true);
-    expect(readFileSync(home('.config/boothdeck/boothdeck.env'), 'utf8')).toBe('BOOTHDECK_ADMIN_PIN=2468\nBOOTHDECK_PORT=8080\n');
-    expect(existsSync(home('boothdeck/current.new'))).toBe(false);
+    expect(booth.link('current')).toBe(B);
+    expect(booth.link('previous')).toBe(A);
+    expect(booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
+    expect(readFileSync(booth.home('.config/boothdeck/boothdeck.env'), 'utf8')).toBe('BOOTHDECK_ADMIN_PIN="2468"\nBOOTHDECK_PORT=8080\n');
+    expect(readFileSync(booth.home('.config/systemd/user/boothdeck.service.d/override.conf'), 'utf8')).toContain('LANG=fr_FR');
+    const trialEnv = readFileSync(booth.home('.trial-env'), 'utf8');
+    expect(trialEnv).toContain('BOOTHDECK_ADMIN_PIN=2468\n'); // the live settings, quotes removed as systemd does
+    expect(trialEnv).toContain('BOOTHDECK_PORT=18080\n');
+    expect(trialEnv).toContain('BOOTHDECK_HARDWARE=fake\n'); // the live instance holds the relay and the ring
+    expect(trialEnv).toMatch(/BOOTHDECK_DATA_DIR=.*\/boothdeck\/trial-[^/]+\/data\n/);
+    expect(trialEnv).not.toContain('WAYLAND_DISPLAY');
+    expect(readFileSync(booth.home('.trial-args'), 'utf8').trim()).toBe('--boothdeck-trial --ozone-platform=headless');
+    expect(out).toMatch(/Copied the database/);
+    expect(booth.leftovers()).toEqual([]);
   });
 
-  it('a release that never answers is rolled back to the previous one', () => {
-    expect(deploy(build('0.1.0-gaaaaaaa')).code).toBe(0);
-    writeFileSync(log, '');
-    const { code, out } = deploy(build('0.1.0-gbbbbbbb', 'broken'));
-    expect(code).not.toBe(0);
+  it('a release that crashes at start is stopped at its trial: the running one is never restarted', () => {
+    firstDeploy();
+    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb', 'crash')]);
+    expect(code).toBe(1);
+    expect(out).toContain('Trial start: 0.1.0-gbbbbbbb exited at start');
+    expect(out).toContain('trial output: SqliteError: database disk image is malformed');
+    expect(out).toContain('never stopped and keeps serving');
+    expect(restarts()).toBe(0);
+    expect(booth.link('current')).toBe(A);
+    expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
+  });
+
+  it('a release that passes its trial but never answers under the unit is rolled back', () => {
+    firstDeploy();
+    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb', 'live-crash')], { BOOTH_HEALTH_ATTEMPTS: '10' });
+    expect(code).toBe(1);
     expect(out).toContain('did not report version 0.1.0-gbbbbbbb');
-    expect(out).toContain('ROLLED BACK to releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage, which answers');
-    expect(current()).toBe('releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage');
-    expect(calls().filter((c) => c === 'systemctl --user restart boothdeck.service')).toHaveLength(2);
+    expect(out).toContain(`ROLLED BACK to ${A}, which answers /healthz again`);
+    expect(booth.link('current')).toBe(A);
+    expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
+    expect(restarts()).toBe(2);
   });
 
-  it('a 200 from the old version is not success: only the new version on /healthz counts', () => {
-    expect(deploy(build('0.1.0-gaaaaaaa')).code).toBe(0);
-    const { code, out } = deploy(build('0.1.0-gbbbbbbb', { reports: '0.1.0-gaaaaaaa' }));
-    expect(code).not.toBe(0);
-    expect(out).toContain('ROLLED BACK');
-    expect(current()).toBe('releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage');
+  it('a 200 from another version is not success: only the new version on /healthz counts', () => {
+    firstDeploy();
+    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb', { reports: '0.1.0-gaaaaaaa' })], { BOOTH_HEALTH_ATTEMPTS: '10' });
+    expect(code).toBe(1);
+    expect(out).toContain('did not answer /healthz on port 18080');
+    expect(booth.link('current')).toBe(A);
   });
 
-  it('refuses to restart during an event with a photo in the last 30 minutes, and says so', () => {
-    expect(deploy(build('0.1.0-gaaaaaaa')).code).toBe(0);
-    duringEvent(10 * 60);
-    writeFileSync(log, '');
-    const { code, out } = deploy(build('0.1.0-gbbbbbbb'), { GITHUB_ACTIONS: 'true' });
+  it('refuses to restart during an event with a photo in the last 30 minutes, before any upload', () => {
+    firstDeploy();
+    booth.event(10 * 60);
+    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { GITHUB_ACTIONS: 'true' });
     expect(code).toBe(75);
     expect(out).toContain('REFUSED: an event is under way on the booth (last photo 10 min ago');
     expect(out).toContain('::error title=Deploy refused::');
-    expect(current()).toBe('releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage');
-    expect(calls().some((c) => c.startsWith('scp') || c.includes('restart'))).toBe(false);
-    expect(readFileSync(home('boothdeck/deploy.log'), 'utf8')).toContain('REFUSED');
+    expect(booth.calls().some((c) => c.includes(' receive ') || c.includes('restart'))).toBe(false);
+    expect(booth.deployLog()).toContain('REFUSED');
+    expect(booth.leftovers()).toEqual([]);
+  });
+
+  it('an event that starts during the upload is caught by the second guard, right before the restart', () => {
+    firstDeploy();
+    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_EVENT_DURING_UPLOAD: '1' });
+    expect(code, out).toBe(75);
+    expect(out).toContain('Event guard: no photo in the last 30 min'); // the first guard, before the upload
+    expect(out).toMatch(/Trial start: 0\.1\.0-gbbbbbbb answered[\s\S]*REFUSED: an event is under way on the booth \(last photo 0 min ago/);
+    expect(restarts()).toBe(0);
+    expect(booth.link('current')).toBe(A);
+    expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
   });
 
   it('restarts during an event when forced, and logs that it was forced', () => {
-    expect(deploy(build('0.1.0-gaaaaaaa')).code).toBe(0);
-    duringEvent(5 * 60);
-    const { code, out } = deploy(build('0.1.0-gbbbbbbb'), { BOOTH_FORCE: '1' });
+    firstDeploy();
+    booth.event(5 * 60);
+    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { BOOTH_FORCE: '1' });
     expect(code, out).toBe(0);
     expect(out).toContain('FORCED: an event is under way (last photo 5 min ago)');
-    expect(current()).toBe('releases/Boothdeck-0.1.0-gbbbbbbb-arm64.AppImage');
+    expect(booth.link('current')).toBe(B);
   });
 
-  it('an event whose last photo is older than 30 minutes does not block the deploy', () => {
-    expect(deploy(build('0.1.0-gaaaaaaa')).code).toBe(0);
-    duringEvent(45 * 60);
-    const { code, out } = deploy(build('0.1.0-gbbbbbbb'));
+  it('a full disk refuses the upload and leaves nothing behind', () => {
+    firstDeploy();
+    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_FREE_KB: '20000', GITHUB_ACTIONS: 'true' });
+    expect(code).toBe(74);
+    expect(out).toMatch(/REFUSED: not enough free space on the booth: 19 MB free in .*, 100 MB needed/);
+    expect(out).toContain('::error title=Deploy refused::Not enough free space');
+    expect(booth.leftovers()).toEqual([]);
+    expect(existsSync(booth.home('boothdeck', B))).toBe(false);
+    expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
+  });
+
+  it('a disk that fills up during the upload keeps no partial file', () => {
+    firstDeploy();
+    const big = booth.build('0.1.0-gbbbbbbb');
+    writeFileSync(big, readFileSync(big, 'utf8') + '#'.repeat(64 * 1024));
+    // A file size limit on the booth's side stands for the disk filling up: the write fails halfway.
+    const { code, out } = booth.deploy([big], { FAKE_DISK_FULL_KB: '16' });
+    expect(code).not.toBe(0);
+    expect(out).toMatch(/FAILED: the upload (could not be written|stopped after)/);
+    expect(booth.leftovers()).toEqual([]);
+    expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
+  });
+
+  it('boothdeck-rollback puts the previous release back after trying it, and proves it answers', () => {
+    firstDeploy();
+    expect(booth.deploy([booth.build('0.1.0-gbbbbbbb')]).code).toBe(0);
+    const { code, out } = booth.onBooth('boothdeck-rollback');
     expect(code, out).toBe(0);
-    expect(current()).toBe('releases/Boothdeck-0.1.0-gbbbbbbb-arm64.AppImage');
+    expect(out).toContain(`Rolling back from ${B} to ${A}`);
+    expect(out).toContain('Trial start: 0.1.0-gaaaaaaa answered');
+    expect(booth.link('current')).toBe(A);
+    expect(booth.link('previous')).toBe(B);
+    expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
+    // From the pipeline (or a laptop) it is the same command.
+    const again = booth.deploy(['--rollback']);
+    expect(again.code, again.out).toBe(0);
+    expect(booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
+  });
+
+  it('from the runner on the booth: no ssh, and through sudo when the runner has a user of its own', () => {
+    const here = booth.deploy([booth.build('0.1.0-gaaaaaaa')], { BOOTH_HOST: '', BOOTH_USER: '', HOME: booth.board });
+    expect(here.code, here.out).toBe(0);
+    expect(here.out).toContain(`Deploying Boothdeck 0.1.0-gaaaaaaa to ${os.userInfo().username} on this machine`);
+    const other = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { BOOTH_HOST: '', BOOTH_USER: 'booth-user-x' });
+    expect(other.code, other.out).toBe(0);
+    expect(booth.calls().filter((c) => c.startsWith('ssh'))).toEqual([]);
+    expect(booth.calls().some((c) => c.startsWith('sudo -n -H -u booth-user-x -- sh -c'))).toBe(true);
+    expect(booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
+  });
+
+  it('without systemd-run the install is detached with setsid, and still ends on the new version', () => {
+    firstDeploy();
+    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_NO_SYSTEMD_RUN: '1' });
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/The install goes on by itself \(process \d+\)/);
+    expect(booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
+  });
+
+  it('installs ffmpeg and FUSE 2 with passwordless sudo, else says so and runs the AppImage extracted', () => {
+    booth.installed('ffmpeg', false);
+    booth.installed('libfuse2', false);
+    const without = booth.deploy([booth.build('0.1.0-gaaaaaaa')]);
+    expect(without.code, without.out).toBe(0);
+    expect(without.out).toContain('WARNING: ffmpeg libfuse2 not installed');
+    expect(without.out).toContain('WARNING: ffmpeg missing: video tiles show a placeholder');
+    expect(readFileSync(booth.home('.config/boothdeck/deploy.env'), 'utf8')).toContain('APPIMAGE_EXTRACT_AND_RUN=1');
+    expect(readFileSync(booth.home('.trial-env'), 'utf8')).toContain('APPIMAGE_EXTRACT_AND_RUN=1\n');
+    const withSudo = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_SUDO: '1' });
+    expect(withSudo.code, withSudo.out).toBe(0);
+    expect(booth.calls()).toContain(
+      'sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg libfuse2',
+    );
+    expect(withSudo.out).toContain('FUSE 2: present');
+    expect(readFileSync(booth.home('.config/boothdeck/deploy.env'), 'utf8')).not.toContain('APPIMAGE_EXTRACT_AND_RUN');
   });
 
   it('refuses a file that is not a Boothdeck arm64 AppImage before touching the booth', () => {
-    const other = path.join(artifacts, 'something.AppImage');
+    const other = path.join(booth.artifacts, 'something.AppImage');
     writeFileSync(other, 'x');
-    expect(deploy(other).code).toBe(64);
-    expect(calls()).toEqual([]);
+    expect(booth.deploy([other]).code).toBe(64);
+    expect(booth.calls()).toEqual([]);
   });
 });
