@@ -38,10 +38,24 @@ done <"${TMPDIR:-/tmp}/boothdeck-binaries.$$"
 rm -f "${TMPDIR:-/tmp}/boothdeck-binaries.$$"
 
 # Loading each module in the packaged Electron (as Node) proves it was built for its ABI. Run as
-# root (the CI container is): rpi-ws281x-native only loads its addon for root, a stub otherwise.
-BOOTHDECK_APP="$RESOURCES/app.asar" BOOTHDECK_MODULES="$MODULES" ELECTRON_RUN_AS_NODE=1 "$EXE" -e '
+# a user who is not root, as the booth's unit is (the CI container is root: setpriv drops to
+# BOOTHDECK_CHECK_USER, nobody by default). rpi-ws281x-native hands such a user a stub without
+# loading its addon, so its .node file is loaded directly as well.
+AS_USER=''
+if [ "$(id -u)" -eq 0 ]; then
+  CHECK_USER="${BOOTHDECK_CHECK_USER:-nobody}"
+  AS_USER="setpriv --reuid=$CHECK_USER --regid=$(id -g "$CHECK_USER") --clear-groups --"
+fi
+WS281X_ADDON=$(find -L "$UNPACKED_MODULES/rpi-ws281x-native" -name '*.node' -type f 2>/dev/null | head -n 1)
+# shellcheck disable=SC2086 # AS_USER is a command prefix
+BOOTHDECK_APP="$RESOURCES/app.asar" BOOTHDECK_MODULES="$MODULES" BOOTHDECK_ADDON="$WS281X_ADDON" ELECTRON_RUN_AS_NODE=1 $AS_USER "$EXE" -e '
 const path = require("node:path");
 let failed = false;
+console.log(`loading as uid ${process.getuid()}`);
+if (process.getuid() === 0) {
+  failed = true;
+  console.log("FAIL: the modules were loaded as root; the booth loads them as its user");
+}
 for (const name of process.env.BOOTHDECK_MODULES.split(" ")) {
   try {
     require(path.join(process.env.BOOTHDECK_APP, "node_modules", name));
@@ -50,6 +64,12 @@ for (const name of process.env.BOOTHDECK_MODULES.split(" ")) {
     failed = true;
     console.log(`FAIL: ${name} does not load in Electron: ${err.message}`);
   }
+}
+try {
+  if (process.env.BOOTHDECK_ADDON) require(process.env.BOOTHDECK_ADDON);
+} catch (err) {
+  failed = true;
+  console.log(`FAIL: the rpi-ws281x-native addon does not load in Electron: ${err.message}`);
 }
 process.exit(failed ? 1 : 0);
 ' || FAIL=1

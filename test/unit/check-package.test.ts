@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +11,10 @@ const ALL = ['better-sqlite3', 'sharp', 'onoff', 'epoll', 'i2c-bus', 'rpi-ws281x
 let release: string;
 beforeEach(() => {
   release = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-release-'));
+  // The check loads the modules as a user who is not root: that user must be able to read them.
+  chmodSync(release, 0o755);
+  // This run's own TMPDIR (test/support's global setup) is private to root; the system's /tmp is not touched.
+  if (path.basename(os.tmpdir()).startsWith('boothdeck-vitest-run-')) chmodSync(os.tmpdir(), 0o755);
 });
 afterEach(() => rmSync(release, { recursive: true, force: true }));
 
@@ -47,6 +51,9 @@ describe('scripts/check-package.sh', () => {
     const result = check();
     expect(result.stdout).toContain('Package check passed');
     expect(result.status).toBe(0);
+    // As the booth's unit does: never as root, even where the check itself runs as root (CI).
+    expect(result.stdout).toMatch(/loading as uid (\d+)/);
+    expect(result.stdout).not.toContain('loading as uid 0\n');
   });
 
   it('fails the build when a native module is missing from the package', () => {
