@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const repo = path.resolve(import.meta.dirname, '../..');
@@ -68,5 +69,23 @@ describe('scripts/check-package.sh', () => {
     const result = check('2.0');
     expect(result.status).toBe(1);
     expect(result.stdout).toMatch(/better_sqlite3\.node needs glibc [\d.]+, the booth has 2\.0/);
+  });
+});
+
+describe('build-info.json, written at packaging', () => {
+  it('is packed beside package.json and names the build the dashboard shows', async () => {
+    const builder = readFileSync(path.join(repo, 'electron-builder.yml'), 'utf8');
+    expect(builder).toMatch(/^beforePack: \.\/scripts\/build-info\.mjs$/m);
+    expect(builder).toMatch(/^ {2}- build-info\.json$/m);
+    const { buildInfo } = (await import(pathToFileURL(path.join(repo, 'scripts/build-info.mjs')).href)) as {
+      buildInfo: (env: NodeJS.ProcessEnv, now: Date) => { version: string; commit: string; build: string };
+    };
+    const info = buildInfo({ ...process.env, GITHUB_SHA: '1a2b3c4d5e6f', GITHUB_RUN_ID: '42' }, new Date('2026-11-25T10:00:00.500Z'));
+    expect(info).toEqual({
+      version: '0.1.0-g1a2b3c4',
+      commit: '1a2b3c4d5e6f',
+      built_at: '2026-11-25T10:00:00Z',
+      build: '0.1.0-g1a2b3c4 (2026-11-25T10:00:00Z, run 42)',
+    });
   });
 });
