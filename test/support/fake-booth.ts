@@ -7,24 +7,23 @@ export const repo = path.resolve(import.meta.dirname, '../..');
 export const LIVE_PORT = 8080;
 
 /**
- * The commands the deploy reaches for, replaced by recording stand-ins. ssh and sudo run their
- * command here with HOME set to the fake board; systemctl "starts" the release `current` points
- * to; curl answers /healthz as the running release or a trial instance would; df reports the
- * free space a test sets; dpkg-query knows the packages in .dpkg/. A stand-in called by the
- * detached install counts its calls and, at FAKE_KILL_AT, kills the install's whole process group
- * (a crash at that line).
+ * The commands the deploy reaches for, replaced by recording stand-ins written with shell
+ * builtins only (each one is a process the deploy starts; they should cost no more). ssh and sudo
+ * run their command here with HOME set to the fake board; systemctl "starts" the release `current`
+ * points to; curl answers /healthz as the running release or a trial instance would; df reports
+ * the free space a test sets; dpkg-query knows the packages in .dpkg/.
  */
 const STUBS: Record<string, string> = {
   ssh: `while [ $# -gt 0 ]; do case "$1" in -i|-o) shift 2 ;; -*) shift ;; *) break ;; esac; done
 shift
-echo "ssh $*" >>"$FAKE_LOG"
+printf 'ssh %s\n' "$*" >>"$FAKE_LOG"
 cd "$FAKE_BOARD"
 case "$*" in *" receive "*) [ -z "\${FAKE_DISK_FULL_KB:-}" ] || ulimit -f $((FAKE_DISK_FULL_KB * 2)) ;; esac
 HOME="$FAKE_BOARD" sh -c "$*"
 status=$?
 case "$*" in *" receive "*) [ -z "\${FAKE_EVENT_DURING_UPLOAD:-}" ] || echo "true 0" >"$FAKE_BOARD/.event" ;; esac
 exit $status`,
-  sudo: `echo "sudo $*" >>"$FAKE_LOG"
+  sudo: `printf 'sudo %s\n' "$*" >>"$FAKE_LOG"
 [ "$1" = -n ] && shift
 case "$1" in
   true) [ -n "\${FAKE_SUDO:-}" ] ;;
@@ -32,51 +31,77 @@ case "$1" in
   env) for a; do case "$a" in apt-get|install|update|-y|--no-install-recommends|env|DEBIAN_FRONTEND=*) ;; *) : >"$FAKE_BOARD/.dpkg/$a" ;; esac; done ;;
   *) exit 1 ;;
 esac`,
-  systemctl: `echo "systemctl $*" >>"$FAKE_LOG"
+  systemctl: `printf 'systemctl %s\n' "$*" >>"$FAKE_LOG"
 case "$*" in *restart*)
   target=$(readlink "$FAKE_BOARD/boothdeck/current")
-  if grep -q "BEHAVIOUR='\\(crash\\|live-crash\\)'" "$FAKE_BOARD/boothdeck/$target"; then : >"$FAKE_BOARD/.running"; else echo "$target" >"$FAKE_BOARD/.running"; fi ;;
+  behaviour=''
+  while IFS= read -r line; do case "$line" in BEHAVIOUR=*) behaviour=$line ;; esac; done <"$FAKE_BOARD/boothdeck/$target"
+  case "$behaviour" in *"'crash'" | *"'live-crash'") : >"$FAKE_BOARD/.running" ;; *) echo "$target" >"$FAKE_BOARD/.running" ;; esac ;;
 esac`,
-  loginctl: `echo "loginctl $*" >>"$FAKE_LOG"`,
-  'systemd-run': `echo "systemd-run $*" >>"$FAKE_LOG"
+  loginctl: `printf 'loginctl %s\n' "$*" >>"$FAKE_LOG"`,
+  'systemd-run': `printf 'systemd-run %s\n' "$*" >>"$FAKE_LOG"
 [ -z "\${FAKE_NO_SYSTEMD_RUN:-}" ] || { echo "Failed to connect to bus: No medium found" >&2; exit 1; }
 while [ "$1" != -- ]; do shift; done
 shift
-# The detached run says its own process id (setsid may fork) before the stand-in returns.
-setsid sh -c 'echo $$ >"$0.tmp"; mv "$0.tmp" "$0"; exec "$@"' "$FAKE_BOARD/.job.$$" "$@" </dev/null >/dev/null 2>&1 &
-until [ -s "$FAKE_BOARD/.job.$$" ]; do :; done
-cat "$FAKE_BOARD/.job.$$" >>"$FAKE_BOARD/.jobs"
-rm -f "$FAKE_BOARD/.job.$$"`,
+# The run leads a session of its own, as in a unit of its own; its output goes where systemd-run's
+# went (runs/ID.out), as the journal would have it.
+setsid "$@" </dev/null &`,
   curl: `for url; do :; done
 port=\${url#http://127.0.0.1:}; port=\${port%%/*}
 answer=''
 if [ -f "$FAKE_BOARD/.ports/$port" ]; then
   read -r version pid <"$FAKE_BOARD/.ports/$port"
-  kill -0 "$pid" 2>/dev/null && answer=$version
+  ! kill -0 "$pid" 2>/dev/null || answer=$version
 elif [ "$port" = "\${FAKE_LIVE_PORT:-8080}" ] && [ -s "$FAKE_BOARD/.running" ]; then
-  release="$FAKE_BOARD/boothdeck/$(cat "$FAKE_BOARD/.running")"
-  answer=$(sed -n "s/^VERSION='\\(.*\\)'$/\\1/p" "$release")
-  behaviour=$(sed -n "s/^BEHAVIOUR='\\(.*\\)'$/\\1/p" "$release")
-  case "$behaviour" in wrong:*) answer=\${behaviour#wrong:} ;; esac
+  read -r release <"$FAKE_BOARD/.running"
+  while IFS= read -r line; do
+    case "$line" in
+      VERSION=*) answer=\${line#VERSION=\\'} && answer=\${answer%\\'} ;;
+      BEHAVIOUR=\\'wrong:*) answer=\${line#BEHAVIOUR=\\'wrong:} && answer=\${answer%\\'} ;;
+    esac
+  done <"$FAKE_BOARD/boothdeck/$release"
 fi
 [ -n "$answer" ] || exit 7
 case "$url" in */healthz) ;; *) exit 0 ;; esac
-set -- $(cat "$FAKE_BOARD/.event" 2>/dev/null || echo false null)
-printf '{"ok":true,"version":"%s","simulator":false,"event_active":%s,"last_photo_age_seconds":%s}' "$answer" "$1" "$2"`,
+active=false age=null
+[ ! -f "$FAKE_BOARD/.event" ] || read -r active age <"$FAKE_BOARD/.event"
+printf '{"ok":true,"version":"%s","simulator":false,"event_active":%s,"last_photo_age_seconds":%s}' "$answer" "$active" "$age"`,
   df: `printf 'Filesystem 1024-blocks Used Available Capacity Mounted on\\n/dev/root 30000000 1000 %s 1%% /\\n' "\${FAKE_FREE_KB:-20000000}"`,
-  'dpkg-query': `for pkg; do :; done
-if [ -e "$FAKE_BOARD/.dpkg/$pkg" ]; then printf installed; else printf not-installed; fi`,
+  'dpkg-query': `for pkg; do
+  case "$pkg" in -*) ;; *) if [ -e "$FAKE_BOARD/.dpkg/$pkg" ]; then echo "$pkg installed"; else echo "$pkg not-installed"; fi ;; esac
+done`,
 };
 
-/** Wraps every stub: inside a detached install, the Nth call kills the install (FAKE_KILL_AT). */
-const KILL_HOOK = `if [ -n "\${BOOTHDECK_RUN_ID:-}" ] && [ -n "\${FAKE_KILL_AT:-}" ]; then
-  n=$(( $(cat "$FAKE_BOARD/.calls" 2>/dev/null || echo 0) + 1 )); echo $n >"$FAKE_BOARD/.calls"
-  if [ "$n" = "$FAKE_KILL_AT" ]; then echo "killed at call $n: $(basename "$0") $*" >>"$FAKE_LOG"; kill -s KILL -- -$(cut -d" " -f5 /proc/$$/stat); fi
+/**
+ * Wraps every stand-in: inside a detached install (BOOTHDECK_RUN_ID), each call that differs from
+ * the one before is a step (a poll repeated until something answers is one step, however many
+ * times the machine's speed makes it ask), recorded in .steps-ID; at step FAKE_KILL_AT the hook
+ * kills the install's whole process group, as a crash at that line would.
+ */
+const STEP_HOOK = `if [ -n "\${BOOTHDECK_RUN_ID:-}" ]; then
+  step="\${0##*/} $*" n=0 last=''
+  state="$FAKE_BOARD/.step-$BOOTHDECK_RUN_ID"
+  [ ! -f "$state" ] || { read -r n && IFS= read -r last; } <"$state"
+  if [ "$step" != "$last" ]; then
+    n=$((n + 1))
+    printf '%s\\n%s\\n' "$n" "$step" >"$state"
+    printf '%s\\n' "$step" >>"$FAKE_BOARD/.steps-$BOOTHDECK_RUN_ID"
+    if [ "$n" = "\${FAKE_KILL_AT:-}" ]; then
+      printf 'killed at step %s: %s\n' "$n" "$step" >>"$FAKE_LOG"
+      read -r _ _ _ _ group _ <"/proc/$$/stat"
+      kill -s KILL -- "-$group"
+    fi
+  fi
 fi
 `;
 
 export type Behaviour = 'healthy' | 'crash' | 'live-crash' | 'gate' | { reports: string };
+export interface Outcome {
+  code: number | null;
+  out: string;
+}
 
+/** A folder standing for the booth (its home), stand-ins for what the deploy calls, and builds to deploy. */
 export class FakeBooth {
   readonly root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-deploy-'));
   readonly board = path.join(this.root, 'board');
@@ -88,7 +113,7 @@ export class FakeBooth {
     for (const dir of [this.board, this.bin, this.artifacts, this.home('.dpkg'), this.home('.ports')]) mkdirSync(dir, { recursive: true });
     writeFileSync(this.log, '');
     for (const [name, body] of Object.entries(STUBS)) {
-      writeFileSync(path.join(this.bin, name), `#!/bin/sh\n${KILL_HOOK}${body}\n`);
+      writeFileSync(path.join(this.bin, name), `#!/bin/sh\n${STEP_HOOK}${body}\n`);
       chmodSync(path.join(this.bin, name), 0o755);
     }
     for (const pkg of ['ffmpeg', 'libfuse2']) this.installed(pkg);
@@ -105,7 +130,7 @@ export class FakeBooth {
 
   /** A stand-in AppImage: a script that, started for the trial, answers on its port until stopped. */
   build(version: string, behaviour: Behaviour = 'healthy'): string {
-    const file = path.join(this.artifacts, `Boothdeck-${version}-arm64.AppImage`);
+    const file = this.artifact(version);
     const mode = typeof behaviour === 'string' ? behaviour : `wrong:${behaviour.reports}`;
     writeFileSync(
       file,
@@ -116,7 +141,7 @@ case " $* " in *" --boothdeck-trial "*) ;; *) exit 0 ;; esac
 printf '%s\\n' "$*" >"$FAKE_BOARD/.trial-args"
 env >"$FAKE_BOARD/.trial-env"
 [ "$BEHAVIOUR" != crash ] || { echo "SqliteError: database disk image is malformed" >&2; exit 1; }
-if [ "$BEHAVIOUR" = gate ]; then : >"$FAKE_BOARD/.gate-waiting"; cat "$FAKE_BOARD/.gate" >/dev/null; fi
+[ "$BEHAVIOUR" != gate ] || read -r _ <"$FAKE_BOARD/.gate"
 reported=$VERSION
 case "$BEHAVIOUR" in wrong:*) reported=\${BEHAVIOUR#wrong:} ;; esac
 trap 'rm -f "$FAKE_BOARD/.ports/$BOOTHDECK_PORT"; exit 0' TERM
@@ -128,9 +153,18 @@ tail -f /dev/null & wait $!
     return file;
   }
 
+  /** Where build() writes that version. */
+  artifact(version: string): string {
+    return path.join(this.artifacts, `Boothdeck-${version}-arm64.AppImage`);
+  }
+
+  /**
+   * The environment of a deploy: the stand-ins first, then the system's own folders only (a
+   * developer's PATH, with its shims and node_modules/.bin, does not change what the deploy finds).
+   */
   env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
     return {
-      PATH: `${this.bin}:${process.env.PATH ?? ''}`,
+      PATH: `${this.bin}:/usr/local/bin:/usr/bin:/bin`,
       LANG: 'C',
       FAKE_BOARD: this.board,
       FAKE_LOG: this.log,
@@ -145,36 +179,48 @@ tail -f /dev/null & wait $!
     };
   }
 
-  deploy(args: string[], env: Record<string, string> = {}): { code: number | null; out: string } {
-    const result = spawnSync('sh', [path.join(repo, 'scripts/deploy.sh'), ...args], { encoding: 'utf8', env: this.env(env) });
-    return { code: result.status, out: result.stdout + result.stderr };
-  }
-
-  /** The same, in the background; `cutAfter` closes its output after that many lines, as a dropped link would. */
-  deployAsync(args: string[], env: Record<string, string> = {}, cutAfter?: number): Promise<{ code: number | null; out: string }> {
-    const command = cutAfter === undefined ? 'sh "$0" "$@"' : `sh "$0" "$@" 2>&1 | head -n ${cutAfter}`;
-    const child = spawn('sh', ['-c', command, path.join(repo, 'scripts/deploy.sh'), ...args], { env: this.env(env) });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    return new Promise((resolve) => child.on('close', (code) => resolve({ code, out })));
+  /** Runs scripts/deploy.sh; `cutAfter` closes its output after that many lines, as a dropped link would. */
+  deploy(args: string[], env: Record<string, string> = {}, cutAfter?: number): Promise<Outcome> {
+    const command = cutAfter === undefined ? 'exec sh "$0" "$@"' : `sh "$0" "$@" 2>&1 | head -n ${cutAfter}`;
+    return this.run('sh', ['-c', command, path.join(repo, 'scripts/deploy.sh'), ...args], this.env(env));
   }
 
   /** Runs the tool the booth keeps in ~/boothdeck/bin (boothdeck-rollback, recover, status). */
-  onBooth(command: string, env: Record<string, string> = {}): { code: number | null; out: string } {
-    const result = spawnSync('sh', [this.home('boothdeck/bin', command.split(' ')[0]!), ...command.split(' ').slice(1)], {
-      encoding: 'utf8',
-      cwd: this.board,
-      env: { ...this.env(env), HOME: this.board, BOOTHDECK_HEALTH_ATTEMPTS: '100', BOOTHDECK_HEALTH_WAIT: '0.02' },
+  onBooth(command: string, env: Record<string, string> = {}): Promise<Outcome> {
+    const [tool, ...args] = command.split(' ');
+    return this.run('sh', [this.home('boothdeck/bin', tool!), ...args], {
+      ...this.env(env),
+      HOME: this.board,
+      BOOTHDECK_HEALTH_ATTEMPTS: '100',
+      BOOTHDECK_HEALTH_WAIT: '0.02',
     });
-    return { code: result.status, out: result.stdout + result.stderr };
   }
 
-  /** Detached installs started through systemd-run that are still running. */
-  pendingJobs(): number[] {
-    const file = this.home('.jobs');
-    if (!existsSync(file)) return [];
-    return readFileSync(file, 'utf8').split('\n').filter(Boolean).map(Number).filter(isRunning);
+  private run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<Outcome> {
+    const child = spawn(command, args, { env, cwd: this.board, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    return new Promise((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, out }));
+    });
+  }
+
+  /** The ids of the detached runs that installed (or tried to) that version. */
+  runs(version: string): string[] {
+    const runs = this.home('boothdeck/runs');
+    if (!existsSync(runs)) return [];
+    return readdirSync(runs)
+      .filter((f) => f.startsWith(`${version}-`) && f.endsWith('.log'))
+      .map((f) => f.slice(0, -'.log'.length));
+  }
+
+  /** The steps of a detached run (stand-in calls, repeats folded), in order. */
+  steps(runId: string): string[] {
+    return readFileSync(this.home(`.steps-${runId}`), 'utf8')
+      .split('\n')
+      .filter(Boolean);
   }
 
   calls(): string[] {
@@ -213,24 +259,42 @@ tail -f /dev/null & wait $!
     writeFileSync(this.home('.event'), `true ${lastPhotoAgeSeconds}`);
   }
 
-  /** Copies the board as it is now (a booth in a known state) into another fake booth. */
-  cloneInto(other: FakeBooth): void {
+  /** A new fake booth whose board and builds are copies of this one's as they are now (a booth in a known state). */
+  clone(): FakeBooth {
+    const other = new FakeBooth();
     rmSync(other.board, { recursive: true, force: true });
-    spawnSync('cp', ['-a', this.board, other.board]);
-    rmSync(other.home('.jobs'), { force: true });
-    for (const file of readdirSync(this.artifacts)) spawnSync('cp', ['-a', path.join(this.artifacts, file), other.artifacts]);
+    copyTree(this.board, other.board);
+    rmSync(other.artifacts, { recursive: true, force: true });
+    copyTree(this.artifacts, other.artifacts);
+    return other;
   }
 
+  /** Stops the trial instances still answering (only processes started from this board) and removes it all. */
   dispose(): void {
     for (const port of existsSync(this.home('.ports')) ? readdirSync(this.home('.ports')) : []) {
       const pid = Number(readFileSync(this.home('.ports', port), 'utf8').split(' ')[1]);
+      if (!isRunning(pid) || !readCmdline(pid).includes(this.board)) continue;
       try {
         process.kill(-pid, 'SIGKILL');
       } catch {
         /* already gone */
       }
     }
-    rmSync(this.root, { recursive: true, force: true });
+    rmSync(this.root, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+/** cp -a: links kept as links, modes and times kept (a release must stay executable). */
+function copyTree(from: string, to: string): void {
+  const { status, stderr } = spawnSync('cp', ['-a', from, to], { encoding: 'utf8' });
+  if (status !== 0) throw new Error(`cp -a ${from} ${to}: ${stderr}`);
+}
+
+function readCmdline(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
   }
 }
 
@@ -242,4 +306,19 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Runs fn over the items, at most `limit` at a time (each deploy is a few hundred short processes:
+ * more at once only share the same cores), and waits for all of them; then fails with the first
+ * failure, if any.
+ */
+export async function eachConcurrently<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  const failures: unknown[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]!).catch((error: unknown) => failures.push(error));
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failures.length > 0) throw failures[0];
 }

@@ -1,33 +1,35 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeBooth, repo } from '../support/fake-booth.js';
+import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
+import { FakeBooth, repo, type Outcome } from '../support/fake-booth.js';
 
 const A = 'releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage';
 const B = 'releases/Boothdeck-0.1.0-gbbbbbbb-arm64.AppImage';
 
-let booth: FakeBooth;
-/** A booth after its first deploy (0.1.0-gaaaaaaa running), copied for each test that needs one. */
+/** A booth after its first deploy (0.1.0-gaaaaaaa running): the first test's subject, copied by the others. */
 let seeded: FakeBooth;
-beforeAll(() => {
+let first: Outcome;
+beforeAll(async () => {
   seeded = new FakeBooth();
-  const { code, out } = seeded.deploy([seeded.build('0.1.0-gaaaaaaa')]);
-  expect(code, out).toBe(0);
+  first = await seeded.deploy([seeded.build('0.1.0-gaaaaaaa')]);
 });
 afterAll(() => seeded.dispose());
-beforeEach(() => {
-  booth = new FakeBooth();
-});
-afterEach(() => booth.dispose());
 
-const firstDeploy = (): void => seeded.cloneInto(booth);
-const restarts = (): number => booth.calls().filter((c) => c === 'systemctl --user restart boothdeck.service').length;
+/** A booth of the test's own, removed when it ends: a copy of the seeded one, or a new board. */
+function boothFor({ onTestFinished }: TestContext, from: 'seeded' | 'new' = 'seeded'): FakeBooth {
+  const booth = from === 'seeded' ? seeded.clone() : new FakeBooth();
+  onTestFinished(() => booth.dispose());
+  return booth;
+}
 
-describe('scripts/deploy.sh against a fake board', () => {
-  it('first deploy: the unit, the settings file, lingering, the tool for rollbacks, and the new version running', () => {
-    const { code, out } = booth.deploy([booth.build('0.1.0-gaaaaaaa')]);
-    expect(code, out).toBe(0);
+const restarts = (booth: FakeBooth): number => booth.calls().filter((c) => c === 'systemctl --user restart boothdeck.service').length;
+
+// Each case has a booth of its own: they run side by side.
+describe.concurrent('scripts/deploy.sh against a fake board', () => {
+  it('first deploy: the unit, the settings file, lingering, the tool for rollbacks, and the new version running', ({ expect }) => {
+    const booth = seeded;
+    expect(first.code, first.out).toBe(0);
     expect(booth.link('current')).toBe(A);
     expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
     expect(statSync(booth.home('boothdeck', A)).mode & 0o111).not.toBe(0);
@@ -48,19 +50,20 @@ describe('scripts/deploy.sh against a fake board', () => {
     );
     // Detached from the ssh session: a transient unit of the user's systemd.
     expect(booth.calls().some((c) => c.startsWith('systemd-run --user') && c.includes(' run '))).toBe(true);
-    expect(out).toContain('Boothdeck 0.1.0-gaaaaaaa is up');
+    expect(first.out).toContain('Boothdeck 0.1.0-gaaaaaaa is up');
     expect(booth.deployLog()).toMatch(/\[0\.1\.0-gaaaaaaa-[^\]]+\] Trial start: 0\.1\.0-gaaaaaaa answered \/healthz on port 18080: ok/);
     expect(booth.leftovers()).toEqual([]);
   });
 
-  it('update: tried on a spare port with the live settings and a copy of the database, then switched; local unit changes and settings kept', () => {
-    firstDeploy();
+  it('update: tried on a spare port with the live settings and a copy of the database, then switched; local unit changes and settings kept', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
     writeFileSync(booth.home('.config/boothdeck/boothdeck.env'), 'BOOTHDECK_ADMIN_PIN="2468"\nBOOTHDECK_PORT=8080\n');
     mkdirSync(booth.home('.config/systemd/user/boothdeck.service.d'), { recursive: true });
     writeFileSync(booth.home('.config/systemd/user/boothdeck.service.d/override.conf'), '[Service]\nEnvironment=LANG=fr_FR.UTF-8\n');
     mkdirSync(booth.home('.config/Boothdeck/data'), { recursive: true });
     writeFileSync(booth.home('.config/Boothdeck/data/boothdeck.sqlite'), '');
-    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')]);
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')]);
     expect(code, out).toBe(0);
     expect(booth.link('current')).toBe(B);
     expect(booth.link('previous')).toBe(A);
@@ -75,44 +78,52 @@ describe('scripts/deploy.sh against a fake board', () => {
     expect(trialEnv).not.toContain('WAYLAND_DISPLAY');
     expect(readFileSync(booth.home('.trial-args'), 'utf8').trim()).toBe('--boothdeck-trial --ozone-platform=headless');
     expect(out).toMatch(/Copied the database/);
+    // The unit had not changed: systemd was not asked to read it again.
+    expect(booth.calls()).not.toContain('systemctl --user daemon-reload');
     expect(booth.leftovers()).toEqual([]);
   });
 
-  it('a release that crashes at start is stopped at its trial: the running one is never restarted', () => {
-    firstDeploy();
-    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb', 'crash')]);
+  it('a release that crashes at start is stopped at its trial: the running one is never restarted', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb', 'crash')]);
     expect(code).toBe(1);
     expect(out).toContain('Trial start: 0.1.0-gbbbbbbb exited at start');
     expect(out).toContain('trial output: SqliteError: database disk image is malformed');
     expect(out).toContain('never stopped and keeps serving');
-    expect(restarts()).toBe(0);
+    expect(restarts(booth)).toBe(0);
     expect(booth.link('current')).toBe(A);
     expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
   });
 
-  it('a release that passes its trial but never answers under the unit is rolled back', () => {
-    firstDeploy();
-    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb', 'live-crash')], { BOOTH_HEALTH_ATTEMPTS: '10' });
+  it('a release that passes its trial but never answers under the unit is rolled back', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb', 'live-crash')], { BOOTH_HEALTH_ATTEMPTS: '10' });
     expect(code).toBe(1);
     expect(out).toContain('did not report version 0.1.0-gbbbbbbb');
     expect(out).toContain(`ROLLED BACK to ${A}, which answers /healthz again`);
     expect(booth.link('current')).toBe(A);
     expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
-    expect(restarts()).toBe(2);
+    expect(restarts(booth)).toBe(2);
   });
 
-  it('a 200 from another version is not success: only the new version on /healthz counts', () => {
-    firstDeploy();
-    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb', { reports: '0.1.0-gaaaaaaa' })], { BOOTH_HEALTH_ATTEMPTS: '10' });
+  it('a 200 from another version is not success: only the new version on /healthz counts', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb', { reports: '0.1.0-gaaaaaaa' })], {
+      BOOTH_HEALTH_ATTEMPTS: '10',
+    });
     expect(code).toBe(1);
     expect(out).toContain('did not answer /healthz on port 18080');
     expect(booth.link('current')).toBe(A);
   });
 
-  it('refuses to restart during an event with a photo in the last 30 minutes, before any upload', () => {
-    firstDeploy();
+  it('refuses to restart during an event with a photo in the last 30 minutes, before any upload', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
     booth.event(10 * 60);
-    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { GITHUB_ACTIONS: 'true' });
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { GITHUB_ACTIONS: 'true' });
     expect(code).toBe(75);
     expect(out).toContain('REFUSED: an event is under way on the booth (last photo 10 min ago');
     expect(out).toContain('::error title=Deploy refused::');
@@ -121,29 +132,32 @@ describe('scripts/deploy.sh against a fake board', () => {
     expect(booth.leftovers()).toEqual([]);
   });
 
-  it('an event that starts during the upload is caught by the second guard, right before the restart', () => {
-    firstDeploy();
-    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_EVENT_DURING_UPLOAD: '1' });
+  it('an event that starts during the upload is caught by the second guard, right before the restart', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_EVENT_DURING_UPLOAD: '1' });
     expect(code, out).toBe(75);
     expect(out).toContain('Event guard: no photo in the last 30 min'); // the first guard, before the upload
     expect(out).toMatch(/Trial start: 0\.1\.0-gbbbbbbb answered[\s\S]*REFUSED: an event is under way on the booth \(last photo 0 min ago/);
-    expect(restarts()).toBe(0);
+    expect(restarts(booth)).toBe(0);
     expect(booth.link('current')).toBe(A);
     expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
   });
 
-  it('restarts during an event when forced, and logs that it was forced', () => {
-    firstDeploy();
+  it('restarts during an event when forced, and logs that it was forced', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
     booth.event(5 * 60);
-    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { BOOTH_FORCE: '1' });
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { BOOTH_FORCE: '1' });
     expect(code, out).toBe(0);
     expect(out).toContain('FORCED: an event is under way (last photo 5 min ago)');
     expect(booth.link('current')).toBe(B);
   });
 
-  it('a full disk refuses the upload and leaves nothing behind', () => {
-    firstDeploy();
-    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_FREE_KB: '20000', GITHUB_ACTIONS: 'true' });
+  it('a full disk refuses the upload and leaves nothing behind', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_FREE_KB: '20000', GITHUB_ACTIONS: 'true' });
     expect(code).toBe(74);
     expect(out).toMatch(/REFUSED: not enough free space on the booth: 19 MB free in .*, 100 MB needed/);
     expect(out).toContain('::error title=Deploy refused::Not enough free space');
@@ -152,22 +166,24 @@ describe('scripts/deploy.sh against a fake board', () => {
     expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
   });
 
-  it('a disk that fills up during the upload keeps no partial file', () => {
-    firstDeploy();
+  it('a disk that fills up during the upload keeps no partial file', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
     const big = booth.build('0.1.0-gbbbbbbb');
     writeFileSync(big, readFileSync(big, 'utf8') + '#'.repeat(64 * 1024));
     // A file size limit on the booth's side stands for the disk filling up: the write fails halfway.
-    const { code, out } = booth.deploy([big], { FAKE_DISK_FULL_KB: '16' });
+    const { code, out } = await booth.deploy([big], { FAKE_DISK_FULL_KB: '16' });
     expect(code).not.toBe(0);
     expect(out).toMatch(/FAILED: the upload (could not be written|stopped after)/);
     expect(booth.leftovers()).toEqual([]);
     expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
   });
 
-  it('boothdeck-rollback puts the previous release back after trying it, and proves it answers', () => {
-    firstDeploy();
-    expect(booth.deploy([booth.build('0.1.0-gbbbbbbb')]).code).toBe(0);
-    const { code, out } = booth.onBooth('boothdeck-rollback');
+  it('boothdeck-rollback puts the previous release back after trying it, and proves it answers', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
+    expect((await booth.deploy([booth.build('0.1.0-gbbbbbbb')])).code).toBe(0);
+    const { code, out } = await booth.onBooth('boothdeck-rollback');
     expect(code, out).toBe(0);
     expect(out).toContain(`Rolling back from ${B} to ${A}`);
     expect(out).toContain('Trial start: 0.1.0-gaaaaaaa answered');
@@ -175,52 +191,70 @@ describe('scripts/deploy.sh against a fake board', () => {
     expect(booth.link('previous')).toBe(B);
     expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
     // From the pipeline (or a laptop) it is the same command.
-    const again = booth.deploy(['--rollback']);
+    const again = await booth.deploy(['--rollback']);
     expect(again.code, again.out).toBe(0);
     expect(booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
   });
 
-  it('from the runner on the booth: no ssh, and through sudo when the runner has a user of its own', () => {
-    const here = booth.deploy([booth.build('0.1.0-gaaaaaaa')], { BOOTH_HOST: '', BOOTH_USER: '', HOME: booth.board });
+  it('from the runner on the booth: no ssh, and through sudo when the runner has a user of its own', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context, 'new');
+    const here = await booth.deploy([booth.build('0.1.0-gaaaaaaa')], { BOOTH_HOST: '', BOOTH_USER: '', HOME: booth.board });
     expect(here.code, here.out).toBe(0);
     expect(here.out).toContain(`Deploying Boothdeck 0.1.0-gaaaaaaa to ${os.userInfo().username} on this machine`);
-    const other = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { BOOTH_HOST: '', BOOTH_USER: 'booth-user-x' });
+    const other = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { BOOTH_HOST: '', BOOTH_USER: 'booth-user-x' });
     expect(other.code, other.out).toBe(0);
     expect(booth.calls().filter((c) => c.startsWith('ssh'))).toEqual([]);
     expect(booth.calls().some((c) => c.startsWith('sudo -n -H -u booth-user-x -- sh -c'))).toBe(true);
     expect(booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
   });
 
-  it('without systemd-run the install is detached with setsid, and still ends on the new version', () => {
-    firstDeploy();
-    const { code, out } = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_NO_SYSTEMD_RUN: '1' });
+  it('without systemd-run the install is detached with setsid, and still ends on the new version', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_NO_SYSTEMD_RUN: '1' });
     expect(code, out).toBe(0);
     expect(out).toMatch(/The install goes on by itself \(process \d+\)/);
     expect(booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
   });
 
-  it('installs ffmpeg and FUSE 2 with passwordless sudo, else says so and runs the AppImage extracted', () => {
+  it('without ffmpeg and FUSE 2 and no sudo: says so, and runs the AppImage extracted', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
     booth.installed('ffmpeg', false);
     booth.installed('libfuse2', false);
-    const without = booth.deploy([booth.build('0.1.0-gaaaaaaa')]);
-    expect(without.code, without.out).toBe(0);
-    expect(without.out).toContain('WARNING: ffmpeg libfuse2 not installed');
-    expect(without.out).toContain('WARNING: ffmpeg missing: video tiles show a placeholder');
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')]);
+    expect(code, out).toBe(0);
+    expect(out).toContain('WARNING: ffmpeg libfuse2 not installed');
+    expect(out).toContain('WARNING: ffmpeg missing: video tiles show a placeholder');
     expect(readFileSync(booth.home('.config/boothdeck/deploy.env'), 'utf8')).toContain('APPIMAGE_EXTRACT_AND_RUN=1');
     expect(readFileSync(booth.home('.trial-env'), 'utf8')).toContain('APPIMAGE_EXTRACT_AND_RUN=1\n');
-    const withSudo = booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_SUDO: '1' });
-    expect(withSudo.code, withSudo.out).toBe(0);
+  });
+
+  it('installs ffmpeg and FUSE 2 with passwordless sudo, then lets the AppImage mount itself again', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context);
+    booth.installed('ffmpeg', false);
+    booth.installed('libfuse2', false);
+    // As a deploy before FUSE 2 was there left it.
+    writeFileSync(booth.home('.config/boothdeck/deploy.env'), 'APPIMAGE_EXTRACT_AND_RUN=1\n');
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_SUDO: '1' });
+    expect(code, out).toBe(0);
     expect(booth.calls()).toContain(
       'sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg libfuse2',
     );
-    expect(withSudo.out).toContain('FUSE 2: present');
+    expect(out).toContain('ffmpeg: present');
+    expect(out).toContain('FUSE 2: present');
     expect(readFileSync(booth.home('.config/boothdeck/deploy.env'), 'utf8')).not.toContain('APPIMAGE_EXTRACT_AND_RUN');
+    expect(readFileSync(booth.home('.trial-env'), 'utf8')).not.toContain('APPIMAGE_EXTRACT_AND_RUN');
   });
 
-  it('refuses a file that is not a Boothdeck arm64 AppImage before touching the booth', () => {
+  it('refuses a file that is not a Boothdeck arm64 AppImage before touching the booth', async (context) => {
+    const { expect } = context;
+    const booth = boothFor(context, 'new');
     const other = path.join(booth.artifacts, 'something.AppImage');
     writeFileSync(other, 'x');
-    expect(booth.deploy([other]).code).toBe(64);
+    expect((await booth.deploy([other])).code).toBe(64);
     expect(booth.calls()).toEqual([]);
   });
 });
