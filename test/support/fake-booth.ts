@@ -67,8 +67,14 @@ active=false age=null
 [ ! -f "$FAKE_BOARD/.event" ] || read -r active age <"$FAKE_BOARD/.event"
 printf '{"ok":true,"version":"%s","simulator":false,"event_active":%s,"last_photo_age_seconds":%s}' "$answer" "$active" "$age"`,
   df: `printf 'Filesystem 1024-blocks Used Available Capacity Mounted on\\n/dev/root 30000000 1000 %s 1%% /\\n' "\${FAKE_FREE_KB:-20000000}"`,
-  'dpkg-query': `for pkg; do
-  case "$pkg" in -*) ;; *) if [ -e "$FAKE_BOARD/.dpkg/$pkg" ]; then echo "$pkg installed"; else echo "$pkg not-installed"; fi ;; esac
+  'dpkg-query': `format=''
+for arg; do case "$arg" in -f=*) format=\${arg#-f=} ;; esac; done
+for pkg; do
+  case "$pkg" in -*) continue ;; esac
+  status=not-installed
+  [ ! -e "$FAKE_BOARD/.dpkg/$pkg" ] || status=installed
+  line=\${format%%'\${db:Status-Status}'*}$status\${format#*'\${db:Status-Status}'}
+  printf '%s' "\${line%%'\${Package}'*}$pkg\${line#*'\${Package}'}"
 done`,
 };
 
