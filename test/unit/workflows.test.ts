@@ -88,6 +88,7 @@ describe('the pipeline files', () => {
     'scripts/build-version.sh',
     'scripts/check-package.sh',
     'scripts/smoke-appimage.sh',
+    'scripts/smoke-trial.sh',
   ])('%s is valid POSIX sh', (file) => {
     const result = spawnSync('sh', ['-n', path.join(repo, file)], { encoding: 'utf8' });
     expect(result.stderr).toBe('');
