@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
+import { afterAll, beforeAll, describe, it, type ExpectStatic, type TestContext } from 'vitest';
 import { FakeBooth, repo, type Outcome } from '../support/fake-booth.js';
 
 const A = 'releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage';
@@ -24,6 +24,13 @@ function boothFor({ onTestFinished }: TestContext, from: 'seeded' | 'new' = 'see
 }
 
 const restarts = (booth: FakeBooth): number => booth.calls().filter((c) => c === 'systemctl --user restart boothdeck.service').length;
+
+/** The booth still runs its first release, which was never restarted. */
+function expectUntouched(expect: ExpectStatic, booth: FakeBooth): void {
+  expect(restarts(booth)).toBe(0);
+  expect(booth.link('current')).toBe(A);
+  expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
+}
 
 // Each case has a booth of its own: they run side by side.
 describe.concurrent('scripts/deploy.sh against a fake board', () => {
@@ -91,9 +98,7 @@ describe.concurrent('scripts/deploy.sh against a fake board', () => {
     expect(out).toContain('Trial start: 0.1.0-gbbbbbbb exited at start');
     expect(out).toContain('trial output: SqliteError: database disk image is malformed');
     expect(out).toContain('never stopped and keeps serving');
-    expect(restarts(booth)).toBe(0);
-    expect(booth.link('current')).toBe(A);
-    expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
+    expectUntouched(expect, booth);
   });
 
   it('a release that passes its trial but never answers under the unit is rolled back', async (context) => {
@@ -139,9 +144,7 @@ describe.concurrent('scripts/deploy.sh against a fake board', () => {
     expect(code, out).toBe(75);
     expect(out).toContain('Event guard: no photo in the last 30 min'); // the first guard, before the upload
     expect(out).toMatch(/Trial start: 0\.1\.0-gbbbbbbb answered[\s\S]*REFUSED: an event is under way on the booth \(last photo 0 min ago/);
-    expect(restarts(booth)).toBe(0);
-    expect(booth.link('current')).toBe(A);
-    expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
+    expectUntouched(expect, booth);
   });
 
   it('restarts during an event when forced, and logs that it was forced', async (context) => {
@@ -163,7 +166,7 @@ describe.concurrent('scripts/deploy.sh against a fake board', () => {
     expect(out).toContain('::error title=Deploy refused::Not enough free space');
     expect(booth.leftovers()).toEqual([]);
     expect(existsSync(booth.home('boothdeck', B))).toBe(false);
-    expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
+    expectUntouched(expect, booth);
   });
 
   it('a disk that fills up during the upload keeps no partial file', async (context) => {
