@@ -31,7 +31,7 @@ beforeAll(async () => {
   } finally {
     probe.dispose();
   }
-});
+}, 90_000);
 afterAll(() => seeded.dispose());
 
 /** What a booth must always be: one release answering, the links saying which, nothing half-done. */
@@ -68,7 +68,7 @@ describe.concurrent('a deploy that does not go to its end', () => {
         booth.dispose();
       }
     });
-  }, 120_000);
+  }, 180_000);
 
   it('killed at any step, it leaves the old or the new release answering, and the next run settles the links', async ({ expect }) => {
     const restart = steps.indexOf('systemctl --user restart boothdeck.service') + 1;
@@ -92,7 +92,7 @@ describe.concurrent('a deploy that does not go to its end', () => {
         booth.dispose();
       }
     });
-  }, 120_000);
+  }, 180_000);
 
   it('two deploys at once: the second is refused while the first installs, and the first ends with the right previous release', async ({
     expect,

@@ -13,7 +13,7 @@ let first: Outcome;
 beforeAll(async () => {
   seeded = new FakeBooth();
   first = await seeded.deploy([seeded.build('0.1.0-gaaaaaaa')]);
-});
+}, 90_000);
 afterAll(() => seeded.dispose());
 
 /** A booth of the test's own, removed when it ends: a copy of the seeded one, or a new board. */
@@ -32,8 +32,9 @@ function expectUntouched(expect: ExpectStatic, booth: FakeBooth): void {
   expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
 }
 
-// Each case has a booth of its own: they run side by side.
-describe.concurrent('scripts/deploy.sh against a fake board', () => {
+// Each case has a booth of its own: they run side by side. A deploy is a few hundred short
+// processes: on a busy machine a case with three of them may take longer than vitest's default.
+describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 90_000 }, () => {
   it('first deploy: the unit, the settings file, lingering, the tool for rollbacks, and the new version running', ({ expect }) => {
     const booth = seeded;
     expect(first.code, first.out).toBe(0);
