@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs what the tests need beyond npm, idempotently: Debian's Chromium (never a downloaded browser),
-# ffmpeg (video posters) and a real CUPS server with a PDF virtual printer named PDF (output under
-# ~/PDF of the job's user).
+# ffmpeg (video posters), poppler-utils (printed pages), rclone (online gallery) and a real CUPS
+# server with a PDF virtual printer named PDF (output under ~/PDF of the job's user).
 set -eu
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -12,6 +12,10 @@ if [ ! -x /usr/sbin/cupsd ] || [ ! -x /usr/bin/lp ]; then missing="$missing cups
 if [ ! -e /usr/lib/cups/backend/cups-pdf ]; then missing="$missing printer-driver-cups-pdf"; fi
 # Video posters: a frame of each video, as on the booth.
 if ! command -v ffmpeg >/dev/null 2>&1; then missing="$missing ffmpeg"; fi
+# Printed pages are checked as a person would look at them: their size (pdfinfo) and their edges (pdftoppm).
+if ! command -v pdfinfo >/dev/null 2>&1 || ! command -v pdftoppm >/dev/null 2>&1; then missing="$missing poppler-utils"; fi
+# The online gallery publishes through rclone, to a local folder and to a WebDAV remote it serves itself.
+if ! command -v rclone >/dev/null 2>&1; then missing="$missing rclone"; fi
 if [ -n "$missing" ]; then
   $SUDO apt-get update
   # shellcheck disable=SC2086
@@ -34,4 +38,4 @@ if ! lpstat -p PDF >/dev/null 2>&1; then
 fi
 $SUDO cupsenable PDF
 $SUDO cupsaccept PDF
-echo "Chromium at ${BOOTHDECK_CHROMIUM:-/usr/bin/chromium}; ffmpeg at $(command -v ffmpeg); CUPS running with printer PDF"
+echo "Chromium at ${BOOTHDECK_CHROMIUM:-/usr/bin/chromium}; ffmpeg at $(command -v ffmpeg); rclone at $(command -v rclone); CUPS running with printer PDF"
