@@ -164,7 +164,11 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     return row ? mediaVersion(row) : undefined;
   });
   const photos = new PhotoService(photoRepository, eventRepository, ports.capture, media, hub);
-  const thumbnailQueue = new ThumbnailQueue((id) => photos.prepareThumbnail(id), ports.log, options.thumbnailQueueCapacity);
+  const thumbnailQueue = new ThumbnailQueue(
+    (id, firstScreen) => photos.prepareThumbnail(id, firstScreen),
+    ports.log,
+    options.thumbnailQueueCapacity,
+  );
   const indexer = new PhotoIndexer(
     photoRepository,
     eventRepository,
@@ -174,7 +178,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     ports.log,
     (change) => {
       const shown = photos.announce(change);
-      if (shown) thumbnailQueue.push(shown.id, shown.taken_at);
+      if (shown) thumbnailQueue.push(shown.id, shown.taken_at, photos.onFirstScreen(shown));
       else thumbnailQueue.drop(change.id);
     },
   );

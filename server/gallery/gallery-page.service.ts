@@ -2,14 +2,14 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Logger } from '../core/logger.js';
 import { compress, type Encoding } from '../http/compress.js';
 import { contentSecurityPolicy, inlineScriptsOf } from '../http/content-security.js';
-import type { PhotoService } from '../photos/photo.service.js';
+import { FIRST_SCREEN_PHOTOS, type PhotoService } from '../photos/photo.service.js';
 import { renderGalleryPage, type GalleryFirstPage } from './gallery-shell.js';
 
 /**
- * Photos in the page itself: a phone's first screen shows 27 and a 1280×800 one 36; this covers
- * them twice, and a 1920×1080 screen once. More come from the API as the guest scrolls.
+ * Photos in the page itself: a phone's first screen twice over, a 1920×1080 screen once. More
+ * come from the API as the guest scrolls.
  */
-const FIRST_PAGE_SIZE = 72;
+const FIRST_PAGE_SIZE = FIRST_SCREEN_PHOTOS;
 
 interface Template {
   mtimeMs: number;

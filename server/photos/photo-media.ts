@@ -11,7 +11,7 @@ import { MAX_SOURCE_BYTES, MAX_VIDEO_BYTES } from './image-limits.js';
 import { mediaVersion } from './media-version.js';
 import type { PhotoRow } from './photo.repository.js';
 import type { PosterStore, VideoSource } from './poster.store.js';
-import { UnreadableMediaError, type ThumbnailStore } from './thumbnail.store.js';
+import { UnreadableMediaError, type ThumbnailPriority, type ThumbnailStore } from './thumbnail.store.js';
 
 /** A picture to send: the version it shows, and whether it is a stand-in (never cached for long). */
 export interface Picture {
@@ -59,7 +59,7 @@ export class PhotoMedia {
     return this.thumbnails.has(row.id, mediaVersion(row));
   }
 
-  async thumbnail(row: PhotoRow, background: boolean): Promise<Picture> {
+  async thumbnail(row: PhotoRow, priority: ThumbnailPriority): Promise<Picture> {
     const version = mediaVersion(row);
     const wanted = (): boolean => this.currentVersion(row.id) === version;
     const stand = async (): Promise<Picture> => ({
@@ -78,7 +78,7 @@ export class PhotoMedia {
       } else source = () => Promise.reject(new NotFoundError('The thumbnail vanished'));
     } else source = () => this.stillSource(row);
     try {
-      const data = await this.thumbnails.ensure(row.id, version, wanted, source, background);
+      const data = await this.thumbnails.ensure(row.id, version, wanted, source, priority);
       return { data, contentType: 'image/webp', version, placeholder: false };
     } catch (err) {
       if (err instanceof UnreadableMediaError) return stand();

@@ -109,6 +109,16 @@ export class PhotoRepository {
       .all(params);
   }
 
+  /** Whether fewer than `limit` photos a guest sees come before this one in the event's gallery. */
+  amongNewestShown(eventId: number, stem: string, limit: number): boolean {
+    const row = this.db
+      .prepare<[number, string, number], { n: number }>(
+        'SELECT COUNT(*) AS n FROM (SELECT 1 FROM photos WHERE event_id = ? AND visible = 1 AND processed = 1 AND stem > ? LIMIT ?)',
+      )
+      .get(eventId, stem, limit);
+    return (row?.n ?? limit) < limit;
+  }
+
   /** How many photos of the same event were taken in the same second, before this one. */
   rankInSecond(photo: Pick<PhotoRow, 'event_id' | 'stem'>): number {
     const second = photo.stem.slice(0, 15);

@@ -42,6 +42,11 @@ type Scope = 'admin' | 'gallery';
 type PublicPage = PhotoPage<PublicPhoto> & { event: GalleryEvent | null };
 /** Distinct pages kept; guests mostly ask for the first ones. */
 const PUBLIC_PAGES_KEPT = 64;
+/**
+ * The newest photos drawn into the gallery's page: a phone's first screen shows 27 of them and a
+ * 1280×800 one 36. Their thumbnails are made before any other's.
+ */
+export const FIRST_SCREEN_PHOTOS = 72;
 
 /** The photo index as the two galleries see it, and the files behind it. */
 export class PhotoService {
@@ -165,15 +170,25 @@ export class PhotoService {
   }
 
   thumbnail(scope: Scope, id: string): Promise<Picture> {
-    return this.pictures.thumbnail(this.visible(scope, id), false);
+    return this.pictures.thumbnail(this.visible(scope, id), 'request');
+  }
+
+  /**
+   * Whether a photo is on the first screen of the current event's gallery: the next guest to
+   * open it waits for its thumbnail, so it is made before the others.
+   */
+  onFirstScreen(row: PhotoWithEvent): boolean {
+    const current = this.events.current();
+    if (!current || row.event_id !== current.id || row.processed !== 1 || row.visible !== 1) return false;
+    return this.photos.amongNewestShown(current.id, row.stem, FIRST_SCREEN_PHOTOS);
   }
 
   /** Makes a newly indexed (or rewritten) photo's thumbnail, and a video's poster, before any gallery asks. */
-  async prepareThumbnail(id: string): Promise<void> {
+  async prepareThumbnail(id: string, firstScreen = false): Promise<void> {
     const row = this.photos.find(id);
     // An item still being processed comes back through the queue once it is ready.
     if (!row || row.visible !== 1 || row.missing === 1 || row.processed !== 1 || this.pictures.hasThumbnail(row)) return;
-    await this.pictures.thumbnail(row, true);
+    await this.pictures.thumbnail(row, firstScreen ? 'first-screen' : 'background');
   }
 
   /** A still's preview from the capture app, or a video's poster (the capture app's copies of a video are MP4s). */

@@ -23,6 +23,13 @@ const EFFORT = 2;
 const PARALLEL = 2;
 /** Thumbnails made ahead of any request take one of those two at most, and only when no one waits. */
 const BACKGROUND_PARALLEL = 1;
+
+/**
+ * Who waits for a thumbnail: a gallery's request; the newest photos of the current event, which
+ * the next guest's first screen shows (made with both slots, without waiting for a quiet moment,
+ * after any request); or anything else made ahead, in the background.
+ */
+export type ThumbnailPriority = 'request' | 'first-screen' | 'background';
 /**
  * Background work also waits this long after a gallery's last thumbnail request: a phone loading
  * its first screen has the processor to itself (after a first index, the queue has two thousand
@@ -43,9 +50,9 @@ export class UnreadableMediaError extends Error {}
 const UNREADABLE_RETRY_MS = 10 * 60_000;
 const UNREADABLE_KEPT = 1000;
 
-/** A place in the line for the two slots; a background one can be moved up when someone asks. */
+/** A place in the line for the two slots; one made ahead can be moved up when someone asks. */
 interface Ticket {
-  background: boolean;
+  priority: ThumbnailPriority;
   wake?: () => void;
 }
 
@@ -61,8 +68,8 @@ export class ThumbnailStore {
   private readonly memory = new ByteCache(MEMORY_BYTES);
   private running = 0;
   private backgroundRunning = 0;
-  private readonly waiting: Ticket[] = [];
-  private readonly waitingBackground: Ticket[] = [];
+  /** One line per priority, in the order they are served. */
+  private readonly lines: Record<ThumbnailPriority, Ticket[]> = { request: [], 'first-screen': [], background: [] };
   private lastRequestAt = -Infinity;
   private quietTimer: TimerHandle | undefined;
 
@@ -84,15 +91,21 @@ export class ThumbnailStore {
   /**
    * The thumbnail of one version of a photo, made from `source` (an image buffer or a file
    * path) if not there yet. `wanted` is asked again before writing: a photo deleted (or
-   * rewritten) meanwhile leaves no thumbnail. `background` work yields to every request made
-   * without it. A source sharp cannot or must not decode (too many pixels, not an image) is an
+   * rewritten) meanwhile leaves no thumbnail. Work made ahead (`priority` other than 'request')
+   * yields to every request. A source sharp cannot or must not decode (too many pixels, not an image) is an
    * UnreadableMediaError, and is not tried again for a while.
    * On a full disk the thumbnail is still handed back, kept in memory only: the gallery keeps serving.
    */
-  ensure(id: string, version: string, wanted: () => boolean, source: () => Promise<Buffer | string>, background = false): Promise<Buffer> {
+  ensure(
+    id: string,
+    version: string,
+    wanted: () => boolean,
+    source: () => Promise<Buffer | string>,
+    priority: ThumbnailPriority = 'request',
+  ): Promise<Buffer> {
     const file = this.pathOf(id, version);
     const key = `${id}-${version}`;
-    if (!background) this.lastRequestAt = this.clock.monotonic();
+    if (priority === 'request') this.lastRequestAt = this.clock.monotonic();
     const kept = this.memory.get(key);
     if (kept) return Promise.resolve(kept);
     if (existsSync(file)) return this.readKept(key, file);
@@ -102,10 +115,10 @@ export class ThumbnailStore {
     }
     const pending = this.inFlight.get(key);
     if (pending) {
-      if (!background) this.promote(pending.ticket);
+      this.promote(pending.ticket, priority);
       return pending.work;
     }
-    const ticket: Ticket = { background };
+    const ticket: Ticket = { priority };
     const work = this.slot(ticket, async () => {
       let input: Buffer | string;
       try {
@@ -169,7 +182,10 @@ export class ThumbnailStore {
 
   private canStart(ticket: Ticket): boolean {
     if (this.running >= PARALLEL) return false;
-    return !ticket.background || (this.backgroundRunning < BACKGROUND_PARALLEL && this.waiting.length === 0 && this.quiet());
+    if (ticket.priority === 'request') return true;
+    if (this.lines.request.length > 0) return false;
+    if (ticket.priority === 'first-screen') return true;
+    return this.backgroundRunning < BACKGROUND_PARALLEL && this.lines['first-screen'].length === 0 && this.quiet();
   }
 
   /** Whether galleries have been quiet long enough for background work; if not, wakes the line when they will have. */
@@ -183,42 +199,50 @@ export class ThumbnailStore {
     return false;
   }
 
-  private take(ticket: Ticket): void {
+  private take(ticket: Ticket): boolean {
     this.running++;
-    if (ticket.background) this.backgroundRunning++;
+    const background = ticket.priority === 'background';
+    if (background) this.backgroundRunning++;
+    return background;
   }
 
-  /** A guest now waits for a thumbnail queued in the background: it joins the requests' line. */
-  private promote(ticket: Ticket): void {
-    const at = this.waitingBackground.indexOf(ticket);
+  /** Someone now waits more urgently for a thumbnail still in a line: it moves to that one's line. */
+  private promote(ticket: Ticket, priority: ThumbnailPriority): void {
+    const order: ThumbnailPriority[] = ['request', 'first-screen', 'background'];
+    if (order.indexOf(priority) >= order.indexOf(ticket.priority)) return;
+    const line = this.lines[ticket.priority];
+    const at = line.indexOf(ticket);
     if (at < 0) return;
-    this.waitingBackground.splice(at, 1);
-    ticket.background = false;
-    this.waiting.push(ticket);
+    line.splice(at, 1);
+    ticket.priority = priority;
+    this.lines[priority].push(ticket);
+    this.wakeNext();
   }
 
-  /** Hands freed slots over: requests first, then background work. */
+  /** Hands freed slots over: requests first, then the first screen, then background work. */
   private wakeNext(): void {
     for (;;) {
-      const next = this.waiting[0] ?? this.waitingBackground[0];
+      const next = this.lines.request[0] ?? this.lines['first-screen'][0] ?? this.lines.background[0];
       if (!next || !this.canStart(next)) return;
-      (next.background ? this.waitingBackground : this.waiting).shift();
+      this.lines[next.priority].shift();
       this.take(next);
       next.wake?.();
     }
   }
 
   private async slot<T>(ticket: Ticket, task: () => Promise<T>): Promise<T> {
-    if (this.canStart(ticket)) this.take(ticket);
-    else
-      await new Promise<void>(
-        (resolve) => ((ticket.wake = resolve), (ticket.background ? this.waitingBackground : this.waiting).push(ticket)),
-      );
+    // What the slot counts as is fixed when it is taken: a promotion only changes the line.
+    let background: boolean;
+    if (this.canStart(ticket)) background = this.take(ticket);
+    else {
+      await new Promise<void>((resolve) => ((ticket.wake = resolve), this.lines[ticket.priority].push(ticket)));
+      background = ticket.priority === 'background';
+    }
     try {
       return await task();
     } finally {
       this.running--;
-      if (ticket.background) this.backgroundRunning--;
+      if (background) this.backgroundRunning--;
       this.wakeNext();
     }
   }

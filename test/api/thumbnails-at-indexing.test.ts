@@ -59,6 +59,20 @@ describe('thumbnails are made when photos are indexed', () => {
     expect(hasThumb(t, live.id)).toBe(true);
   });
 
+  it('makes the current event’s newest photos first, and not an archived event’s', async () => {
+    expect((await request(t.app).post('/api/admin/events').set('Cookie', t.cookie).send({ name: 'Gala' })).status).toBe(201);
+    const first = await t.sim.capture();
+    await t.services.indexer.rescan();
+    const row = (photoId: string) => t.services.photoRepository.find(photoId)!;
+    expect(t.services.photos.onFirstScreen(row(first.id))).toBe(true);
+    expect((await request(t.app).post('/api/admin/events').set('Cookie', t.cookie).send({ name: 'Brunch' })).status).toBe(201);
+    const next = await t.sim.capture();
+    await t.services.indexer.rescan();
+    // The gala is archived now: the next guest opens the brunch's gallery.
+    expect(t.services.photos.onFirstScreen(row(first.id))).toBe(false);
+    expect(t.services.photos.onFirstScreen(row(next.id))).toBe(true);
+  });
+
   it('leaves no thumbnail for a photo removed before its turn', async () => {
     const item = await t.sim.capture();
     await t.services.thumbnailQueue.stop();
@@ -94,6 +108,31 @@ describe('the thumbnail queue', () => {
     await queue.idle();
     expect(made).toEqual([id(6), id(5), id(4)]);
     expect(most).toBe(1);
+  });
+
+  it('makes the first screen’s photos before the others, two at a time, then the rest one at a time', async () => {
+    const made: string[] = [];
+    const kinds: boolean[] = [];
+    let running = 0;
+    const most = { firstScreen: 0, rest: 0 };
+    const queue = new ThumbnailQueue(async (photo, firstScreen) => {
+      running++;
+      const key = firstScreen ? 'firstScreen' : 'rest';
+      most[key] = Math.max(most[key], running);
+      await tick();
+      made.push(photo);
+      kinds.push(firstScreen);
+      running--;
+    }, createRecordingLogger());
+    // A page of older photos came first; the newest event's first screen arrives after them.
+    [3, 2, 1].forEach((n) => queue.push(id(n), n * 1000));
+    [9, 8, 7, 6].forEach((n) => queue.push(id(n), n * 1000, true));
+    queue.start();
+    await queue.idle();
+    expect(made.slice(0, 4).sort()).toEqual([id(6), id(7), id(8), id(9)]);
+    expect(made.slice(4)).toEqual([id(3), id(2), id(1)]);
+    expect(kinds).toEqual([true, true, true, true, false, false, false]);
+    expect(most).toEqual({ firstScreen: 2, rest: 1 });
   });
 
   it('takes a push without waiting for the work, and lets the thumbnail in progress finish on stop', async () => {
@@ -162,8 +201,8 @@ describe('requests go before thumbnails made ahead', () => {
     const store = new ThumbnailStore(dir, clock);
     const { order, held, source } = heldSources();
     const yes = () => true;
-    const bg1 = store.ensure(id(1), V, yes, source('bg1'), true);
-    const bg2 = store.ensure(id(2), V, yes, source('bg2'), true);
+    const bg1 = store.ensure(id(1), V, yes, source('bg1'), 'background');
+    const bg2 = store.ensure(id(2), V, yes, source('bg2'), 'background');
     const fg1 = store.ensure(id(3), V, yes, source('fg1'));
     const fg2 = store.ensure(id(4), V, yes, source('fg2'));
     await tick();
@@ -189,15 +228,47 @@ describe('requests go before thumbnails made ahead', () => {
     for (const n of [1, 2, 3, 4]) expect(existsSync(store.pathOf(id(n), V))).toBe(true);
   });
 
+  it('makes the first screen’s thumbnails with both slots at once, after any request, without waiting for a quiet moment', async () => {
+    const clock = new FakeClock();
+    const store = new ThumbnailStore(dir, clock);
+    const { order, held, source } = heldSources();
+    const yes = () => true;
+    const asked = store.ensure(id(1), V, yes, source('fg'));
+    const screen = [2, 3, 4].map((n) => store.ensure(id(n), V, yes, source(`fs${n}`), 'first-screen'));
+    const later = store.ensure(id(5), V, yes, source('bg'), 'background');
+    await tick();
+    // A guest has just asked: the first screen still takes the other slot at once.
+    expect(order).toEqual(['fg', 'fs2']);
+    held.get('fg')!.open(jpeg);
+    await asked;
+    await tick();
+    expect(order).toEqual(['fg', 'fs2', 'fs3']);
+    held.get('fs2')!.open(jpeg);
+    await screen[0];
+    await tick();
+    expect(order).toEqual(['fg', 'fs2', 'fs3', 'fs4']);
+    held.get('fs3')!.open(jpeg);
+    held.get('fs4')!.open(jpeg);
+    await Promise.all(screen);
+    // Background work alone still waits for the galleries' quiet moment.
+    await tick();
+    expect(order).not.toContain('bg');
+    clock.advance(250);
+    await tick();
+    expect(order.at(-1)).toBe('bg');
+    held.get('bg')!.open(jpeg);
+    await later;
+  });
+
   it('moves a waiting background thumbnail up when a guest asks for that same photo', async () => {
     const clock = new FakeClock();
     const store = new ThumbnailStore(dir, clock);
     const { order, held, source } = heldSources();
     const yes = () => true;
-    const running = store.ensure(id(1), V, yes, source('bg1'), true);
+    const running = store.ensure(id(1), V, yes, source('bg1'), 'background');
     const fg = store.ensure(id(2), V, yes, source('fg'));
-    const queued = store.ensure(id(3), V, yes, source('bg3'), true);
-    const other = store.ensure(id(4), V, yes, source('bg4'), true);
+    const queued = store.ensure(id(3), V, yes, source('bg3'), 'background');
+    const other = store.ensure(id(4), V, yes, source('bg4'), 'background');
     await tick();
     expect(order).toEqual(['bg1', 'fg']);
     // A guest now wants photo 3: it is made as soon as a slot frees, ahead of photo 4.
