@@ -1,4 +1,4 @@
-import { createReadStream, promises as fsp, type ReadStream } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Clock } from '../core/clock/clock.port.js';
@@ -8,6 +8,7 @@ import type { EventService } from './event.service.js';
 import { fileNamePart, photoFileName } from './file-names.js';
 import { ZipArchive } from 'archiver';
 import { captureMediaPath } from '../capture/capture-media.js';
+import { ChunkPool, PooledFileStream, releaseAfterWrite, releasesOnWrite } from './export-chunks.js';
 
 export interface ExportEntry {
   name: string;
@@ -24,8 +25,6 @@ export interface ExportPlan {
 }
 
 const PROGRESS_TTL_MS = 10 * 60_000;
-/** Read size: archiver's default 64 KiB chunks cost a third of the read speed. */
-const READ_CHUNK = 1 << 20;
 /** Entries handed to archiver ahead of the one it writes: enough to never wait, few open files. */
 const FEED_AHEAD = 2;
 const ZIP64_FROM_BYTES = 0xffff_ffff - 64 * 1024 * 1024;
@@ -74,7 +73,8 @@ export class EventExportService {
   }
 
   /**
-   * Writes the ZIP to `out` with archiver, stored entries read in 1 MiB chunks. Entries are fed
+   * Writes the ZIP to `out` with archiver, stored entries read in 1 MiB chunks, reused once an
+   * HTTP response has sent them (export-chunks.ts). Entries are fed
    * a couple ahead of what archiver has written (on its `entry` events): appending them all at
    * once would open every file. Resolves when the ZIP is complete, or when `out` closes early
    * (the client went away): then archiver is aborted and the open files are closed.
@@ -98,7 +98,9 @@ export class EventExportService {
       forceZip64: plan.totalBytes >= zip64FromBytes || plan.entries.length >= 65_535,
     });
     const sizes = new Map(plan.entries.map((e) => [e.name, e.size]));
-    const reading = new Set<ReadStream>();
+    const reading = new Set<PooledFileStream>();
+    const pool = new ChunkPool();
+    if (releasesOnWrite(out)) releaseAfterWrite(out, pool);
     const missing: string[] = [];
     let next = 0;
     let finalized = false;
@@ -121,7 +123,7 @@ export class EventExportService {
           state.missing = missing.length;
           continue;
         }
-        const stream = createReadStream(entry.file, { highWaterMark: READ_CHUNK });
+        const stream = new PooledFileStream(entry.file, pool);
         reading.add(stream);
         stream.once('close', () => reading.delete(stream));
         archive.append(stream, { name: entry.name, date: new Date(entry.mtime), store: true });

@@ -3,6 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/core/clock/clock.fake.js';
@@ -83,6 +86,37 @@ describe('the ZIP export through archiver', () => {
     const { zipPath } = await exportTo(plan, dir);
     expect(pythonCheck(zipPath)).toEqual({ names: ['a.jpg', 'c.jpg', '_fichiers-manquants.txt'], bad: null });
     expect((await readZip(readFileSync(zipPath)))[2]?.data.toString()).toBe('Photos dont le fichier a disparu :\nb.jpg\nd.jpg\n');
+  });
+
+  it('sends every byte intact to a slow HTTP client, though the read buffers are reused', async () => {
+    // More data than the pool keeps and the socket holds, read slower than the disk gives it:
+    // a chunk handed back before the socket took it would show up as another file's bytes.
+    const files = Array.from({ length: 12 }, (_, i) => ({ name: `${i}.jpg`, data: randomBytes(2 * 1024 * 1024 + i * 4099) }));
+    const { plan } = planOf(files);
+    const server = http.createServer((_req, res) => void service().write(plan, res));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const body = await new Promise<Buffer>((resolve, reject) => {
+        http.get({ port, host: '127.0.0.1', path: '/' }, (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => {
+            parts.push(chunk);
+            // Let the server's socket fill up before taking more.
+            res.pause();
+            setTimeout(() => res.resume(), 1);
+          });
+          res.on('end', () => resolve(Buffer.concat(parts)));
+          res.on('error', reject);
+        });
+      });
+      const entries = await readZip(body);
+      expect(entries.map((e) => e.name)).toEqual(files.map((f) => f.name));
+      entries.forEach((e, i) => expect(e.data.equals(files[i]!.data)).toBe(true));
+    } finally {
+      server.close();
+    }
   });
 
   it('stops when the client goes away, opening nothing more', async () => {
