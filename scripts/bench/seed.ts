@@ -13,18 +13,18 @@ export interface SeededPhoto {
 const DAY = 86_400_000;
 
 /**
- * A 4000×3000 JPEG with a camera photo's weight (about 700 KB) and detail: its thumbnail takes
- * as long to make and weighs as much (about 20 KB) as a real one's. A flat colour would make a
- * thumbnail of under 1 KB in a few milliseconds.
+ * A 4000×3000 JPEG with a camera photo's weight (about 3 MB) and detail: its thumbnail takes as
+ * long to make (the entropy decoding of the whole file dominates) and weighs as much (about 20 KB)
+ * as a real one's. A flat colour would make a thumbnail of under 1 KB in a few milliseconds.
  */
-async function cameraJpeg(): Promise<Buffer> {
+export async function cameraJpeg(): Promise<Buffer> {
   const grain = await sharp({
-    create: { width: 400, height: 300, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+    create: { width: 640, height: 480, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
   })
-    .blur(1.2)
+    .blur(0.55)
     .png()
     .toBuffer();
-  return sharp(grain).resize(4000, 3000, { kernel: 'cubic' }).jpeg({ quality: 85 }).toBuffer();
+  return sharp(grain).resize(4000, 3000, { kernel: 'cubic' }).jpeg({ quality: 92 }).toBuffer();
 }
 
 /**

@@ -10,6 +10,8 @@ const READY_WITHIN_MS = 120_000;
 
 export interface ServiceProcess {
   url: string;
+  /** The service's process, to read its memory from /proc. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -85,5 +87,5 @@ export async function startServiceProcess(dataDir: string, captureDataDir: strin
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { url, stop };
+  return { url, pid: child.pid as number, stop };
 }
