@@ -5,9 +5,9 @@ import { Readable, type Writable } from 'node:stream';
 /** Read size: archiver's default 64 KiB chunks cost a third of the read speed. */
 export const CHUNK_BYTES = 1 << 20;
 /** Read ahead of archiver per file: a few chunks, so the disk never waits for the CRC or the socket. */
-const READ_AHEAD_BYTES = 4 * CHUNK_BYTES;
+const READ_AHEAD_BYTES = 2 * CHUNK_BYTES;
 /** Free chunks kept for reuse: what is in flight between the disk and the socket, with room. */
-const KEPT_FREE = 24;
+const KEPT_FREE = 16;
 
 /**
  * Chunks for the export's file reads, reused once the socket has taken them. A fresh megabyte
