@@ -182,3 +182,19 @@ export function newActionEntry(kind: ActionKind, name: string): RawEntry {
   }
   return entry;
 }
+
+/**
+ * An action from an outside file (a backup) rebuilt from the fields Boothdeck maps, and only
+ * those, laid over `base` (the capture app's own entry at that place, or a new action's).
+ * Anything else the file holds (`texts[].font`, a collage part's image path…) never reaches the
+ * capture app. Values go through the same checks as the console's editor.
+ */
+export function rebuildEntry(kind: ActionKind, base: RawEntry, source: RawEntry): RawEntry {
+  const changes = new Map<string, unknown>();
+  for (const [name, spec] of Object.entries(FIELDS[kind])) {
+    const raw = getPath(source, spec.capture);
+    if (raw === undefined || (spec.optionalKey && lacksKey(base, spec.capture))) continue;
+    changes.set(name, spec.read ? spec.read(raw) : raw);
+  }
+  return applyChanges(kind, base, changes);
+}
