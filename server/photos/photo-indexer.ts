@@ -180,7 +180,7 @@ export class PhotoIndexer {
   }
 
   remove(id: string): void {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     this.removed.set(id, now);
     for (const [key, at] of this.removed) if (at < now - REMOVED_MEMORY_MS) this.removed.delete(key);
     if (this.photos.remove(id)) this.onChange({ type: 'removed', id });
