@@ -21,6 +21,7 @@ import { PhotoService } from './photos/photo.service.js';
 import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
 import { PosterStore } from './photos/poster.store.js';
+import { configureImageDecoding } from './media/image-decoder.js';
 import { PhotoMedia } from './photos/photo-media.js';
 import { mediaVersion } from './photos/media-version.js';
 import type { VideoFramePort } from './media/video-frame.port.js';
@@ -157,6 +158,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const photoRepository = new PhotoRepository(ports.db);
   const events = new EventService(eventRepository, ports.clock, hub);
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
+  configureImageDecoding();
   const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'), ports.clock);
   const posters = new PosterStore(path.join(options.dataDir, 'posters'), ports.videoFrames, ports.clock, ports.log);
   const media = new PhotoMedia(ports.capture, thumbnails, posters, options.captureDataDir, (id) => {

@@ -108,6 +108,8 @@ const CODE_KEYS: Record<string, MessageKey> = {
   slug_taken: 'error.code.slug_taken',
   preset_exists: 'error.code.preset_exists',
   conflict: 'error.code.conflict',
+  maintenance_busy: 'error.code.maintenance_busy',
+  relay_resting: 'error.code.relay_resting',
   unauthorized: 'error.code.unauthorized',
   wrong_pin: 'error.code.wrong_pin',
   rate_limited: 'error.code.rate_limited',

@@ -2,7 +2,7 @@ import { ACTION_KINDS } from '../capture/capture.types.js';
 import type { ActionKind, BoothAction } from '../contract/actions.contract.js';
 import { ValidationError } from '../core/errors.js';
 import { ALL_FIELD_NAMES, DEFAULT_ANIMATION_FRAMES, FIELDS } from './action.fields.js';
-import { isObject } from '../core/util/json.js';
+import { isObject, ownValue, setOwn } from '../core/util/json.js';
 
 export type RawEntry = Record<string, unknown>;
 
@@ -16,7 +16,7 @@ function getPath(entry: RawEntry, path: readonly string[]): unknown {
   let node: unknown = entry;
   for (const key of path) {
     if (!isObject(node)) return undefined;
-    node = node[key];
+    node = ownValue(node, key);
   }
   return node;
 }
@@ -24,10 +24,10 @@ function getPath(entry: RawEntry, path: readonly string[]): unknown {
 function setPath(entry: RawEntry, path: readonly string[], value: unknown): void {
   let node: Record<string, unknown> = entry;
   path.slice(0, -1).forEach((key) => {
-    if (!isObject(node[key])) node[key] = {};
+    if (!isObject(ownValue(node, key))) setOwn(node, key, {});
     node = node[key] as Record<string, unknown>;
   });
-  node[path[path.length - 1] as string] = value;
+  setOwn(node, path[path.length - 1] as string, value);
 }
 
 /** Field groups (`ui_trigger`, `frame`…): the only keys that may hold an object of fields. */
@@ -64,7 +64,7 @@ export function applyChanges(kind: ActionKind, entry: RawEntry, changes: Map<str
         issues.push({ field: name, message: `cannot be changed (this is a ${kind} action); create a new action instead` });
       continue;
     }
-    const spec = FIELDS[kind][name];
+    const spec = ownValue(FIELDS[kind], name);
     if (!spec) {
       issues.push({ field: name, message: ALL_FIELD_NAMES.has(name) ? `not available for ${kind} actions` : 'unknown field' });
       continue;
@@ -92,7 +92,7 @@ export function applyChanges(kind: ActionKind, entry: RawEntry, changes: Map<str
  */
 function lacksKey(entry: RawEntry, path: readonly string[]): boolean {
   const group = getPath(entry, path.slice(0, -1));
-  return isObject(group) && Object.keys(group).length > 0 && !(path[path.length - 1]! in group);
+  return isObject(group) && Object.keys(group).length > 0 && !Object.hasOwn(group, path[path.length - 1]!);
 }
 
 /** A button shows on the capture app's screen when enabled and given a title or an icon. */
@@ -181,4 +181,20 @@ export function newActionEntry(kind: ActionKind, name: string): RawEntry {
     };
   }
   return entry;
+}
+
+/**
+ * An action from an outside file (a backup) rebuilt from the fields Boothdeck maps, and only
+ * those, laid over `base` (the capture app's own entry at that place, or a new action's).
+ * Anything else the file holds (`texts[].font`, a collage part's image path…) never reaches the
+ * capture app. Values go through the same checks as the console's editor.
+ */
+export function rebuildEntry(kind: ActionKind, base: RawEntry, source: RawEntry): RawEntry {
+  const changes = new Map<string, unknown>();
+  for (const [name, spec] of Object.entries(FIELDS[kind])) {
+    const raw = getPath(source, spec.capture);
+    if (raw === undefined || (spec.optionalKey && lacksKey(base, spec.capture))) continue;
+    changes.set(name, spec.read ? spec.read(raw) : raw);
+  }
+  return applyChanges(kind, base, changes);
 }

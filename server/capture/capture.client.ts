@@ -66,14 +66,14 @@ export class CaptureClient implements CaptureAppPort {
     if (!res.ok) throw await unexpected(res, 'the admin sign-in');
     const body = (await readJson(res, 'a token')) as { access_token?: unknown };
     if (typeof body.access_token !== 'string') throw new CaptureAppError('The capture app sent no access token');
-    this.token = { value: body.access_token, expiresAt: this.options.clock.now() + TOKEN_LIFETIME_MS };
+    this.token = { value: body.access_token, expiresAt: this.options.clock.monotonic() + TOKEN_LIFETIME_MS };
     return body.access_token;
   }
 
   /** An admin request; on a 401 the token is renewed once and the request sent again. */
   private async admin(path: string, init: { method?: string; body?: string; timeoutMs?: number } = {}): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
-      const token = this.token && this.token.expiresAt > this.options.clock.now() ? this.token.value : await this.signIn();
+      const token = this.token && this.token.expiresAt > this.options.clock.monotonic() ? this.token.value : await this.signIn();
       const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
       if (init.body !== undefined) headers['Content-Type'] = 'application/json';
       const res = await captureFetch(this.url(path), {

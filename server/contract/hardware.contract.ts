@@ -61,7 +61,18 @@ export interface HardwareDiagnostic {
     /** The colour of each LED now, as #rrggbb. */
     pixels: string[];
   };
-  relay: { on: boolean };
+  relay: { on: boolean; limits: RelayLimits };
   capture: { reachable: boolean; countdown: { duration_ms: number; remaining_ms: number } | null };
   devices: DeviceStatus[];
+}
+
+/** The bounds the relay keeps whatever asks for light, shown on the hardware page. */
+export interface RelayLimits {
+  /** The longest one lit period may last (quick off-on pairs count as one period). */
+  max_on_ms: number;
+  duty_window_ms: number;
+  /** The most on-time any window of `duty_window_ms` may hold. */
+  duty_max_on_ms: number;
+  /** On-time left in the window ending now. */
+  budget_ms: number;
 }

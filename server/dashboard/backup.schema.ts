@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { ACTION_KINDS } from '../capture/capture.types.js';
 import { settingsSchema } from '../settings/settings.schema.js';
+import { NO_CONTROL_MESSAGE, hasNoControl, hasNoControlButLines } from '../core/util/text.js';
+
+/** A date as Boothdeck writes them (ISO 8601, UTC): shown to people, so nothing else. */
+const isoDate = z
+  .string()
+  .max(40, 'must be a date such as 2026-11-22T12:00:00.000Z')
+  .refine(
+    (v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2})$/.test(v) && !Number.isNaN(Date.parse(v)),
+    'must be a date such as 2026-11-22T12:00:00.000Z',
+  );
 
 export const BACKUP_FORMAT = 'boothdeck-backup';
 export const BACKUP_VERSION = 1;
@@ -11,9 +21,9 @@ const storedAction = z.strictObject({
 });
 
 const preset = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters'),
-  description: z.string().max(500, 'must be at most 500 characters'),
-  created_at: z.string().min(1),
+  name: z.string().trim().min(1, 'must not be empty').max(60, 'must be at most 60 characters').refine(hasNoControl, NO_CONTROL_MESSAGE),
+  description: z.string().max(500, 'must be at most 500 characters').refine(hasNoControlButLines, NO_CONTROL_MESSAGE),
+  created_at: isoDate,
   actions: z.array(storedAction).max(100),
 });
 
@@ -22,7 +32,7 @@ export const backupSchema = z
   .strictObject({
     format: z.literal(BACKUP_FORMAT, { error: `must be "${BACKUP_FORMAT}" (this is not a Boothdeck backup)` }),
     version: z.literal(BACKUP_VERSION, { error: `must be ${BACKUP_VERSION} (a backup from another Boothdeck version)` }),
-    created_at: z.string(),
+    created_at: isoDate,
     settings: settingsSchema,
     actions: z.array(storedAction).max(100),
     presets: z.array(preset).max(200),

@@ -1,4 +1,5 @@
 import type { ActionsService } from '../actions/actions.service.js';
+import { newActionEntry, rebuildEntry, type StoredAction } from '../actions/action.mapper.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import { ValidationError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -23,6 +24,12 @@ export interface BackupSources {
   restarter: CaptureRestartService;
   clock: Clock;
   log: Logger;
+}
+
+/** A backup's action as the capture app will get it: Boothdeck's mapped fields, over `base` or a new action. */
+function mapped(action: StoredAction, base?: Record<string, unknown>): StoredAction {
+  const name = typeof action.entry.name === 'string' ? action.entry.name : 'Action';
+  return { kind: action.kind, entry: rebuildEntry(action.kind, base ?? newActionEntry(action.kind, name), action.entry) };
 }
 
 export interface RestoreSummary {
@@ -73,7 +80,15 @@ export class BackupService {
    */
   async restore(input: unknown): Promise<RestoreSummary> {
     const backup = this.validate(input);
-    await this.s.actions.replaceAll(backup.actions);
+    const booth = await this.s.actions.current();
+    // Unmapped settings of an action (its collage layout, its GPIO trigger) come from the
+    // capture app's own entry at the same place, never from the file.
+    const actions = backup.actions.map((a, i) => {
+      const here = booth[i];
+      return mapped(a, here?.kind === a.kind ? here.entry : undefined);
+    });
+    const presets = backup.presets.map((p) => ({ ...p, actions: p.actions.map((a) => mapped(a)) }));
+    await this.s.actions.replaceAll(actions);
     const current = await this.s.settings.get();
     if (current.gallery.show_delete !== backup.settings.gallery.show_delete) {
       await this.s.capture.updateConfig((config) => ({
@@ -85,7 +100,7 @@ export class BackupService {
     this.s.db.transaction(() => {
       this.s.settingsRepository.set(SETTINGS_KEY, backup.settings);
       this.s.presets.deleteAll();
-      for (const p of backup.presets) this.s.presets.insert(p);
+      for (const p of presets) this.s.presets.insert(p);
     })();
     this.s.log.info(`Backup restored: ${backup.actions.length} actions, ${backup.presets.length} presets`);
     return { actions: backup.actions.length, presets: backup.presets.length };

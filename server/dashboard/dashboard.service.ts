@@ -37,11 +37,14 @@ export interface DashboardSources {
 /** Everything the maintenance dashboard shows at a glance, read fresh at each request. */
 export class DashboardService {
   private readonly startedAt: number;
+  /** For the uptime: a duration, so on the monotonic clock. */
+  private readonly startedMono: number;
   private captureBackAt: number | null = null;
   private seenDisconnect = false;
 
   constructor(private readonly s: DashboardSources) {
     this.startedAt = s.clock.now();
+    this.startedMono = s.clock.monotonic();
     // A stream that comes back after breaking is the capture app back from a restart.
     s.link.onState((state) => {
       if (state === 'disconnected') this.seenDisconnect = true;
@@ -75,7 +78,7 @@ export class DashboardService {
       version: s.version,
       build: s.build,
       started_at: new Date(this.startedAt).toISOString(),
-      process_uptime_seconds: Math.round((now - this.startedAt) / 1000),
+      process_uptime_seconds: Math.round((s.clock.monotonic() - this.startedMono) / 1000),
       system_uptime_seconds: s.probe.uptimeSeconds(),
       capture: {
         url: s.capture.baseUrl,

@@ -1,6 +1,6 @@
-import type { MaintenanceResult } from '../contract/dashboard.contract.js';
+import type { MaintenanceAction, MaintenanceResult } from '../contract/dashboard.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
-import { SystemCommandError } from '../core/errors.js';
+import { ConflictError, SystemCommandError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import type { SystemCommand, SystemPort } from '../system/system.port.js';
 
@@ -21,8 +21,21 @@ const describe = (command: SystemCommand, args: readonly string[], code: number,
   return `${[command, ...args].join(' ')} failed (exit code ${code})${said ? `: ${said}` : ''}`;
 };
 
-/** The dashboard's buttons: fixed argv through the allowlisted system port, never a shell. */
+const UNDER_WAY: Record<MaintenanceAction, string> = {
+  'restart-capture': 'The capture app is already restarting',
+  'restart-boothdeck': 'Boothdeck is already restarting',
+  reboot: 'The board is already rebooting',
+};
+
+/**
+ * The dashboard's buttons: fixed argv through the allowlisted system port, never a shell. One
+ * command at a time: fifty taps on "reboot" run `systemctl reboot` once; the others are told
+ * what is under way (409 `maintenance_busy`). A reboot or a restart of Boothdeck that was
+ * started stays under way (the process is going away); one that failed frees the buttons.
+ */
 export class MaintenanceService {
+  private underWay: MaintenanceAction | null = null;
+
   constructor(
     private readonly system: SystemPort,
     private readonly clock: Clock,
@@ -40,22 +53,42 @@ export class MaintenanceService {
     }
   }
 
+  /** Claims the one slot for `action`, or refuses with what is under way. */
+  private claim(action: MaintenanceAction): void {
+    if (this.underWay !== null) {
+      throw new ConflictError(`${UNDER_WAY[this.underWay]}: wait for it to finish`, 'maintenance_busy');
+    }
+    this.underWay = action;
+  }
+
   async restartCapture(): Promise<MaintenanceResult> {
-    this.log.info('Dashboard: restarting the capture app');
-    await this.run('systemctl', ['--user', 'restart', this.options.captureUnit]);
-    this.onCaptureRestarted();
-    return { action: 'restart-capture', ok: true, message: `${this.options.captureUnit} restarted` };
+    this.claim('restart-capture');
+    try {
+      this.log.info('Dashboard: restarting the capture app');
+      await this.run('systemctl', ['--user', 'restart', this.options.captureUnit]);
+      this.onCaptureRestarted();
+      return { action: 'restart-capture', ok: true, message: `${this.options.captureUnit} restarted` };
+    } finally {
+      this.underWay = null;
+    }
   }
 
   restartBoothdeck(): MaintenanceResult {
+    this.claim('restart-boothdeck');
     this.log.warn('Dashboard: restarting Boothdeck');
     this.clock.setTimeout(() => this.options.restartSelf(), this.options.selfRestartDelayMs);
     return { action: 'restart-boothdeck', ok: true, message: 'Boothdeck is restarting' };
   }
 
   async reboot(): Promise<MaintenanceResult> {
+    this.claim('reboot');
     this.log.warn('Dashboard: rebooting the board');
-    await this.run('systemctl', ['reboot']);
+    try {
+      await this.run('systemctl', ['reboot']);
+    } catch (err) {
+      this.underWay = null;
+      throw err;
+    }
     return { action: 'reboot', ok: true, message: 'The board is rebooting' };
   }
 }

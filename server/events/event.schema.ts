@@ -11,7 +11,7 @@ export const createEventBody = z.strictObject({
     .regex(SLUG_PATTERN, 'must be lower-case letters and digits separated by dashes, such as mariage-lea-et-tom')
     .optional(),
   /** One line shown to guests at the top of the gallery. */
-  welcome: z.string().trim().max(140, 'is too long').optional(),
+  welcome: z.string().trim().max(140, 'is too long').refine(hasNoControl, NO_CONTROL_MESSAGE).optional(),
 });
 
 export const slugParam = z.string().regex(SLUG_PATTERN, 'must be an event slug').max(60);

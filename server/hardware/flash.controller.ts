@@ -5,6 +5,7 @@ import type { FlashDecision, LedScene } from '../contract/hardware.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
 import { countdownRing, parseHex, solid, unreachablePulse, WHITE } from './led-scenes.js';
+import { RELAY_TEST_MAX_MS, RelayGuard } from './relay.guard.js';
 
 /** Slack over pre-flash + hold before the watchdog cuts the light: the still can come late. */
 export const WATCHDOG_SLACK_MS = 3000;
@@ -33,8 +34,6 @@ export interface LedView {
 export class FlashController {
   private countdown: Countdown | null = null;
   private onTimer: TimerHandle | undefined;
-  private offTimer: TimerHandle | undefined;
-  private watchdog: TimerHandle | undefined;
   private frameTimer: TimerHandle | undefined;
   private ringFlashUntil = 0;
   private ringFlashBrightness = 100;
@@ -42,6 +41,7 @@ export class FlashController {
   private reachable = true;
   private lastFrameKey = '';
   private stopped = false;
+  readonly relay: RelayGuard;
 
   constructor(
     private readonly hardware: Hardware,
@@ -50,7 +50,19 @@ export class FlashController {
     private settings: HardwareSettings,
     /** The idle brightness now (manual or from the light), 0–100. */
     private readonly idleBrightness: () => number,
-  ) {}
+  ) {
+    this.relay = new RelayGuard(
+      () => hardware.relay,
+      clock,
+      log,
+      () => this.maxOnMs,
+      () => {
+        // The light was cut by its bound (no capture announced): the countdown is over for the ring too.
+        this.countdown = null;
+        this.render();
+      },
+    );
+  }
 
   updateSettings(settings: HardwareSettings): void {
     this.settings = settings;
@@ -58,9 +70,12 @@ export class FlashController {
     this.render();
   }
 
-  /** The longest the relay may stay on: the longest pre-flash and hold the settings allow, plus slack. */
+  /**
+   * The longest one lit period may last: the pre-flash and hold the settings ask for, plus slack
+   * for a late still, and never less than the longest relay test, which must hold as asked.
+   */
   get maxOnMs(): number {
-    return this.settings.flash.preflash_seconds * 1000 + this.settings.flash.hold_ms + WATCHDOG_SLACK_MS;
+    return Math.max(RELAY_TEST_MAX_MS, this.settings.flash.preflash_seconds * 1000 + this.settings.flash.hold_ms + WATCHDOG_SLACK_MS);
   }
 
   setReachable(reachable: boolean): void {
@@ -75,13 +90,14 @@ export class FlashController {
    */
   startCountdown(durationMs: number, decision: FlashDecision): void {
     this.cancelFlash();
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     this.countdown = { startAt: now, durationMs, decision };
     if (decision.fire) {
       const onAt = Math.max(now, now + durationMs - this.settings.flash.preflash_seconds * 1000);
       this.onTimer = this.clock.setTimeout(() => {
         this.onTimer = undefined;
-        this.setRelay(true);
+        // Until the capture is announced; the guard's bound cuts it if it never is.
+        this.relay.on(this.maxOnMs);
       }, onAt - now);
     }
     this.render();
@@ -107,43 +123,38 @@ export class FlashController {
   idle(): void {
     this.countdown = null;
     this.cancelFlash();
-    this.setRelay(false);
     this.render();
   }
 
-  /** Light on now for `ms` (test buttons, and the hold after a capture). */
-  flashFor(ms: number, ringBrightness = 100, ring = true): void {
-    if (this.offTimer) this.clock.clearTimeout(this.offTimer);
-    this.setRelay(true);
-    this.offTimer = this.clock.setTimeout(() => {
-      this.offTimer = undefined;
-      this.setRelay(false);
-    }, ms);
+  /** Light on now for `ms` (test buttons, and the hold after a capture); false when the relay rests. */
+  flashFor(ms: number, ringBrightness = 100, ring = true): boolean {
+    const lit = this.relay.on(ms);
     if (ring && this.settings.led.capture_flash) {
-      this.ringFlashUntil = this.clock.now() + Math.max(MIN_RING_FLASH_MS, ms);
+      this.ringFlashUntil = this.clock.monotonic() + Math.max(MIN_RING_FLASH_MS, ms);
       this.ringFlashBrightness = ringBrightness;
     }
     this.render();
+    return lit;
   }
 
   showTestColor(color: Rgb, ms: number): void {
-    this.testColor = { color, until: this.clock.now() + ms };
+    this.testColor = { color, until: this.clock.monotonic() + ms };
     this.render();
   }
 
   get relayOn(): boolean {
-    return this.hardware.relay.isOn();
+    return this.relay.isOn;
   }
 
   countdownState(): { duration_ms: number; remaining_ms: number } | null {
     if (!this.countdown) return null;
-    const elapsed = this.clock.now() - this.countdown.startAt;
+    const elapsed = this.clock.monotonic() - this.countdown.startAt;
     return { duration_ms: this.countdown.durationMs, remaining_ms: Math.max(0, this.countdown.durationMs - elapsed) };
   }
 
   /** What the ring should show now; the highest-priority scene wins. */
   view(): LedView {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     const led = this.settings.led;
     const count = this.hardware.led.count;
     if (this.testColor && now < this.testColor.until) return { scene: 'test', pixels: solid(this.testColor.color, count), brightness: 1 };
@@ -172,7 +183,7 @@ export class FlashController {
       this.lastFrameKey = key;
       this.hardware.led.show(view.pixels, view.brightness).catch((err: unknown) => this.log.error('LED ring write failed', err));
     }
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     let next: number | undefined;
     if (view.scene === 'countdown') next = COUNTDOWN_FRAME_MS;
     else if (view.scene === 'unreachable') next = PULSE_FRAME_MS;
@@ -184,34 +195,14 @@ export class FlashController {
   /** Everything off; used on stop. */
   stop(): void {
     this.cancelFlash();
-    this.setRelay(false);
     if (this.frameTimer) this.clock.clearTimeout(this.frameTimer);
     this.frameTimer = undefined;
     this.stopped = true;
   }
 
   private cancelFlash(): void {
-    for (const timer of [this.onTimer, this.offTimer]) if (timer) this.clock.clearTimeout(timer);
+    if (this.onTimer) this.clock.clearTimeout(this.onTimer);
     this.onTimer = undefined;
-    this.offTimer = undefined;
-    if (this.relayOn) this.setRelay(false);
-  }
-
-  private setRelay(on: boolean): void {
-    if (this.watchdog) {
-      this.clock.clearTimeout(this.watchdog);
-      this.watchdog = undefined;
-    }
-    if (on) {
-      this.watchdog = this.clock.setTimeout(() => {
-        this.watchdog = undefined;
-        this.log.warn(`Flash watchdog: relay on for ${this.maxOnMs} ms, switched off`);
-        this.countdown = null;
-        this.setRelay(false);
-        this.render();
-      }, this.maxOnMs);
-    }
-    if (this.relayOn === on) return;
-    this.hardware.relay.set(on).catch((err: unknown) => this.log.error(`Relay switch ${on ? 'on' : 'off'} failed`, err));
+    this.relay.off();
   }
 }

@@ -4,6 +4,7 @@ import { processStateInfoSchema, type CaptureEvent } from '../capture/capture.ty
 import type { HardwareDiagnostic } from '../contract/hardware.contract.js';
 import type { HardwareSettings } from '../contract/settings.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
+import { ConflictError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { FlashController } from './flash.controller.js';
 import { parseHex, toHex } from './led-scenes.js';
@@ -15,6 +16,9 @@ const LUX_READ_TIMEOUT_MS = 800;
 /** How often a failed sensor is opened again. */
 const LUX_RETRY_MS = 30_000;
 const LED_TEST_MS = 3000;
+
+const resting = (): ConflictError =>
+  new ConflictError('The flash light is resting: it was on for as long as its bounds allow; try again in a few seconds', 'relay_resting');
 
 export const hardwareOptionsOf = (s: HardwareSettings): HardwareOptions => ({
   relay: { gpio: s.relay.gpio, inverted: s.relay.inverted },
@@ -32,7 +36,8 @@ export class HardwareService {
   private readonly controller: FlashController;
   private settings: HardwareSettings;
   private luxTimer: TimerHandle | undefined;
-  private lastRetry = 0;
+  /** Monotonic time of the last reopening of the sensor; null before the first. */
+  private lastRetry: number | null = null;
   private simulatedCapture: TimerHandle | undefined;
   private readonly unsubscribe: (() => void)[] = [];
   private running = false;
@@ -130,18 +135,18 @@ export class HardwareService {
         scene: view.scene,
         pixels: view.pixels.map((p) => toHex(p)),
       },
-      relay: { on: this.controller.relayOn },
+      relay: { on: this.controller.relayOn, limits: this.controller.relay.limits() },
       capture: { reachable: this.link.state === 'connected', countdown: this.controller.countdownState() },
       devices: this.hardware.health().map(({ device, driver, state, problem }) => ({ device, driver, state, problem })),
     };
   }
 
   testFlash(): void {
-    this.controller.flashFor(this.settings.flash.hold_ms, 100);
+    if (!this.controller.flashFor(this.settings.flash.hold_ms, 100)) throw resting();
   }
 
   testRelay(ms: number): void {
-    this.controller.flashFor(ms, 100, false);
+    if (!this.controller.flashFor(ms, 100, false)) throw resting();
   }
 
   testLed(color: string): void {
@@ -178,8 +183,9 @@ export class HardwareService {
       if (this.meter.current !== null) this.log.warn(`Lux sensor read failed: ${err instanceof Error ? err.message : String(err)}`);
       this.meter.fail(this.clock.now());
       this.hardware.reportLux(err);
-      if (this.hardware.mode === 'auto' && this.clock.now() - this.lastRetry > LUX_RETRY_MS) {
-        this.lastRetry = this.clock.now();
+      const now = this.clock.monotonic();
+      if (this.hardware.mode === 'auto' && (this.lastRetry === null || now - this.lastRetry > LUX_RETRY_MS)) {
+        this.lastRetry = now;
         await this.hardware.retryLux();
       }
     }

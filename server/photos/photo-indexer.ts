@@ -39,6 +39,11 @@ const MAX_VANISHED_CHECKS = 200;
 const REMOVED_MEMORY_MS = 10 * 60_000;
 const PROCESSED_DIR = ['media', 'processed_full'] as const;
 const PAGE = 500;
+/**
+ * Pages read in one pass at most, whatever the capture app answers (200,000 items): a capture
+ * app that ignores `offset` or answers every offset with a full page must not be paged forever.
+ */
+export const MAX_RESCAN_PAGES = 400;
 
 /**
  * Keeps the photo index in step with the capture app: live from its DbInsert/DbUpdate/DbRemove
@@ -175,7 +180,7 @@ export class PhotoIndexer {
   }
 
   remove(id: string): void {
-    const now = this.clock.now();
+    const now = this.clock.monotonic();
     this.removed.set(id, now);
     for (const [key, at] of this.removed) if (at < now - REMOVED_MEMORY_MS) this.removed.delete(key);
     if (this.photos.remove(id)) this.onChange({ type: 'removed', id });
@@ -196,7 +201,7 @@ export class PhotoIndexer {
   }
 
   async rescan(): Promise<RescanReport> {
-    const started = this.clock.now();
+    const started = this.clock.monotonic();
     const dir = path.join(this.captureDataDir, ...PROCESSED_DIR);
     let names: string[] = [];
     try {
@@ -238,7 +243,7 @@ export class PhotoIndexer {
     // thumbnails the background queue, while older pages are still being matched.
     let added = 0;
     if (fresh.size > 0)
-      await this.resolve(fresh, (page) => {
+      await this.resolve(fresh, names.length, (page) => {
         const rows = page.filter((r) => !this.removed.has(r.id));
         this.photos.upsertMany(rows);
         rows.forEach((r) => this.onChange({ type: 'added', id: r.id }));
@@ -263,7 +268,7 @@ export class PhotoIndexer {
       updated: changed.length,
       missing: vanished.length - gone,
       unresolved: fresh.size - added + remembered,
-      ms: this.clock.now() - started,
+      ms: Math.round(this.clock.monotonic() - started),
     };
   }
 
@@ -293,15 +298,24 @@ export class PhotoIndexer {
 
   /**
    * Finds the capture app's items for new files, newest first, stopping once all are found;
-   * hands over the rows of each page of the capture app's list as it is read.
+   * hands over the rows of each page of the capture app's list as it is read. Paging also stops
+   * at a page that brings no item not seen in this pass (a capture app that ignores `offset`),
+   * once past as many items as its media folder holds files (every listed item has one; a page
+   * of slack for photos taken meanwhile), and at MAX_RESCAN_PAGES whatever happens.
    */
-  private async resolve(fresh: Map<string, FileInfo>, found: (rows: PhotoRow[]) => void): Promise<void> {
+  private async resolve(fresh: Map<string, FileInfo>, filesOnDisk: number, found: (rows: PhotoRow[]) => void): Promise<void> {
     const wanted = new Set(fresh.keys());
+    const seen = new Set<string>();
+    const maxPages = Math.min(MAX_RESCAN_PAGES, Math.ceil(filesOnDisk / PAGE) + 1);
     try {
-      for (let offset = 0; wanted.size > 0; offset += PAGE) {
-        const page = await this.capture.listMedia(offset, PAGE);
+      for (let pageNo = 0; wanted.size > 0 && pageNo < maxPages; pageNo++) {
+        const page = await this.capture.listMedia(pageNo * PAGE, PAGE);
         const rows: PhotoRow[] = [];
+        let newItems = 0;
         for (const item of page) {
+          if (seen.has(item.id)) continue;
+          seen.add(item.id);
+          newItems++;
           const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
           if (!wanted.has(stem)) continue;
           wanted.delete(stem);
@@ -310,6 +324,10 @@ export class PhotoIndexer {
         }
         if (rows.length > 0) found(rows);
         if (page.length < PAGE) break;
+        if (newItems === 0) {
+          this.log.warn(`The capture app answered page ${pageNo + 1} of its media with items already listed: paging stopped`);
+          break;
+        }
       }
       for (const stem of wanted) this.unresolvable.set(stem, fresh.get(stem)?.mtime ?? 0);
     } catch (err) {

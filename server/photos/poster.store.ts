@@ -2,14 +2,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import sharp from 'sharp';
 import type { Clock } from '../core/clock/clock.port.js';
 import { writeFileAtomic } from '../core/fs/atomic-write.js';
 import type { Logger } from '../core/logger.js';
 import { Mutex } from '../core/util/mutex.js';
 import type { VideoFramePort } from '../media/video-frame.port.js';
 import { DerivedFiles } from './derived-files.js';
-import { MAX_INPUT_PIXELS } from './image-limits.js';
+import { resizeBounded } from '../media/image-decoder.js';
 
 /** As large as the capture app's own previews: what the lightbox shows before the video plays. */
 const POSTER_EDGE = 1200;
@@ -96,10 +95,7 @@ export class PosterStore {
         } else this.noteFailure(key, `no frame could be read from video ${id}`);
         return null;
       }
-      const poster = await sharp(frame, { limitInputPixels: MAX_INPUT_PIXELS })
-        .resize(POSTER_EDGE, POSTER_EDGE, { fit: 'inside', withoutEnlargement: true })
-        .jpeg({ quality: 82 })
-        .toBuffer();
+      const poster = await resizeBounded(frame, { edge: POSTER_EDGE, format: 'jpeg', quality: 82 });
       if (!wanted()) return null;
       await writeFileAtomic(file, poster);
       return file;

@@ -1,13 +1,12 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { writeFileAtomic } from '../core/fs/atomic-write.js';
 import { NotFoundError, isDiskFull } from '../core/errors.js';
 import { ByteCache } from '../core/util/byte-cache.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import { DerivedFiles } from './derived-files.js';
-import { MAX_INPUT_PIXELS } from './image-limits.js';
+import { UnreadableMediaError, resizeBounded } from '../media/image-decoder.js';
 
 const EDGE_PX = 480;
 const QUALITY = 72;
@@ -43,8 +42,7 @@ const QUIET_MS = 250;
  */
 const MEMORY_BYTES = 32 * 1024 * 1024;
 
-/** A file that cannot or must not be decoded into a thumbnail: a placeholder stands in for it. */
-export class UnreadableMediaError extends Error {}
+export { UnreadableMediaError };
 
 /** A file found unreadable is not fetched and decoded again before this long. */
 const UNREADABLE_RETRY_MS = 10 * 60_000;
@@ -146,14 +144,10 @@ export class ThumbnailStore {
 
   private async encode(key: string, input: Buffer | string): Promise<Buffer> {
     try {
-      return await sharp(input, { failOn: 'none', limitInputPixels: MAX_INPUT_PIXELS })
-        .rotate()
-        .resize(EDGE_PX, EDGE_PX, { fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: QUALITY, effort: EFFORT })
-        .toBuffer();
+      return await resizeBounded(input, { edge: EDGE_PX, format: 'webp', quality: QUALITY, effort: EFFORT });
     } catch (err) {
       this.noteUnreadable(key);
-      throw new UnreadableMediaError(err instanceof Error ? err.message : String(err));
+      throw err;
     }
   }
 

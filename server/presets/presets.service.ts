@@ -6,6 +6,7 @@ import type { ActionsResponse, PresetSummary } from '../contract/actions.contrac
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { Clock } from '../core/clock/clock.port.js';
 import type { PresetRepository, PresetRow } from './preset.repository.js';
+import { isObject, ownValue } from '../core/util/json.js';
 
 const summary = (row: PresetRow): PresetSummary => ({
   id: row.id,
@@ -17,7 +18,7 @@ const summary = (row: PresetRow): PresetSummary => ({
 
 function valueAt(entry: unknown, path: readonly string[]): unknown {
   return path.reduce<unknown>(
-    (node, key) => (typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined),
+    (node, key) => (isObject(node) ? ownValue(node, key) : undefined),
     entry,
   );
 }

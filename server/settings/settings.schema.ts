@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Settings } from '../contract/settings.contract.js';
-import { isObject } from '../core/util/json.js';
+import { isObject, ownValue, setOwn } from '../core/util/json.js';
 
 const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #ffaa00');
 const percent = z.number().int('must be a whole percentage').min(0).max(100);
@@ -59,6 +59,6 @@ export const defaultSettings: Settings = {
 export function deepMerge(base: unknown, patch: unknown): unknown {
   if (!isObject(base) || !isObject(patch)) return patch === undefined ? base : patch;
   const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(patch)) out[key] = deepMerge(base[key], value);
+  for (const [key, value] of Object.entries(patch)) setOwn(out, key, deepMerge(ownValue(base, key), value));
   return out;
 }

@@ -117,7 +117,7 @@ export class CaptureRestartService {
       this.set({
         state: 'pending',
         reasons: [...this.queuedReasons],
-        requested_at: new Date(now).toISOString(),
+        requested_at: new Date(this.clock.now()).toISOString(),
         finished_at: null,
         message: null,
         method: null,

@@ -27,6 +27,22 @@ const fakeProbe = (over: Partial<HostProbe> = {}): HostProbe => ({
   ...over,
 });
 
+/** A system whose commands run until the test releases them, as a real `systemctl` takes seconds. */
+class SlowSystem extends FakeSystem {
+  private gates: (() => void)[] = [];
+  get waiting(): number {
+    return this.gates.length;
+  }
+  release(): void {
+    this.gates.splice(0).forEach((open) => open());
+  }
+  override async run(...args: Parameters<FakeSystem['run']>): ReturnType<FakeSystem['run']> {
+    const result = super.run(...args);
+    if (args[0] === 'systemctl') await new Promise<void>((resolve) => this.gates.push(resolve));
+    return result;
+  }
+}
+
 const BUTTONS = ['/api/admin/system/restart-capture-app', '/api/admin/system/restart-boothdeck', '/api/admin/system/reboot'];
 
 describe('dashboard buttons', () => {
@@ -79,6 +95,44 @@ describe('dashboard buttons', () => {
     t.clock.advance(600);
     expect(restarts).toBe(1);
     expect(t.system.calls).toEqual([]);
+  });
+
+  it('runs 50 concurrent reboots once, and tells the other 49 that a reboot is under way', async () => {
+    const system = new SlowSystem();
+    const t = await buildTestApp({ system });
+    const cookie = await signIn(t.app);
+    const answers = Promise.all(Array.from({ length: 50 }, () => request(t.app).post('/api/admin/system/reboot').set('Cookie', cookie)));
+    await expect.poll(() => system.waiting).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    system.release();
+    const statuses = (await answers).map((r) => r.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(1);
+    const refused = (await answers).filter((r) => r.status === 409);
+    expect(refused).toHaveLength(49);
+    expect(refused[0]?.body.error).toEqual({ code: 'maintenance_busy', message: 'The board is already rebooting: wait for it to finish' });
+    expect(system.calls.filter((c) => c.args.includes('reboot'))).toHaveLength(1);
+    // Once started, a reboot stays under way: a later tap is refused too, and a restart as well.
+    expect((await request(t.app).post('/api/admin/system/reboot').set('Cookie', cookie)).status).toBe(409);
+    expect((await request(t.app).post('/api/admin/system/restart-capture-app').set('Cookie', cookie)).status).toBe(409);
+  });
+
+  it('runs 50 concurrent capture-app restarts once, then takes the next one after it finished', async () => {
+    const system = new SlowSystem();
+    const t = await buildTestApp({ system });
+    const cookie = await signIn(t.app);
+    const send = () => request(t.app).post('/api/admin/system/restart-capture-app').set('Cookie', cookie);
+    const answers = Promise.all(Array.from({ length: 50 }, send));
+    await expect.poll(() => system.waiting).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    system.release();
+    const statuses = (await answers).map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(49);
+    expect(system.calls.filter((c) => c.args.includes('restart'))).toHaveLength(1);
+    const again = send().then((r) => r.status);
+    await expect.poll(() => system.waiting).toBe(1);
+    system.release();
+    expect(await again).toBe(200);
   });
 
   it('refuses every button without a session (401), from another site (403), and by GET', async () => {

@@ -63,12 +63,14 @@ export async function buildTestApp<C extends Clock = FakeClock>(
     printer?: PrinterPort;
     print?: Partial<PrintWorkerOptions>;
     videoFrames?: VideoFramePort;
+    /** The system commands' port (a FakeSystem unless the test brings its own, slower one). */
+    system?: FakeSystem;
   } = {},
 ): Promise<TestApp<C>> {
   const db = openDatabase(':memory:');
   // Without a clock of its own the test gets a FakeClock, which is what C defaults to.
   const clock = options.clock ?? (new FakeClock() as Clock as C);
-  const system = new FakeSystem();
+  const system = options.system ?? new FakeSystem();
   const log = createRecordingLogger();
   const printer = options.printer ?? new FakePrinter();
   const services = buildServices(

@@ -105,16 +105,16 @@ describe('pre-flash on the capture app countdown', () => {
   });
 
   it('has a watchdog: with no capture ever announced, the light goes off after pre-flash + hold + slack', async () => {
-    const { clock, hardware, run, state } = await setup({ flash: { preflash_seconds: 1, hold_ms: 500, auto: false } });
+    const { clock, hardware, run, state } = await setup({ flash: { preflash_seconds: 1, hold_ms: 2000, auto: false } });
     state('start', 'counting', 2);
     await run(1000);
     const onAt = clock.now();
     expect(hardware.relay.isOn()).toBe(true);
-    await run(1000 + 500 + WATCHDOG_SLACK_MS - 10);
+    await run(1000 + 2000 + WATCHDOG_SLACK_MS - 10);
     expect(hardware.relay.isOn()).toBe(true);
     await run(20);
     expect(hardware.relay.isOn()).toBe(false);
-    expect(hardware.relay.history.at(-1)?.at).toBe(onAt + 1000 + 500 + WATCHDOG_SLACK_MS);
+    expect(hardware.relay.history.at(-1)?.at).toBe(onAt + 1000 + 2000 + WATCHDOG_SLACK_MS);
   });
 });
 

@@ -30,6 +30,8 @@ export const enErrors: Record<keyof typeof frErrors, string> = {
   'error.code.slug_taken': 'An event already has this name. Choose another one.',
   'error.code.preset_exists': 'A preset already has this name. Choose another one.',
   'error.code.conflict': 'This conflicts with a recent change. Reload the page.',
+  'error.code.maintenance_busy': 'A command is already under way (a restart or a reboot): wait for it to finish.',
+  'error.code.relay_resting': 'The flash is resting: it was on for as long as its limits allow. Try again in a few seconds.',
   'error.code.unauthorized': 'The session has ended: unlock the console again.',
   'error.code.wrong_pin': 'The current PIN is wrong.',
   'error.code.rate_limited': 'Too many attempts. Wait a moment before trying again.',

@@ -1,0 +1,142 @@
+import type { RelayPort } from '../../native/relay/relay.port.js';
+import type { RelayLimits } from '../contract/hardware.contract.js';
+import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
+import type { Logger } from '../core/logger.js';
+
+/** The longest relay test a person may ask for; a test must hold exactly that long. */
+export const RELAY_TEST_MAX_MS = 5000;
+/** The share of any window the lamps may be lit: they heat, and a relay wears. */
+export const DUTY_WINDOW_MS = 30_000;
+export const DUTY_RATIO = 0.5;
+/**
+ * An "on" that follows an "off" closer than this continues the same lit period: a light
+ * switched off and on again every 300 ms is, for the lamp, on all along.
+ */
+export const MERGE_GAP_MS = 1000;
+/** Below this much budget a switch-on would only flicker: it is refused. */
+const MIN_BUDGET_MS = 50;
+
+interface Period {
+  start: number;
+  end: number;
+}
+
+/**
+ * Every switch of the flash relay goes through here, whoever asks (test buttons, countdowns,
+ * captures announced by the capture app). Each "on" comes with how long it may last; the guard
+ * switches off at that time or earlier, at the continuous bound of the lit period (measured
+ * from its first "on", never re-armed by a later one) or when the duty budget of the window is
+ * spent. All on the monotonic clock: setting the wall clock moves none of it.
+ */
+export class RelayGuard {
+  private since: number | null = null;
+  private cut: TimerHandle | undefined;
+  private periods: Period[] = [];
+  private longest = 0;
+  private refusedLogged = false;
+
+  constructor(
+    private readonly relay: () => RelayPort,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    /** The longest one lit period may last now (depends on the pre-flash and hold settings). */
+    private readonly maxOnMs: () => number,
+    /** Told when the guard switched off by itself, so that what relied on the light can follow. */
+    private readonly onCut: () => void = () => undefined,
+  ) {}
+
+  /**
+   * Light on for at most `ms` from now, within the bounds. Returns false, and leaves the light
+   * off, when the window's budget is spent or the lit period already reached its bound.
+   */
+  on(ms: number): boolean {
+    const now = this.clock.monotonic();
+    const wasLit = this.since !== null;
+    let reopened: Period | undefined;
+    if (this.since === null) {
+      const last = this.periods.at(-1);
+      // A quick off-on continues the period that just ended: its start still counts.
+      if (last && now - last.end < MERGE_GAP_MS) reopened = this.periods.pop();
+      this.since = reopened ? reopened.start : now;
+    }
+    const asked = now + Math.max(0, ms);
+    const until = Math.min(asked, this.since + this.maxOnMs(), now + this.budgetLeft(now));
+    if (until - now < MIN_BUDGET_MS) {
+      if (reopened) this.periods.push(reopened);
+      if (!wasLit) this.since = null;
+      else this.off();
+      if (!this.refusedLogged) this.log.warn('Flash relay resting: its on-time bound is reached; the light stays off for now');
+      this.refusedLogged = true;
+      return false;
+    }
+    this.refusedLogged = false;
+    this.arm(until - now, until < asked);
+    this.write(true);
+    return true;
+  }
+
+  off(): void {
+    if (this.cut) this.clock.clearTimeout(this.cut);
+    this.cut = undefined;
+    if (this.since !== null) this.closePeriod(this.clock.monotonic());
+    this.write(false);
+  }
+
+  get isOn(): boolean {
+    return this.relay().isOn();
+  }
+
+  /** The longest lit period seen since start, in ms (the bench reads it). */
+  get longestOnMs(): number {
+    const current = this.since === null ? 0 : this.clock.monotonic() - this.since;
+    return Math.max(this.longest, current);
+  }
+
+  limits(): RelayLimits {
+    const now = this.clock.monotonic();
+    return {
+      max_on_ms: this.maxOnMs(),
+      duty_window_ms: DUTY_WINDOW_MS,
+      duty_max_on_ms: DUTY_WINDOW_MS * DUTY_RATIO,
+      budget_ms: Math.round(this.budgetLeft(now)),
+    };
+  }
+
+  private arm(ms: number, bounded: boolean): void {
+    if (this.cut) this.clock.clearTimeout(this.cut);
+    this.cut = this.clock.setTimeout(() => {
+      this.cut = undefined;
+      const start = this.since;
+      this.off();
+      if (bounded && start !== null) {
+        this.log.warn(`Flash relay switched off by its bound after ${Math.round(this.clock.monotonic() - start)} ms`);
+      }
+      this.onCut();
+    }, ms);
+  }
+
+  private closePeriod(end: number): void {
+    if (this.since === null) return;
+    if (end > this.since) {
+      this.periods.push({ start: this.since, end });
+      this.longest = Math.max(this.longest, end - this.since);
+    }
+    this.since = null;
+  }
+
+  /** On-time left in the window ending now, the lit period in progress included. */
+  private budgetLeft(now: number): number {
+    const from = now - DUTY_WINDOW_MS;
+    this.periods = this.periods.filter((p) => p.end > from);
+    let used = 0;
+    for (const p of this.periods) used += p.end - Math.max(p.start, from);
+    if (this.since !== null) used += now - Math.max(this.since, from);
+    return Math.max(0, DUTY_WINDOW_MS * DUTY_RATIO - used);
+  }
+
+  private write(on: boolean): void {
+    const relay = this.relay();
+    if (relay.isOn() === on) return;
+    relay.set(on).catch((err: unknown) => this.log.error(`Relay switch ${on ? 'on' : 'off'} failed`, err));
+  }
+}
