@@ -66,23 +66,27 @@ describe('the CUPS adapter', () => {
 
   it('submits by argv and follows a job by its id through lpstat', async () => {
     const system = scripted({
-      'lp -d PDF -n 2 -t Boothdeck 1 x -- /spool/job-1.jpg': { stdout: 'request id is PDF-5 (1 file(s))\n' },
+      'lp -d PDF -n 2 -t Boothdeck 1 x -o print-scaling=fill -- /spool/job-1.jpg': { stdout: 'request id is PDF-5 (1 file(s))\n' },
       'lpstat -l -W not-completed -o PDF': { stdout: NOT_COMPLETED },
       'lpstat -l -W completed -o PDF': { stdout: COMPLETED },
     });
     const cups = new CupsPrinter(system);
-    expect(await cups.submit('PDF', '/spool/job-1.jpg', 2, 'Boothdeck 1 x')).toBe('PDF-5');
+    expect(
+      await cups.submit('PDF', '/spool/job-1.jpg', { copies: 2, title: 'Boothdeck 1 x', paper: null, layout: 'fill', orientation: null }),
+    ).toBe('PDF-5');
     expect(await cups.jobStatus('PDF', 'PDF-1')).toEqual({ state: 'failed', detail: 'Unable to open image file for printing!' });
     expect((await cups.jobStatus('PDF', 'PDF-3')).state).toBe('processing');
     expect((await cups.jobStatus('PDF', 'PDF-4')).state).toBe('pending');
     expect((await cups.jobStatus('PDF', 'PDF-5')).state).toBe('completed');
     expect((await cups.jobStatus('PDF', 'PDF-6')).state).toBe('cancelled');
     expect((await cups.jobStatus('PDF', 'PDF-9')).state).toBe('gone');
-    await expect(cups.submit('PDF; rm -rf /', '/f', 1, 't')).rejects.toThrow('Invalid printer');
+    await expect(
+      cups.submit('PDF; rm -rf /', '/f', { copies: 1, title: 't', paper: null, layout: 'fill', orientation: null }),
+    ).rejects.toThrow('Invalid printer');
   });
 
   it('reports CUPS that does not answer as unreachable', async () => {
-    const cups = new CupsPrinter(scripted({ 'lpstat -d': { code: 1, stderr: 'lpstat: Scheduler is not running.\n' } }));
+    const cups = new CupsPrinter(scripted({ 'lpstat -d -l -p': { code: 1, stderr: 'lpstat: Scheduler is not running.\n' } }));
     await expect(cups.list()).rejects.toBeInstanceOf(PrinterUnreachableError);
   });
 });
