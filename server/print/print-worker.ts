@@ -10,7 +10,7 @@ import type { PrinterStatus } from '../contract/print.contract.js';
 import type { PrintSettings } from '../contract/settings.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
-import type { PrintJobRow, PrintRepository } from './print.repository.js';
+import { UNKNOWN_OUTCOME, type PrintJobRow, type PrintRepository } from './print.repository.js';
 import { PrinterUnreachableError, type PrinterPort, type SubmitOptions } from './printer.port.js';
 import { PrinterWatch } from './printer-watch.js';
 
@@ -241,24 +241,27 @@ export class PrintWorker {
           if (this.repo.markDone(id, this.clock.now())) this.emit(id);
           return;
         case 'gone':
-          // Printed or thrown away (`cancel -x`), CUPS cannot say: never counted without a person.
-          this.log.warn(`Print job ${id}: CUPS no longer knows ${cupsJobId}; its outcome is unknown`);
-          this.repo.markFailed(id, 'unknown_outcome', `CUPS no longer knows job ${cupsJobId}`, this.clock.now());
-          this.emit(id);
+        case 'cancelled':
+          // Purged or cancelled in CUPS behind Boothdeck's back (`cancel -x`): printed or not, CUPS
+          // cannot say. Never counted, never given back, without a person.
+          this.unknown(id, status.state === 'gone' ? `CUPS no longer knows job ${cupsJobId}` : `Job ${cupsJobId} was cancelled in CUPS`);
           return;
         case 'failed':
           // A job CUPS stopped on an error would print later by surprise: take it out.
           await this.printer.cancel(cupsJobId).catch(() => undefined);
           this.fail(id, 'printer_failed', status.detail);
           return;
-        case 'cancelled':
-          if (this.repo.cancel(id, this.clock.now(), true)) this.emit(id);
-          return;
         default:
           await this.refreshPrinter();
           await this.sleep(this.printerStatus().pause ? this.options.pausePollMs : this.options.pollMs);
       }
     }
+  }
+
+  private unknown(id: number, detail: string): void {
+    this.log.warn(`Print job ${id}: ${detail}; its outcome is unknown`);
+    this.repo.markFailed(id, UNKNOWN_OUTCOME, detail, this.clock.now());
+    this.emit(id);
   }
 
   private fail(id: number, code: string, detail: string): void {

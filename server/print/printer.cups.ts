@@ -1,5 +1,6 @@
 import type { PrinterSupply } from '../contract/print.contract.js';
 import type { SystemCommand, SystemPort } from '../system/system.port.js';
+import { ippJobState, JOB_STATE, type JobStateQuery } from './ipp.client.js';
 import {
   PrinterUnreachableError,
   type PrinterDetails,
@@ -148,7 +149,10 @@ export function parsePapers(text: string): { papers: string[]; defaultPaper: str
 
 /** CUPS through its command-line clients, by argv, never a shell. */
 export class CupsPrinter implements PrinterPort {
-  constructor(private readonly system: SystemPort) {}
+  constructor(
+    private readonly system: SystemPort,
+    private readonly jobState: JobStateQuery = ippJobState(),
+  ) {}
 
   private async query(command: Extract<SystemCommand, 'lpstat' | 'lpoptions'>, args: string[]): Promise<string> {
     const res = await this.system.run(command, args, { timeoutMs: QUERY_TIMEOUT_MS, env: C_LOCALE });
@@ -207,13 +211,26 @@ export class CupsPrinter implements PrinterPort {
         return { state: 'failed', detail: active.status || active.alerts.join(', ') };
       return { state: active.alerts.includes('job-printing') ? 'processing' : 'pending', detail: active.status };
     }
-    const done = findJob(await this.lpstat(['-l', '-W', 'completed', '-o', printer]), jobId);
-    if (!done) return { state: 'gone', detail: '' };
-    if (done.alerts.some((a) => a.includes('canceled') || a.includes('cancelled'))) return { state: 'cancelled', detail: done.status };
-    if (done.alerts.some((a) => a.includes('error') || a.includes('aborted') || a.includes('stopped'))) {
-      return { state: 'failed', detail: done.status || done.alerts.join(', ') };
+    // Finished: only IPP's job-state tells completed from cancelled (or purged by `cancel -x`).
+    const number = Number(/-(\d+)$/.exec(jobId)?.[1]);
+    if (!Number.isSafeInteger(number)) return { state: 'gone', detail: '' };
+    const job = await this.jobState(printer, number);
+    if (!job) return { state: 'gone', detail: '' };
+    switch (job.state) {
+      case JOB_STATE.completed:
+        // Completed with errors: the page may not have come out right.
+        if (job.reasons.some((r) => r.includes('with-errors'))) return { state: 'failed', detail: job.message || job.reasons.join(', ') };
+        return { state: 'completed', detail: job.message };
+      case JOB_STATE.canceled:
+        return { state: 'cancelled', detail: job.message };
+      case JOB_STATE.aborted:
+      case JOB_STATE.stopped:
+        return { state: 'failed', detail: job.message };
+      case JOB_STATE.processing:
+        return { state: 'processing', detail: job.message };
+      default:
+        return { state: 'pending', detail: job.message };
     }
-    return { state: 'completed', detail: done.status };
   }
 
   async cancel(jobId: string): Promise<void> {
