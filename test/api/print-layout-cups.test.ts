@@ -118,18 +118,23 @@ describe('the booth with the real CUPS printer', () => {
   it('shows cupsdisable with an empty queue to the console and a guest within 5 s', async () => {
     const cookie = await guestCookie(t.app);
     expect(t.services.print.glance()).toMatchObject({ queued: 0, printing: 0 });
-    const heard = (channel: 'admin' | 'gallery'): Promise<number> =>
+    const heardBy = (subscribe: (done: () => void) => () => void): Promise<number> =>
       new Promise((resolve) => {
-        const off = t.services.hub.subscribe(channel, (m) => {
-          const paused = m.event === 'print-printer' ? m.data.pause : m.event === 'print-status' ? m.data.paused : undefined;
-          if (paused === 'stopped') {
-            off();
-            resolve(performance.now());
-          }
+        const off = subscribe(() => {
+          off();
+          resolve(performance.now());
         });
       });
-    const console = heard('admin');
-    const guest = heard('gallery');
+    const console = heardBy((done) =>
+      t.services.hub.subscribe('admin', (m) => {
+        if (m.event === 'print-printer' && m.data.pause === 'stopped') done();
+      }),
+    );
+    const guest = heardBy((done) =>
+      t.services.hub.subscribe('gallery', (m) => {
+        if (m.event === 'print-status' && m.data.paused === 'stopped') done();
+      }),
+    );
     const start = performance.now();
     cupsCommand('cupsdisable');
     const [a, g] = await Promise.all([console, guest]);
