@@ -192,6 +192,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     });
     cleanup.push(() => services.restarter.stop());
     // Started last and stopped first: a job in flight is left `printing`, settled with CUPS at the next start.
+    services.print.prune();
     services.printWorker.start();
     cleanup.push(() => services.printWorker.stop());
 

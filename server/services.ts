@@ -187,7 +187,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);
   const galleryLink = new GalleryLinkService(settings, options.galleryUrl);
   const health = new HealthService(options.version, options.simulator ?? false, eventRepository, ports.clock);
-  const guestSessions = new GuestSessions(settingsRepository);
+  const guestSessions = new GuestSessions(settingsRepository, () => ports.clock.monotonic());
   const printRepository = new PrintRepository(ports.db);
   const print = new PrintService(
     printRepository,
@@ -212,7 +212,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
       const row = photoRepository.find(id);
       return row ? media.localFile(row) : undefined;
     },
-    () => settings.stored().print.printer,
+    () => settings.stored().print,
     ports.clock,
     ports.log,
     path.join(options.dataDir, 'print-spool'),

@@ -1,11 +1,15 @@
-/** A print job's life: queued → printing → done, or failed / cancelled. */
+/**
+ * A print job's life: queued → printing → done, or failed / cancelled. A job CUPS no longer knows
+ * is `failed` with the error `unknown_outcome`: it may or may not have come out, a person says.
+ */
 export type PrintJobState = 'queued' | 'printing' | 'done' | 'failed' | 'cancelled';
 
 /**
  * Why the queue is not moving, in codes the front ends turn into sentences. `null` when the
  * printer is ready (or no job waits for it).
  */
-export type PrintPauseReason = 'no_printer' | 'unreachable' | 'stopped' | 'out_of_paper' | 'out_of_ink' | 'jammed' | 'offline' | null;
+export type PrintPauseReason =
+  'no_printer' | 'unreachable' | 'stopped' | 'out_of_paper' | 'out_of_ink' | 'jammed' | 'door_open' | 'offline' | null;
 
 /** The printer as CUPS describes it. */
 export interface PrinterStatus {
@@ -15,8 +19,40 @@ export interface PrinterStatus {
   reasons: string[];
   /** CUPS's own message for the operator (the text given to `cupsdisable -r`, a backend's report). */
   message: string;
-  /** The queue's view of it: why jobs wait, or null. */
+  /** Why a job sent now would wait, or null: watched all the time, not only while jobs wait. */
   pause: PrintPauseReason;
+  /** Ink, ribbon, paper or toner levels, where the printer reports them (empty otherwise). */
+  supplies: PrinterSupply[];
+}
+
+/** One marker or supply the printer reports (IPP marker-names / marker-levels). */
+export interface PrinterSupply {
+  name: string;
+  /** 0 to 100; null when the printer reports it only as present or unknown (-1, -2, -3). */
+  level: number | null;
+  /** IPP marker-types (`ink-cartridge`, `ribbon-wax`, `toner`…), '' when not given. */
+  type: string;
+}
+
+/** A paper size the printer declares (its PageSize option), with its size where it is known. */
+export interface PaperSize {
+  /** The name lp gets (`A5`, `w288h432`, `Custom.4x6in`). */
+  name: string;
+  width_mm: number | null;
+  height_mm: number | null;
+}
+
+/** How a photo is put on the paper: `fill` crops it to the paper (no white margin), `fit` shows it whole. */
+export type PrintLayout = 'fill' | 'fit';
+
+/** What the home screen's printer glance shows, without asking CUPS (the watcher has). */
+export interface PrinterGlance {
+  printer: PrinterStatus;
+  queued: number;
+  printing: number;
+  failed: number;
+  /** Jobs CUPS forgot: printed or not, a person must say. */
+  unknown: number;
 }
 
 /** What a guest sees of a job they sent. */
@@ -75,8 +111,13 @@ export interface GuestPrintSession {
     used: number;
     remaining: number;
     max_copies: number;
-    /** Why the queue waits, so a guest can be told (`out_of_paper`…); null when it moves. */
+    /** Why a print would wait or cannot be made (`out_of_paper`, `no_printer`…); null when the printer is ready. */
     paused: PrintPauseReason;
+    /** The paper the photo comes out on, for the preview (null when the booth does not know its size). */
+    paper: PaperSize | null;
+    layout: PrintLayout;
+    /** False when this browser has no gallery session yet (a print would be refused). */
+    has_session: boolean;
   };
 }
 
@@ -84,6 +125,8 @@ export interface PrintRequestResult {
   job: GuestPrintJob;
   /** Copies this session may still order (null for the operator's prints, which have no quota). */
   remaining: number | null;
+  /** Why the job will wait at the printer (null when it is ready): the operator is told before it is called sent. */
+  printer_pause?: PrintPauseReason;
 }
 
 export interface PrinterChoice {

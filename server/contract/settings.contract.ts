@@ -33,6 +33,12 @@ export interface PrintSettings {
   max_copies: number;
   /** The CUPS printer to use; null for CUPS's default (or its only printer). */
   printer: string | null;
+  /** The paper size lp is given (a PageSize the printer declares); null for the printer's own default. */
+  paper: string | null;
+  /** `fill`: the photo covers the paper, cropped; `fit`: the whole photo, with white margins. */
+  layout: 'fill' | 'fit';
+  /** How many guest sessions' worth of copies one client address may print per event. */
+  sessions_per_address: number;
 }
 
 export interface GallerySettings {

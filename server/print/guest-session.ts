@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler, Response } from 'express';
+import { isIPv6 } from 'node:net';
+import type { Request, RequestHandler, Response } from 'express';
 import { readCookie } from '../http/request-context.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
 
@@ -10,6 +11,28 @@ const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 const ID = /^[A-Za-z0-9_-]{22}$/;
 /** A photo's thumbnail, preview, media or download, under the gallery's router. */
 const PHOTO_FILE = /^\/photos\/[^/]+\/(?:thumb|preview|media|download)$/;
+/** Sessions one address may be handed per window: a family sharing a phone, reloads, a private tab or two. */
+const ISSUE_LIMIT = 20;
+const ISSUE_WINDOW_MS = 3600 * 1000;
+/** Addresses remembered for that count; beyond, the oldest are forgotten first. */
+const ISSUE_TRACKED = 4096;
+
+/**
+ * The client address as the quota counts it, from the socket (never a header). An IPv6 phone
+ * may change its address within its /64 at will: the /64 is what it cannot leave.
+ */
+export function clientAddressOf(req: Request): string {
+  const raw = (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  if (!isIPv6(raw)) return raw;
+  const [head = '', tail = ''] = raw.split('::');
+  const left = head === '' ? [] : head.split(':');
+  const right = tail === '' ? [] : tail.split(':');
+  const groups = raw.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
 
 /**
  * Signs and checks guest session cookies (`<id>.<hmac>`). The key is made once and kept in
@@ -17,8 +40,14 @@ const PHOTO_FILE = /^\/photos\/[^/]+\/(?:thumb|preview|media|download)$/;
  */
 export class GuestSessions {
   private key: Buffer | undefined;
+  /** Sessions handed to each address in the current window (insertion order = oldest first). */
+  private readonly issued = new Map<string, { since: number; count: number }>();
 
-  constructor(private readonly settings: SettingsRepository) {}
+  constructor(
+    private readonly settings: SettingsRepository,
+    /** Monotonic milliseconds: a wall clock set at boot must not reset the count. */
+    private readonly monotonic: () => number = () => performance.now(),
+  ) {}
 
   private secret(): Buffer {
     if (!this.key) {
@@ -56,16 +85,38 @@ export class GuestSessions {
   }
 
   /**
-   * Reads the guest's session, issuing one (HttpOnly, SameSite=Lax) on the first visit. A photo's
-   * files need none: the dozens of thumbnails a first visit asks for before any answer has set
-   * the cookie would each be handed a session of their own.
+   * Reads the guest's session, issuing one (HttpOnly, SameSite=Lax) on a visit. A photo's files
+   * need none: the dozens of thumbnails a first visit asks for before any answer has set the
+   * cookie would each be handed a session of their own. A request that changes something (a
+   * print) is never handed one: it must come from a browser that visited the gallery. An
+   * address is handed a bounded number per hour; beyond, it browses without one.
    */
   middleware(): RequestHandler {
     return (req, res, next) => {
       if (PHOTO_FILE.test(req.path)) return next();
-      res.locals.guestSession = this.verify(readCookie(req, GUEST_COOKIE)) ?? this.start(res);
+      const known = this.verify(readCookie(req, GUEST_COOKIE));
+      const visit = req.method === 'GET' || req.method === 'HEAD';
+      res.locals.guestSession = known ?? (visit && this.mayIssue(clientAddressOf(req)) ? this.start(res) : undefined);
+      res.locals.clientAddress = clientAddressOf(req);
       next();
     };
+  }
+
+  private mayIssue(address: string): boolean {
+    const now = this.monotonic();
+    let entry = this.issued.get(address);
+    if (!entry || now - entry.since >= ISSUE_WINDOW_MS) {
+      this.issued.delete(address);
+      if (this.issued.size >= ISSUE_TRACKED) {
+        const oldest = this.issued.keys().next().value;
+        if (oldest !== undefined) this.issued.delete(oldest);
+      }
+      entry = { since: now, count: 0 };
+      this.issued.set(address, entry);
+    }
+    if (entry.count >= ISSUE_LIMIT) return false;
+    entry.count++;
+    return true;
   }
 
   private start(res: Response): string {
@@ -75,9 +126,15 @@ export class GuestSessions {
   }
 }
 
-/** The session the middleware attached. */
-export function guestSessionOf(res: Response): string {
+/** The session the middleware attached; undefined for a browser that has none. */
+export function guestSessionOf(res: Response): string | undefined {
   const id: unknown = res.locals.guestSession;
-  if (typeof id !== 'string') throw new Error('guest session middleware missing');
-  return id;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** The client address the middleware read. */
+export function clientAddressFrom(res: Response): string {
+  const address: unknown = res.locals.clientAddress;
+  if (typeof address !== 'string') throw new Error('guest session middleware missing');
+  return address;
 }

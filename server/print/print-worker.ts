@@ -2,15 +2,17 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import sharp from 'sharp';
 import { copyBounded, TooLargeError } from '../media/bounded-read.js';
 import { contentTypeOf } from '../photos/media-kind.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { PrinterStatus } from '../contract/print.contract.js';
+import type { PrintSettings } from '../contract/settings.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
-import type { PrintJobRow, PrintRepository } from './print.repository.js';
-import { readPrinterStatus } from './printer-monitor.js';
-import { PrinterUnreachableError, type PrinterPort } from './printer.port.js';
+import { UNKNOWN_OUTCOME, type PrintJobRow, type PrintRepository } from './print.repository.js';
+import { PrinterUnreachableError, type PrinterPort, type SubmitOptions } from './printer.port.js';
+import { PrinterWatch } from './printer-watch.js';
 
 export interface PrintWorkerOptions {
   /** How often a job in CUPS is asked about. */
@@ -19,9 +21,14 @@ export interface PrintWorkerOptions {
   pausePollMs: number;
   /** Largest image fetched for printing. */
   maxFileBytes: number;
+  /** How often the printer is watched while nothing prints (a pause shows within this). */
+  watchMs: number;
 }
 
-export const defaultWorkerOptions: PrintWorkerOptions = { pollMs: 1000, pausePollMs: 3000, maxFileBytes: 64 * 1024 * 1024 };
+export const defaultWorkerOptions: PrintWorkerOptions = { pollMs: 1000, pausePollMs: 3000, maxFileBytes: 64 * 1024 * 1024, watchMs: 2000 };
+
+/** The settings a job is sent with. */
+export type JobSettings = Pick<PrintSettings, 'printer' | 'paper' | 'layout'>;
 
 export interface PrintWorkerEvents {
   job(row: PrintJobRow): void;
@@ -43,7 +50,7 @@ export class PrintWorker {
   private stopped = true;
   private timer: TimerHandle | undefined;
   private wake: (() => void) | undefined;
-  private last: PrinterStatus = { name: null, state: 'unknown', reasons: [], message: '', pause: null };
+  readonly watch: PrinterWatch;
 
   constructor(
     private readonly repo: PrintRepository,
@@ -51,21 +58,35 @@ export class PrintWorker {
     private readonly capture: CaptureAppPort,
     /** The photo's processed file, where Boothdeck can read the capture app's folder. */
     private readonly localFile: (photoId: string) => string | undefined,
-    private readonly chosenPrinter: () => string | null,
+    private readonly jobSettings: () => JobSettings,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly spoolDir: string,
     private readonly events: PrintWorkerEvents,
     private readonly options: PrintWorkerOptions = defaultWorkerOptions,
-  ) {}
+  ) {
+    this.watch = new PrinterWatch(
+      printer,
+      () => jobSettings().printer,
+      clock,
+      log,
+      (status) => events.printer(status),
+      {
+        everyMs: options.watchMs,
+        detailsEveryMs: 30_000,
+      },
+    );
+  }
 
   start(): void {
     this.stopped = false;
+    this.watch.start();
     this.kick();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.watch.stop();
     if (this.timer) this.clock.clearTimeout(this.timer);
     this.wake?.();
     await this.running;
@@ -86,17 +107,12 @@ export class PrintWorker {
 
   /** The printer as last seen. */
   printerStatus(): PrinterStatus {
-    return this.last;
+    return this.watch.status();
   }
 
   /** Asks CUPS now and tells listeners when anything changed. */
-  async refreshPrinter(): Promise<PrinterStatus> {
-    const next = await readPrinterStatus(this.printer, this.chosenPrinter());
-    if (JSON.stringify(next) !== JSON.stringify(this.last)) {
-      this.last = next;
-      this.events.printer(next);
-    }
-    return next;
+  refreshPrinter(): Promise<PrinterStatus> {
+    return this.watch.refresh();
   }
 
   /** Resolves once the worker has nothing running (tests and shutdown). */
@@ -179,9 +195,17 @@ export class PrintWorker {
       this.fail(job.id, err instanceof MissingPhotoError ? 'photo_missing' : 'capture_unavailable', String(err));
       return;
     }
-    const printer = this.last.name ?? '';
+    const printer = this.printerStatus().name ?? '';
+    const settings = this.jobSettings();
     try {
-      const cupsJobId = await this.printer.submit(printer, file, job.copies, `Boothdeck ${job.id} ${job.photo_id}`);
+      const options: SubmitOptions = {
+        copies: job.copies,
+        title: `Boothdeck ${job.id} ${job.photo_id}`,
+        paper: settings.paper,
+        layout: settings.layout,
+        orientation: await orientationOf(file),
+      };
+      const cupsJobId = await this.printer.submit(printer, file, options);
       this.repo.setCupsJob(job.id, cupsJobId, this.clock.now());
       this.emit(job.id);
     } catch (err) {
@@ -214,22 +238,30 @@ export class PrintWorker {
       }
       switch (status.state) {
         case 'completed':
-        case 'gone':
           if (this.repo.markDone(id, this.clock.now())) this.emit(id);
+          return;
+        case 'gone':
+        case 'cancelled':
+          // Purged or cancelled in CUPS behind Boothdeck's back (`cancel -x`): printed or not, CUPS
+          // cannot say. Never counted, never given back, without a person.
+          this.unknown(id, status.state === 'gone' ? `CUPS no longer knows job ${cupsJobId}` : `Job ${cupsJobId} was cancelled in CUPS`);
           return;
         case 'failed':
           // A job CUPS stopped on an error would print later by surprise: take it out.
           await this.printer.cancel(cupsJobId).catch(() => undefined);
           this.fail(id, 'printer_failed', status.detail);
           return;
-        case 'cancelled':
-          if (this.repo.cancel(id, this.clock.now(), true)) this.emit(id);
-          return;
         default:
           await this.refreshPrinter();
-          await this.sleep(this.last.pause ? this.options.pausePollMs : this.options.pollMs);
+          await this.sleep(this.printerStatus().pause ? this.options.pausePollMs : this.options.pollMs);
       }
     }
+  }
+
+  private unknown(id: number, detail: string): void {
+    this.log.warn(`Print job ${id}: ${detail}; its outcome is unknown`);
+    this.repo.markFailed(id, UNKNOWN_OUTCOME, detail, this.clock.now());
+    this.emit(id);
   }
 
   private fail(id: number, code: string, detail: string): void {
@@ -274,3 +306,16 @@ export class PrintWorker {
 }
 
 class MissingPhotoError extends Error {}
+
+/** The photo's shape as it will be seen (EXIF orientations 5 to 8 turn it a quarter); null if unreadable. */
+async function orientationOf(file: string): Promise<SubmitOptions['orientation']> {
+  try {
+    const meta = await sharp(file).metadata();
+    if (!meta.width || !meta.height) return null;
+    const turned = (meta.orientation ?? 1) >= 5;
+    const [w, h] = turned ? [meta.height, meta.width] : [meta.width, meta.height];
+    return w > h ? 'landscape' : 'portrait';
+  } catch {
+    return null;
+  }
+}

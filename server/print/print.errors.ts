@@ -2,8 +2,9 @@ import { AppError } from '../core/errors.js';
 
 /** The guest's session has not enough copies left; nothing was queued. */
 export class QuotaExceededError extends AppError {
-  constructor(remaining: number) {
-    super(429, 'quota_exceeded', `This session may print ${remaining} more ${remaining === 1 ? 'copy' : 'copies'}`, { remaining });
+  constructor(remaining: number, scope: 'session' | 'address' = 'session') {
+    const who = scope === 'address' ? 'This phone' : 'This session';
+    super(429, 'quota_exceeded', `${who} may print ${remaining} more ${remaining === 1 ? 'copy' : 'copies'}`, { remaining, scope });
   }
 }
 
@@ -11,5 +12,26 @@ export class QuotaExceededError extends AppError {
 export class PrinterUnavailableError extends AppError {
   constructor(detail: string) {
     super(503, 'printer_unavailable', `The print system did not answer: ${detail}`);
+  }
+}
+
+/** A guest's print while no printer can be chosen: refused, never queued to wait forever. */
+export class PrintUnavailableError extends AppError {
+  constructor() {
+    super(503, 'print_unavailable', 'Printing is unavailable: no printer is chosen at the booth');
+  }
+}
+
+/** The operator's print while no printer can be chosen: refused with the way out. */
+export class NoPrinterError extends AppError {
+  constructor() {
+    super(409, 'no_printer', 'No printer is chosen or known to CUPS: choose one on the Printing page');
+  }
+}
+
+/** A print that needs a gallery session (a visit to the gallery) came without one. */
+export class SessionRequiredError extends AppError {
+  constructor() {
+    super(403, 'session_required', 'Open the gallery before printing: this browser has no gallery session');
   }
 }

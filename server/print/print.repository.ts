@@ -19,11 +19,28 @@ export interface PrintJobRow {
   error: string | null;
   error_detail: string | null;
   cleared: number;
+  /** The client address a guest's job came from (null for the operator's). */
+  client_address: string | null;
 }
 
 export type CounterName = 'event' | 'today' | 'total';
 
-export type Reservation = { ok: true; job: PrintJobRow; remaining: number } | { ok: false; remaining: number };
+export type Reservation =
+  { ok: true; job: PrintJobRow; remaining: number } | { ok: false; remaining: number; scope: 'session' | 'address' };
+
+/** A guest's request as the quota sees it. */
+export interface GuestQuota {
+  sessionId: string;
+  address: string;
+  eventId: number | null;
+  /** Copies per session. */
+  quota: number;
+  /** Copies per client address and event. */
+  addressQuota: number;
+}
+
+/** The job a person must settle: CUPS forgot it, printed or not. */
+export const UNKNOWN_OUTCOME = 'unknown_outcome';
 
 const ACTIVE = "state IN ('queued', 'printing')";
 
@@ -47,8 +64,8 @@ export class PrintRepository {
   ): PrintJobRow {
     const info = this.db
       .prepare(
-        `INSERT INTO print_jobs (photo_id, copies, source, session_id, event_id, state, created_at, queued_at, updated_at)
-         VALUES (@photo_id, @copies, @source, @session_id, @event_id, 'queued', @created_at, @created_at, @created_at)`,
+        `INSERT INTO print_jobs (photo_id, copies, source, session_id, event_id, client_address, state, created_at, queued_at, updated_at)
+         VALUES (@photo_id, @copies, @source, @session_id, @event_id, @client_address, 'queued', @created_at, @created_at, @created_at)`,
       )
       .run(job);
     const row = this.find(Number(info.lastInsertRowid));
@@ -56,24 +73,35 @@ export class PrintRepository {
     return row;
   }
 
+  /** Copies a client address has ordered for an event (cancelled jobs give theirs back). */
+  addressUsed(address: string, eventId: number | null): number {
+    return (
+      this.db
+        .prepare<[string, number | null], { n: number }>(
+          "SELECT COALESCE(SUM(copies), 0) AS n FROM print_jobs WHERE client_address = ? AND event_id IS ? AND state != 'cancelled'",
+        )
+        .get(address, eventId)?.n ?? 0
+    );
+  }
+
+  /** What a guest may still order: the session's quota and the address's, whichever is smaller. */
+  remaining(q: Omit<GuestQuota, 'sessionId'> & { sessionId: string | undefined }): { remaining: number; scope: 'session' | 'address' } {
+    const bySession = Math.max(0, q.quota - (q.sessionId === undefined ? 0 : this.sessionUsed(q.sessionId)));
+    const byAddress = Math.max(0, q.addressQuota - this.addressUsed(q.address, q.eventId));
+    return byAddress < bySession ? { remaining: byAddress, scope: 'address' } : { remaining: bySession, scope: 'session' };
+  }
+
   /**
-   * Checks the session's quota and reserves the copies with the job, in one immediate
-   * transaction: no other writer can slip between the check and the reservation.
+   * Checks the session's and the address's quota and reserves the copies with the job, in one
+   * immediate transaction: no other writer can slip between the check and the reservation. The
+   * session's row is made here, when a guest first prints, never for a mere visit.
    */
-  reserveGuest(input: {
-    sessionId: string;
-    photoId: string;
-    copies: number;
-    quota: number;
-    eventId: number | null;
-    now: number;
-  }): Reservation {
+  reserveGuest(input: GuestQuota & { photoId: string; copies: number; now: number }): Reservation {
     return this.db
       .transaction((): Reservation => {
+        const { remaining, scope } = this.remaining(input);
+        if (input.copies > remaining) return { ok: false, remaining, scope };
         this.db.prepare('INSERT OR IGNORE INTO guest_sessions (id, created_at) VALUES (?, ?)').run(input.sessionId, input.now);
-        const used = this.sessionUsed(input.sessionId);
-        const remaining = Math.max(0, input.quota - used);
-        if (input.copies > remaining) return { ok: false, remaining };
         this.db.prepare('UPDATE guest_sessions SET copies_used = copies_used + ? WHERE id = ?').run(input.copies, input.sessionId);
         const job = this.insertJob({
           photo_id: input.photoId,
@@ -81,11 +109,25 @@ export class PrintRepository {
           source: 'guest',
           session_id: input.sessionId,
           event_id: input.eventId,
+          client_address: input.address,
           created_at: input.now,
         });
         return { ok: true, job, remaining: remaining - input.copies };
       })
       .immediate();
+  }
+
+  /**
+   * Session rows no job needs any more and older than a cookie lives (or with nothing used):
+   * removed, so the table holds only sessions that printed.
+   */
+  pruneSessions(before: number): number {
+    return this.db
+      .prepare(
+        `DELETE FROM guest_sessions WHERE (created_at < ? OR copies_used = 0)
+           AND NOT EXISTS (SELECT 1 FROM print_jobs WHERE print_jobs.session_id = guest_sessions.id)`,
+      )
+      .run(before).changes;
   }
 
   insertAdmin(input: { photoId: string; copies: number; eventId: number | null; now: number }): PrintJobRow {
@@ -95,8 +137,40 @@ export class PrintRepository {
       source: 'admin',
       session_id: null,
       event_id: input.eventId,
+      client_address: null,
       created_at: input.now,
     });
+  }
+
+  /** A person says a job CUPS forgot did come out: counted once, like a printed job. */
+  markCounted(id: number, now: number): boolean {
+    return this.db.transaction((): boolean => {
+      const job = this.find(id);
+      if (!job || job.state !== 'failed' || job.error !== UNKNOWN_OUTCOME) return false;
+      this.db
+        .prepare("UPDATE print_jobs SET state = 'done', error = NULL, error_detail = NULL, finished_at = ?, updated_at = ? WHERE id = ?")
+        .run(now, now, id);
+      this.db.prepare('UPDATE photos SET printed_copies = printed_copies + ? WHERE id = ?').run(job.copies, job.photo_id);
+      return true;
+    })();
+  }
+
+  /** The newest still that can be printed, in the event when one is given (the test page's photo). */
+  newestPrintablePhoto(eventId: number | null): string | undefined {
+    return this.db
+      .prepare<[number | null, number | null], { id: string }>(
+        `SELECT id FROM photos WHERE visible = 1 AND missing = 0 AND processed = 1 AND kind IN ('photo', 'collage')
+           AND (? IS NULL OR event_id = ?) ORDER BY stem DESC LIMIT 1`,
+      )
+      .get(eventId, eventId)?.id;
+  }
+
+  unknownCount(): number {
+    return (
+      this.db
+        .prepare<[string], { n: number }>("SELECT COUNT(*) AS n FROM print_jobs WHERE state = 'failed' AND error = ? AND cleared = 0")
+        .get(UNKNOWN_OUTCOME)?.n ?? 0
+    );
   }
 
   /** The job the worker owns: one in `printing` first (after a restart), else the oldest queued. */

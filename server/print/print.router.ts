@@ -1,20 +1,20 @@
 import { Router } from 'express';
 import { parseInput } from '../http/validate.js';
 import { photoIdParam } from '../photos/photo.schema.js';
-import { guestSessionOf } from './guest-session.js';
-import { adminPrintBody, counterBody, guestPrintBody, jobIdParam } from './print.schema.js';
+import { clientAddressFrom, guestSessionOf } from './guest-session.js';
+import { adminPrintBody, counterBody, guestPrintBody, jobIdParam, printerQuery } from './print.schema.js';
 import type { PrintService } from './print.service.js';
 
 /** /api/gallery: a guest's print session and requests (behind the guest-session middleware). */
 export function galleryPrintRouter(print: PrintService): Router {
   const router = Router();
   router.get('/session', (_req, res) => {
-    res.json(print.session(guestSessionOf(res)));
+    res.json(print.session(guestSessionOf(res), clientAddressFrom(res)));
   });
   router.post('/photos/:id/print', async (req, res) => {
     const id = parseInput(photoIdParam, req.params.id, 'photo id');
     const { copies } = parseInput(guestPrintBody, req.body);
-    res.status(201).json(await print.requestGuest(guestSessionOf(res), id, copies));
+    res.status(201).json(await print.requestGuest(guestSessionOf(res), clientAddressFrom(res), id, copies));
   });
   router.get('/print/jobs/:id', (req, res) => {
     res.json({ job: print.guestJob(guestSessionOf(res), parseInput(jobIdParam, req.params.id, 'job id')) });
@@ -44,6 +44,18 @@ export function adminPrintRouter(print: PrintService): Router {
   });
   router.get('/printers', async (_req, res) => {
     res.json({ printers: await print.printers() });
+  });
+  router.get('/glance', (_req, res) => {
+    res.json(print.glance());
+  });
+  router.get('/papers', async (req, res) => {
+    res.json(await print.papers(parseInput(printerQuery, req.query).printer ?? null));
+  });
+  router.post('/test-page', async (_req, res) => {
+    res.status(201).json(await print.testPage());
+  });
+  router.post('/jobs/:id/count', (req, res) => {
+    res.json({ job: print.countJob(parseInput(jobIdParam, req.params.id, 'job id')) });
   });
   router.post('/jobs/:id/cancel', async (req, res) => {
     res.json({ job: await print.cancel(parseInput(jobIdParam, req.params.id, 'job id')) });

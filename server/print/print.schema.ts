@@ -21,3 +21,10 @@ export const adminPrintBody = z.strictObject({
 export const jobIdParam = z.coerce.number({ error: 'must be a job number' }).int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 export const counterBody = z.strictObject({ counter: z.enum(['event', 'today', 'total']) });
+
+export const printerQuery = z.strictObject({
+  printer: z
+    .string()
+    .regex(/^[\w.@-]{1,127}$/, 'must be the name of a CUPS printer')
+    .optional(),
+});

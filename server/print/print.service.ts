@@ -5,7 +5,9 @@ import type {
   GuestPrintJob,
   GuestPrintSession,
   PrintCounters,
+  PaperSize,
   PrinterChoice,
+  PrinterGlance,
   PrinterStatus,
   PrintQueueSummary,
   PrintQueueView,
@@ -18,8 +20,15 @@ import type { EventRepository } from '../events/event.repository.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
 import type { PhotoService } from '../photos/photo.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
-import { PrinterUnavailableError, QuotaExceededError } from './print.errors.js';
-import type { CounterName, PrintJobRow, PrintRepository } from './print.repository.js';
+import { paperSize } from './paper-sizes.js';
+import {
+  NoPrinterError,
+  PrinterUnavailableError,
+  PrintUnavailableError,
+  QuotaExceededError,
+  SessionRequiredError,
+} from './print.errors.js';
+import type { CounterName, GuestQuota, PrintJobRow, PrintRepository } from './print.repository.js';
 import type { PrintWorker } from './print-worker.js';
 import { PrinterUnreachableError, type PrinterPort } from './printer.port.js';
 
@@ -32,6 +41,8 @@ const QUEUE_LIST_LIMIT = 200;
  */
 const CONFIRMED_TTL_MS = 5_000;
 const CONFIRMED_MAX = 500;
+/** A guest cookie lives this long; a session row no job needs is kept no longer. */
+const SESSION_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /**
@@ -71,24 +82,42 @@ export class PrintService {
     return this.settings.stored().print;
   }
 
+  /** Why a job sent now would wait: the watched printer, whether or not anything waits. */
   private pause(): PrinterStatus['pause'] {
-    // Guests only need to hear about a pause while something waits for the printer.
-    return this.repo.hasWork() ? (this.worker?.printerStatus().pause ?? null) : null;
+    return this.worker?.printerStatus().pause ?? null;
   }
 
-  session(sessionId: string): GuestPrintSession {
+  /** Session rows no job needs, past a cookie's life: removed at start. */
+  prune(): number {
+    return this.repo.pruneSessions(this.clock.now() - SESSION_MAX_AGE_MS);
+  }
+
+  private quotaOf(sessionId: string | undefined, address: string): Omit<GuestQuota, 'sessionId'> & { sessionId: string | undefined } {
     const s = this.printSettings();
-    const used = this.repo.sessionUsed(sessionId);
+    const eventId = this.events.current()?.id ?? null;
+    return { sessionId, address, eventId, quota: s.quota, addressQuota: s.quota * s.sessions_per_address };
+  }
+
+  session(sessionId: string | undefined, address: string): GuestPrintSession {
+    const s = this.printSettings();
+    const used = sessionId === undefined ? 0 : this.repo.sessionUsed(sessionId);
     return {
       print: {
         enabled: s.enable,
         quota: s.quota,
         used,
-        remaining: Math.max(0, s.quota - used),
+        remaining: this.repo.remaining(this.quotaOf(sessionId, address)).remaining,
         max_copies: s.max_copies,
         paused: this.pause(),
+        paper: this.paper(),
+        layout: s.layout,
+        has_session: sessionId !== undefined,
       },
     };
+  }
+
+  private paper(): PaperSize | null {
+    return this.worker?.watch.paper(this.printSettings().paper) ?? null;
   }
 
   /** A photo printable right now: in the index, visible, and known to the capture app. */
@@ -139,33 +168,80 @@ export class PrintService {
     return question;
   }
 
-  async requestGuest(sessionId: string, photoId: string, copies: number): Promise<PrintRequestResult> {
+  async requestGuest(sessionId: string | undefined, address: string, photoId: string, copies: number): Promise<PrintRequestResult> {
     const s = this.printSettings();
     if (!s.enable) throw new ForbiddenError('Printing is turned off', 'print_disabled');
+    if (sessionId === undefined) throw new SessionRequiredError();
+    if (this.pause() === 'no_printer') throw new PrintUnavailableError();
     if (copies > s.max_copies) {
       throw new ValidationError(`Invalid request: copies: must be 1 to ${s.max_copies}`, {
         issues: [{ field: 'copies', message: `must be 1 to ${s.max_copies}` }],
       });
     }
     const { eventId } = this.indexed(photoId, true);
-    // A session already at its quota is told so without asking the capture app; the
+    const quota: GuestQuota = { ...this.quotaOf(sessionId, address), sessionId, eventId };
+    // A session or phone already at its quota is told so without asking the capture app; the
     // transaction below is what decides, this only spares the round trip.
-    const before = Math.max(0, s.quota - this.repo.sessionUsed(sessionId));
-    if (copies > before) throw new QuotaExceededError(before);
+    const before = this.repo.remaining(quota);
+    if (copies > before.remaining) throw new QuotaExceededError(before.remaining, before.scope);
     await this.confirm(photoId);
-    const reservation = this.repo.reserveGuest({ sessionId, photoId, copies, quota: s.quota, eventId, now: this.clock.now() });
-    if (!reservation.ok) throw new QuotaExceededError(reservation.remaining);
+    const reservation = this.repo.reserveGuest({ ...quota, photoId, copies, now: this.clock.now() });
+    if (!reservation.ok) throw new QuotaExceededError(reservation.remaining, reservation.scope);
     this.queued(reservation.job);
     return { job: this.toGuest(reservation.job), remaining: reservation.remaining };
   }
 
-  /** The operator's print: no quota, same queue. */
+  /**
+   * The operator's print: no quota, same queue. Refused while no printer can be chosen (it would
+   * wait forever); the answer says when the printer will make it wait.
+   */
   async requestAdmin(photoId: string, copies: number): Promise<PrintRequestResult> {
     const { eventId } = this.indexed(photoId, false);
+    const printer = (await this.worker?.refreshPrinter().catch(() => undefined)) ?? this.printerStatusNow();
+    if (printer.pause === 'no_printer') throw new NoPrinterError();
     await this.confirm(photoId);
     const job = this.repo.insertAdmin({ photoId, copies, eventId, now: this.clock.now() });
     this.queued(job);
-    return { job: this.toGuest(job), remaining: null };
+    return { job: this.toGuest(job), remaining: null, printer_pause: printer.pause };
+  }
+
+  /** One copy of the newest photo, laid out as guests get theirs. */
+  async testPage(): Promise<PrintRequestResult> {
+    const photo = this.repo.newestPrintablePhoto(this.events.current()?.id ?? null) ?? this.repo.newestPrintablePhoto(null);
+    if (!photo) throw new ConflictError('There is no photo to print a test page with: take one first', 'no_photo');
+    return this.requestAdmin(photo, 1);
+  }
+
+  /** A person says a job CUPS forgot did come out. */
+  countJob(id: number): AdminPrintJob {
+    const row = this.repo.find(id);
+    if (!row) throw new NotFoundError('No such print job');
+    if (!this.repo.markCounted(id, this.clock.now()))
+      throw new ConflictError('Only a job whose outcome is unknown can be counted by hand', 'not_countable');
+    const done = this.repo.find(id);
+    if (!done) throw new NotFoundError('No such print job');
+    this.publishJob(done);
+    return this.toAdmin(done);
+  }
+
+  /** The home screen's glance: the watched printer and the queue, without asking CUPS. */
+  glance(): PrinterGlance {
+    const counts = this.repo.stateCounts();
+    return {
+      printer: this.printerStatusNow(),
+      queued: counts.queued,
+      printing: counts.printing,
+      failed: counts.failed,
+      unknown: this.repo.unknownCount(),
+    };
+  }
+
+  /** The paper sizes a printer declares (the chosen one by default), for the settings. */
+  async papers(name: string | null): Promise<{ papers: PaperSize[]; default: string | null }> {
+    const printer = name ?? this.printerStatusNow().name;
+    if (!printer || !this.worker) return { papers: [], default: null };
+    const details = await this.worker.watch.detailsOf(printer, true);
+    return { papers: details.papers.map(paperSize), default: details.defaultPaper };
   }
 
   private queued(job: PrintJobRow): void {
@@ -195,9 +271,9 @@ export class PrintService {
   }
 
   /** A guest's own job; another session's is as unknown as a missing one. */
-  guestJob(sessionId: string, id: number): GuestPrintJob {
+  guestJob(sessionId: string | undefined, id: number): GuestPrintJob {
     const row = this.repo.find(id);
-    if (!row || row.session_id !== sessionId) throw new NotFoundError('No such print job');
+    if (!row || sessionId === undefined || row.session_id !== sessionId) throw new NotFoundError('No such print job');
     return this.toGuest(row);
   }
 
@@ -207,7 +283,7 @@ export class PrintService {
   }
 
   private printerStatusNow(): PrinterStatus {
-    return this.worker?.printerStatus() ?? { name: null, state: 'unknown', reasons: [], message: '', pause: null };
+    return this.worker?.printerStatus() ?? { name: null, state: 'unknown', reasons: [], message: '', pause: null, supplies: [] };
   }
 
   async printers(): Promise<PrinterChoice[]> {

@@ -6,7 +6,8 @@ const BLOCKING: [RegExp, Exclude<PrintPauseReason, null>][] = [
   [/^media-(empty|needed)/, 'out_of_paper'],
   [/^(marker-supply-empty|toner-empty|marker-waste-full)/, 'out_of_ink'],
   [/^media-jam/, 'jammed'],
-  [/^(offline-report|connecting-to-device|shutdown)/, 'offline'],
+  [/^door-open/, 'door_open'],
+  [/^(offline|connecting-to-device|shutdown|timed-out)/, 'offline'],
 ];
 
 export function pauseOf(info: PrinterInfo): PrintPauseReason {
@@ -24,8 +25,8 @@ export function choosePrinter(list: PrinterInfo[], chosen: string | null): Print
   return list.find((p) => p.isDefault) ?? (list.length === 1 ? list[0] : undefined);
 }
 
-/** Reads the printer's state from CUPS and turns it into the queue's pause reason. */
-export async function readPrinterStatus(printer: PrinterPort, chosen: string | null): Promise<PrinterStatus> {
+/** Reads the printer's state from CUPS and turns it into the queue's pause reason (supplies are the watcher's). */
+export async function readPrinterStatus(printer: PrinterPort, chosen: string | null): Promise<Omit<PrinterStatus, 'supplies'>> {
   let list: PrinterInfo[];
   try {
     list = await printer.list();

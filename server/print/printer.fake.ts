@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import {
   PrinterUnreachableError,
+  type PrinterDetails,
   type PrinterInfo,
   type PrinterJobState,
   type PrinterJobStatus,
   type PrinterPort,
+  type SubmitOptions,
 } from './printer.port.js';
 
 export interface RecordedPrint {
@@ -12,6 +14,8 @@ export interface RecordedPrint {
   printer: string;
   copies: number;
   title: string;
+  /** Paper, layout and orientation as lp would have been told. */
+  options: SubmitOptions;
   /** The file's bytes, read at submission (the queue removes its spool file afterwards). */
   bytes: Buffer;
   state: PrinterJobState;
@@ -27,6 +31,10 @@ export class FakePrinter implements PrinterPort {
   readonly cancelled: string[] = [];
   printers: PrinterInfo[] = [{ name: 'Photo', state: 'idle', reasons: [], message: '', isDefault: true }];
   reachable = true;
+  /** What each printer declares (paper sizes, supplies); a printer not listed declares nothing. */
+  declared: Record<string, PrinterDetails> = { Photo: { papers: ['w288h432', 'A5', 'A6'], defaultPaper: 'w288h432', supplies: [] } };
+  /** How many times the printers were listed (the watcher's polls). */
+  listed = 0;
   /** When true, jobs stay pending until `finish` is called. */
   hold = false;
   private nextId = 1;
@@ -37,14 +45,36 @@ export class FakePrinter implements PrinterPort {
 
   async list(): Promise<PrinterInfo[]> {
     this.check();
+    this.listed++;
     return this.printers.map((p) => ({ ...p, reasons: [...p.reasons] }));
   }
 
-  async submit(printer: string, file: string, copies: number, title: string): Promise<string> {
+  async details(printer: string): Promise<PrinterDetails> {
+    this.check();
+    const d = this.declared[printer] ?? { papers: [], defaultPaper: null, supplies: [] };
+    return { papers: [...d.papers], defaultPaper: d.defaultPaper, supplies: d.supplies.map((s) => ({ ...s })) };
+  }
+
+  async submit(printer: string, file: string, options: SubmitOptions): Promise<string> {
     this.check();
     const id = `${printer}-${this.nextId++}`;
-    this.jobs.push({ id, printer, copies, title, bytes: readFileSync(file), state: 'pending', detail: '' });
+    this.jobs.push({
+      id,
+      printer,
+      copies: options.copies,
+      title: options.title,
+      options,
+      bytes: readFileSync(file),
+      state: 'pending',
+      detail: '',
+    });
     return id;
+  }
+
+  /** CUPS forgets a job (`cancel -x`): its state can no longer be asked. */
+  forget(jobId: string): void {
+    const i = this.jobs.findIndex((j) => j.id === jobId);
+    if (i >= 0) this.jobs.splice(i, 1);
   }
 
   async jobStatus(_printer: string, jobId: string): Promise<PrinterJobStatus> {

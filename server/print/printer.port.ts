@@ -1,3 +1,5 @@
+import type { PrinterSupply } from '../contract/print.contract.js';
+
 /** A CUPS job as far as the queue cares. `gone` when CUPS no longer knows the id. */
 export type PrinterJobState = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled' | 'gone';
 
@@ -17,6 +19,24 @@ export interface PrinterInfo {
   isDefault: boolean;
 }
 
+/** How one job is laid out: `lp` options, never free text. */
+export interface SubmitOptions {
+  copies: number;
+  title: string;
+  /** A PageSize the printer declares; null leaves the printer's default. */
+  paper: string | null;
+  layout: 'fill' | 'fit';
+  /** The photo's shape; null when it could not be read (CUPS then turns the image itself). */
+  orientation: 'portrait' | 'landscape' | null;
+}
+
+/** What a printer declares beyond its state: paper sizes and supply levels. */
+export interface PrinterDetails {
+  papers: string[];
+  defaultPaper: string | null;
+  supplies: PrinterSupply[];
+}
+
 export class PrinterUnreachableError extends Error {}
 
 /**
@@ -25,8 +45,10 @@ export class PrinterUnreachableError extends Error {}
  */
 export interface PrinterPort {
   list(): Promise<PrinterInfo[]>;
+  /** Paper sizes and supplies of one printer (empty lists where it declares none). */
+  details(printer: string): Promise<PrinterDetails>;
   /** Sends a file; resolves with the CUPS job id (`PDF-12`). */
-  submit(printer: string, file: string, copies: number, title: string): Promise<string>;
+  submit(printer: string, file: string, options: SubmitOptions): Promise<string>;
   jobStatus(printer: string, jobId: string): Promise<PrinterJobStatus>;
   cancel(jobId: string): Promise<void>;
 }

@@ -50,7 +50,9 @@ describe('the guest session', () => {
     const value = cookie.split(';')[0] ?? '';
     const again = await request(t.app).get('/api/gallery/session').set('Cookie', value);
     expect(again.headers['set-cookie']).toBeUndefined();
-    expect(again.body).toEqual({ print: { enabled: true, quota: 5, used: 0, remaining: 5, max_copies: 3, paused: null } });
+    expect(again.body).toMatchObject({
+      print: { enabled: true, quota: 5, used: 0, remaining: 5, max_copies: 3, paused: null, layout: 'fill', has_session: true },
+    });
   });
 
   it('is not handed out with a thumbnail, which a first visit asks for by dozens before any cookie is set', async () => {

@@ -13,7 +13,7 @@ test('the operator sees the queue live, the printer state in words, cancels and 
   printer.hold = true;
 
   await unlockConsole(page, '/admin/print');
-  await expect(page.getByTestId('printer-state-text')).toHaveText('Photo : Prête');
+  await expect(page.getByTestId('printer-state-text')).toHaveText('Photo : Prête à imprimer');
   await expect(page.getByTestId('print-queue-empty')).toBeVisible();
 
   const first = (await service.services.print.requestAdmin(a.id, 2)).job.id;
@@ -23,11 +23,14 @@ test('the operator sees the queue live, the printer state in words, cancels and 
   await expect(firstRow.getByTestId('print-job-state')).toHaveText('En cours');
   await expect(secondRow.getByTestId('print-job-state')).toHaveText('En attente');
 
-  // Out of paper: the state says so, in words, with CUPS's own reason.
+  // Out of paper: the state says so, in words; CUPS's own words only behind Détails.
   printer.setState('Photo', 'stopped', ['media-empty-error'], 'Paper out');
-  await expect(page.getByTestId('printer-pause')).toHaveText('La file attend : plus de papier ou de support.');
-  await expect(page.getByTestId('printer-reason')).toContainText('Paper out');
-  await expect(page.getByTestId('printer-state-text')).toHaveText('Photo : Arrêtée');
+  await expect(page.getByTestId('printer-pause')).toHaveText('Remettez du papier : la file reprendra seule.');
+  await expect(page.getByTestId('printer-reason')).toHaveText('Le papier est épuisé.');
+  await expect(page.getByTestId('printer-state-text')).toHaveText('Photo : Plus de papier');
+  await expect(page.getByText('Paper out')).toBeHidden();
+  await page.getByTestId('printer-details').locator('summary').click();
+  await expect(page.getByTestId('printer-details')).toContainText('Paper out');
   await page.screenshot({ path: 'test-screens/print-admin-paused.png' });
 
   await secondRow.getByTestId('print-job-cancel').click();

@@ -11,7 +11,18 @@ vi.mock('../../renderer/gallery/services/print.service.js', () => ({
 }));
 
 const session = (print: Partial<GuestPrintSession['print']>): GuestPrintSession => ({
-  print: { enabled: true, quota: 5, used: 0, remaining: 5, max_copies: 3, paused: null, ...print },
+  print: {
+    enabled: true,
+    quota: 5,
+    used: 0,
+    remaining: 5,
+    max_copies: 3,
+    paused: null,
+    paper: null,
+    layout: 'fill',
+    has_session: true,
+    ...print,
+  },
 });
 const job = (id: number, state: GuestPrintJob['state']): GuestPrintJob => ({
   id,
@@ -76,5 +87,34 @@ describe("a guest's print session", () => {
     expect(await store.send('p', 1)).toEqual({ error: { kind: 'gone' } });
     vi.mocked(printService.print).mockRejectedValueOnce(new ApiError(0, 'network', 'network'));
     expect(await store.send('p', 1)).toEqual({ error: { kind: 'network' } });
+  });
+});
+
+describe('a guest facing a printer that cannot print', () => {
+  beforeEach(() => {
+    setActivePinia(createPinia());
+    vi.mocked(printService.session).mockReset();
+  });
+
+  it('is refused before sending when no printer is ready, and told when it comes back', async () => {
+    vi.mocked(printService.session).mockResolvedValue(session({ paused: 'no_printer' }));
+    const store = usePrintStore();
+    await store.load();
+    expect(store.refusal).toBe('unavailable');
+    store.statusChanged(null);
+    expect(store.refusal).toBeNull();
+    store.statusChanged('stopped');
+    // A paused printer still takes prints: they wait for it.
+    expect(store.refusal).toBeNull();
+  });
+
+  it('says why a print was refused without a session or without a printer', async () => {
+    vi.mocked(printService.session).mockResolvedValue(session({}));
+    const store = usePrintStore();
+    await store.load();
+    vi.mocked(printService.print).mockRejectedValueOnce(new ApiError(403, 'session_required', 'x'));
+    expect(await store.send('p', 1)).toEqual({ error: { kind: 'session' } });
+    vi.mocked(printService.print).mockRejectedValueOnce(new ApiError(503, 'print_unavailable', 'x'));
+    expect(await store.send('p', 1)).toEqual({ error: { kind: 'unavailable' } });
   });
 });

@@ -20,8 +20,52 @@ export function requireCups(): void {
   }
 }
 
-export function cupsCommand(command: 'cupsdisable' | 'cupsenable', ...args: string[]): void {
+export function cupsCommand(command: 'cupsdisable' | 'cupsenable' | 'cancel', ...args: string[]): void {
+  if (command === 'cancel') {
+    execFileSync('cancel', args, { stdio: 'pipe' });
+    return;
+  }
   execFileSync(command, [...args, CUPS_PRINTER], { stdio: 'pipe' });
+}
+
+/** A PDF's first page size in points, as pdfinfo reads it. */
+export function pageSize(pdf: string): { width: number; height: number; name: string } {
+  const line = /Page size:\s+([\d.]+) x ([\d.]+) pts(?: \((\w+)\))?/.exec(execFileSync('pdfinfo', [pdf]).toString());
+  if (!line) throw new Error(`pdfinfo gave no page size for ${pdf}`);
+  return { width: Number(line[1]), height: Number(line[2]), name: line[3] ?? '' };
+}
+
+/** Near-white, as paper left blank renders. */
+const blank = (rgb: number[]): boolean => rgb.every((c) => c >= 245);
+
+/**
+ * The first page rendered by pdftoppm (a small PNG), read as RGB: whether each edge is blank
+ * paper, and the colour near the top and the bottom.
+ */
+export async function pageEdges(
+  pdf: string,
+): Promise<{ blank: Record<'top' | 'bottom' | 'left' | 'right', boolean>; top: number[]; bottom: number[] }> {
+  const png = execFileSync('pdftoppm', ['-r', '24', '-png', '-singlefile', pdf]);
+  const { default: sharp } = await import('sharp');
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const at = (x: number, y: number): number[] => {
+    const i = (y * info.width + x) * 3;
+    return [data[i] ?? 0, data[i + 1] ?? 0, data[i + 2] ?? 0];
+  };
+  const w = info.width - 1;
+  const h = info.height - 1;
+  const edge = (points: [number, number][]): boolean => points.every(([x, y]) => blank(at(x, y)));
+  const along = (n: number): number[] => [0.25, 0.5, 0.75].map((f) => Math.round(n * f));
+  return {
+    blank: {
+      top: edge(along(w).map((x) => [x, 0])),
+      bottom: edge(along(w).map((x) => [x, h])),
+      left: edge(along(h).map((y) => [0, y])),
+      right: edge(along(h).map((y) => [w, y])),
+    },
+    top: at(w >> 1, Math.round(h * 0.1)),
+    bottom: at(w >> 1, Math.round(h * 0.9)),
+  };
 }
 
 /** The PDF cups-pdf wrote for a CUPS job id (`PDF-12`), if any. */

@@ -69,7 +69,7 @@ export async function startSimApp(
     capture: client,
     printer: options.printer,
     videoFrames: options.videoFrames,
-    print: { pollMs: 10, pausePollMs: 30, ...options.print },
+    print: { pollMs: 10, pausePollMs: 30, watchMs: 50, ...options.print },
     captureDataDir: options.foreignFolder ? mkdtempSync(path.join(os.tmpdir(), 'boothdeck-elsewhere-')) : sim.dataDir,
     clock: createSystemClock(),
     restart: {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { pauseOf } from '../../server/print/printer-monitor.js';
 import { CupsPrinter, parsePrinters } from '../../server/print/printer.cups.js';
+import { jobRequest, parseJobAnswer, type IppJob } from '../../server/print/ipp.client.js';
+import { paperSize } from '../../server/print/paper-sizes.js';
+import { layoutOptions, parseAttributes, parsePapers, parseSupplies } from '../../server/print/printer.cups.js';
 import { PrinterUnreachableError } from '../../server/print/printer.port.js';
 import type { CommandResult, SystemCommand, SystemPort } from '../../server/system/system.port.js';
 
@@ -66,23 +69,104 @@ describe('the CUPS adapter', () => {
 
   it('submits by argv and follows a job by its id through lpstat', async () => {
     const system = scripted({
-      'lp -d PDF -n 2 -t Boothdeck 1 x -- /spool/job-1.jpg': { stdout: 'request id is PDF-5 (1 file(s))\n' },
+      'lp -d PDF -n 2 -t Boothdeck 1 x -o print-scaling=fill -- /spool/job-1.jpg': { stdout: 'request id is PDF-5 (1 file(s))\n' },
       'lpstat -l -W not-completed -o PDF': { stdout: NOT_COMPLETED },
       'lpstat -l -W completed -o PDF': { stdout: COMPLETED },
     });
-    const cups = new CupsPrinter(system);
-    expect(await cups.submit('PDF', '/spool/job-1.jpg', 2, 'Boothdeck 1 x')).toBe('PDF-5');
+    // What CUPS answers over IPP for finished jobs: 5 completed, 6 cancelled (cancel -x), 7 completed with errors.
+    const finished: Record<number, IppJob> = {
+      5: { state: 9, message: '', reasons: ['processing-to-stop-point'] },
+      6: { state: 7, message: '', reasons: ['job-canceled-by-user'] },
+      7: { state: 9, message: 'Filter failed', reasons: ['job-completed-with-errors'] },
+    };
+    const cups = new CupsPrinter(system, async (_printer, n) => finished[n] ?? null);
+    expect(
+      await cups.submit('PDF', '/spool/job-1.jpg', { copies: 2, title: 'Boothdeck 1 x', paper: null, layout: 'fill', orientation: null }),
+    ).toBe('PDF-5');
     expect(await cups.jobStatus('PDF', 'PDF-1')).toEqual({ state: 'failed', detail: 'Unable to open image file for printing!' });
     expect((await cups.jobStatus('PDF', 'PDF-3')).state).toBe('processing');
     expect((await cups.jobStatus('PDF', 'PDF-4')).state).toBe('pending');
     expect((await cups.jobStatus('PDF', 'PDF-5')).state).toBe('completed');
     expect((await cups.jobStatus('PDF', 'PDF-6')).state).toBe('cancelled');
+    expect(await cups.jobStatus('PDF', 'PDF-7')).toEqual({ state: 'failed', detail: 'Filter failed' });
     expect((await cups.jobStatus('PDF', 'PDF-9')).state).toBe('gone');
-    await expect(cups.submit('PDF; rm -rf /', '/f', 1, 't')).rejects.toThrow('Invalid printer');
+    await expect(
+      cups.submit('PDF; rm -rf /', '/f', { copies: 1, title: 't', paper: null, layout: 'fill', orientation: null }),
+    ).rejects.toThrow('Invalid printer');
   });
 
   it('reports CUPS that does not answer as unreachable', async () => {
-    const cups = new CupsPrinter(scripted({ 'lpstat -d': { code: 1, stderr: 'lpstat: Scheduler is not running.\n' } }));
+    const cups = new CupsPrinter(scripted({ 'lpstat -d -l -p': { code: 1, stderr: 'lpstat: Scheduler is not running.\n' } }));
     await expect(cups.list()).rejects.toBeInstanceOf(PrinterUnreachableError);
+  });
+});
+
+describe('what a printer declares', () => {
+  it('reads paper sizes and the default from lpoptions -l, leaving the custom size out', () => {
+    const text = `PageSize/Page Size: Custom.WIDTHxHEIGHT w288h432 *A5 Letter 4x6 bad;name
+Resolution/Output Resolution: 150dpi *300dpi
+`;
+    expect(parsePapers(text)).toEqual({ papers: ['w288h432', 'A5', 'Letter', '4x6'], defaultPaper: 'A5' });
+    expect(parsePapers('Resolution/Output: *300dpi')).toEqual({ papers: [], defaultPaper: null });
+  });
+
+  it('reads marker levels, with quoted and escaped names, and no supplies where none are declared', () => {
+    const attrs = parseAttributes(
+      `device-uri=usb://DNP/DS620 marker-names='Ribbon\\, 4x6,Paper' marker-levels=12,-3 marker-types=ribbon-wax,media printer-state=3 printer-location`,
+    );
+    expect(parseSupplies(attrs)).toEqual([
+      { name: 'Ribbon, 4x6', level: 12, type: 'ribbon-wax' },
+      { name: 'Paper', level: null, type: 'media' },
+    ]);
+    expect(parseSupplies(parseAttributes('copies=1 device-uri=cups-pdf:/ printer-state=3'))).toEqual([]);
+  });
+
+  it('turns paper names into sizes where the name tells them', () => {
+    expect(paperSize('A6')).toEqual({ name: 'A6', width_mm: 105, height_mm: 148 });
+    expect(paperSize('w288h432')).toEqual({ name: 'w288h432', width_mm: 101.6, height_mm: 152.4 });
+    expect(paperSize('4x6')).toEqual({ name: '4x6', width_mm: 101.6, height_mm: 152.4 });
+    expect(paperSize('Custom.10x15cm')).toEqual({ name: 'Custom.10x15cm', width_mm: 100, height_mm: 150 });
+    expect(paperSize('na_index-4x6_4x6in')).toMatchObject({ width_mm: 101.6, height_mm: 152.4 });
+    expect(paperSize('DNPStrip')).toEqual({ name: 'DNPStrip', width_mm: null, height_mm: null });
+  });
+
+  it('gives lp the paper, the scaling and the orientation as options, never free text', () => {
+    expect(layoutOptions({ copies: 1, title: 't', paper: 'A5', layout: 'fit', orientation: 'landscape' })).toEqual([
+      '-o',
+      'PageSize=A5',
+      '-o',
+      'media=A5',
+      '-o',
+      'print-scaling=fit',
+      '-o',
+      'orientation-requested=4',
+    ]);
+    expect(() => layoutOptions({ copies: 1, title: 't', paper: 'A5 -o x', layout: 'fill', orientation: null })).toThrow(
+      'Invalid paper size',
+    );
+  });
+
+  it('reads a job’s state from an IPP answer, and "not found" as a job CUPS forgot', () => {
+    const answer = (status: number, attrs: Buffer): Buffer =>
+      Buffer.concat([Buffer.from([2, 0, status >> 8, status & 255, 0, 0, 0, 1, 2]), attrs, Buffer.from([3])]);
+    const attr = (tag: number, name: string, value: Buffer): Buffer => {
+      const head = Buffer.from([tag, 0, name.length]);
+      const len = Buffer.from([value.length >> 8, value.length & 255]);
+      return Buffer.concat([head, Buffer.from(name), len, value]);
+    };
+    const state = Buffer.alloc(4);
+    state.writeInt32BE(7);
+    const body = Buffer.concat([
+      attr(0x23, 'job-state', state),
+      attr(0x44, 'job-state-reasons', Buffer.from('job-canceled-by-user')),
+      attr(0x44, '', Buffer.from('processing-to-stop-point')),
+    ]);
+    expect(parseJobAnswer(answer(0, body))).toEqual({
+      state: 7,
+      message: '',
+      reasons: ['job-canceled-by-user', 'processing-to-stop-point'],
+    });
+    expect(parseJobAnswer(answer(0x0406, Buffer.alloc(0)))).toBeNull();
+    expect(jobRequest('PDF', 12).includes(Buffer.from('ipp://localhost/printers/PDF'))).toBe(true);
   });
 });

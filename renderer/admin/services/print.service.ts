@@ -1,7 +1,9 @@
 import type {
   AdminPrintJob,
+  PaperSize,
   PrintCounters,
   PrinterChoice,
+  PrinterGlance,
   PrintQueueView,
   PrintRequestResult,
 } from '../../../server/contract/print.contract.js';
@@ -19,6 +21,13 @@ export const printService = {
   retry: (id: number) => api.post<{ job: AdminPrintJob }>(`/api/admin/print/jobs/${id}/retry`),
   clear: () => api.post<{ cleared: number }>('/api/admin/print/queue/clear'),
   resetCounter: (counter: CounterName) => api.post<{ counters: PrintCounters }>('/api/admin/print/counters/reset', { counter }),
+  count: (id: number) => api.post<{ job: AdminPrintJob }>(`/api/admin/print/jobs/${id}/count`),
+  glance: () => api.get<PrinterGlance>('/api/admin/print/glance'),
+  papers: (printer: string | null) =>
+    api.get<{ papers: PaperSize[]; default: string | null }>(
+      printer === null ? '/api/admin/print/papers' : `/api/admin/print/papers?printer=${encodeURIComponent(printer)}`,
+    ),
+  testPage: () => api.post<PrintRequestResult>('/api/admin/print/test-page'),
   printPhoto: (photoId: string, copies: number) =>
     api.post<PrintRequestResult>(`/api/admin/photos/${encodeURIComponent(photoId)}/print`, { copies }),
 };

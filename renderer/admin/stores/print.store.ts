@@ -1,6 +1,13 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { AdminPrintJob, PrintCounters, PrinterChoice, PrinterStatus } from '../../../server/contract/print.contract.js';
+import type {
+  AdminPrintJob,
+  PaperSize,
+  PrintCounters,
+  PrinterChoice,
+  PrinterStatus,
+  PrintRequestResult,
+} from '../../../server/contract/print.contract.js';
 import type { PrintSettings } from '../../../server/contract/settings.contract.js';
 import { printService, type CounterName } from '../services/print.service.js';
 
@@ -12,6 +19,8 @@ export const usePrintAdminStore = defineStore('printAdmin', () => {
   const printers = ref<PrinterChoice[]>([]);
   const settings = ref<PrintSettings | null>(null);
   const loaded = ref(false);
+  /** The paper sizes the printer chosen in the settings declares. */
+  const papers = ref<{ printer: string | null; list: PaperSize[]; default: string | null }>({ printer: null, list: [], default: null });
 
   async function load(): Promise<void> {
     const [view, list, current] = await Promise.all([printService.queue(), printService.printers(), printService.settings()]);
@@ -51,6 +60,17 @@ export const usePrintAdminStore = defineStore('printAdmin', () => {
     return cleared;
   }
 
+  async function count(id: number): Promise<void> {
+    jobChanged((await printService.count(id)).job);
+  }
+
+  async function loadPapers(printerName: string | null): Promise<void> {
+    const answer = await printService.papers(printerName);
+    papers.value = { printer: printerName, list: answer.papers, default: answer.default };
+  }
+
+  const testPage = (): Promise<PrintRequestResult> => printService.testPage();
+
   async function resetCounter(counter: CounterName): Promise<void> {
     counters.value = (await printService.resetCounter(counter)).counters;
   }
@@ -67,6 +87,10 @@ export const usePrintAdminStore = defineStore('printAdmin', () => {
     jobChanged,
     cancel,
     retry,
+    count,
+    papers,
+    loadPapers,
+    testPage,
     clear,
     resetCounter,
     printerChanged: (s: PrinterStatus) => (printer.value = s),

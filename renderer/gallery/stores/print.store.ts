@@ -4,8 +4,9 @@ import type { GuestPrintJob, GuestPrintSession, PrintPauseReason } from '../../.
 import { ApiError } from '../../shared/http.js';
 import { printService } from '../services/print.service.js';
 
-export type PrintRefusal = 'disabled' | 'quota' | null;
-export type SendError = { kind: 'quota'; remaining: number } | { kind: 'disabled' | 'gone' | 'network' | 'other' };
+export type PrintRefusal = 'disabled' | 'unavailable' | 'quota' | null;
+export type SendError =
+  { kind: 'quota'; remaining: number } | { kind: 'disabled' | 'unavailable' | 'session' | 'gone' | 'network' | 'other' };
 
 /** This guest's print session: quota left, their jobs followed live, and why the printer waits. */
 export const usePrintStore = defineStore('guestPrint', () => {
@@ -17,6 +18,8 @@ export const usePrintStore = defineStore('guestPrint', () => {
   const refusal = computed<PrintRefusal>(() => {
     if (!session.value) return null;
     if (!session.value.enabled) return 'disabled';
+    // No printer can be chosen at the booth: a print would never come out.
+    if (paused.value === 'no_printer') return 'unavailable';
     return session.value.remaining <= 0 ? 'quota' : null;
   });
   /** The most a guest may ask for now: the settings' bound within what is left. */
@@ -49,6 +52,8 @@ export const usePrintStore = defineStore('guestPrint', () => {
       if (err.status === 0) return { error: { kind: 'network' } };
       if (err.code === 'quota_exceeded') return { error: { kind: 'quota', remaining: session.value?.remaining ?? 0 } };
       if (err.code === 'print_disabled') return { error: { kind: 'disabled' } };
+      if (err.code === 'print_unavailable') return { error: { kind: 'unavailable' } };
+      if (err.code === 'session_required') return { error: { kind: 'session' } };
       if (err.status === 404) return { error: { kind: 'gone' } };
       return { error: { kind: 'other' } };
     } finally {

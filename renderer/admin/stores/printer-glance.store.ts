@@ -1,0 +1,47 @@
+import { defineStore } from 'pinia';
+import { ref } from 'vue';
+import type { PrinterGlance } from '../../../server/contract/print.contract.js';
+import { printService } from '../services/print.service.js';
+import { useAdminStreamStore } from './stream.store.js';
+
+/**
+ * The watched printer and the queue's counts, live, for whatever shows them (the home screen's
+ * glance, the operator's print dialog). Listening starts with the first user and ends with the last.
+ */
+export const usePrinterGlanceStore = defineStore('printerGlance', () => {
+  const glance = ref<PrinterGlance | null>(null);
+  let users = 0;
+  let unsubscribe: (() => void) | undefined;
+  let reloading: Promise<void> | undefined;
+
+  function reload(): Promise<void> {
+    reloading ??= printService
+      .glance()
+      .then((g) => void (glance.value = g))
+      .catch(() => undefined)
+      .finally(() => (reloading = undefined));
+    return reloading;
+  }
+
+  function use(): () => void {
+    users++;
+    if (users === 1) {
+      unsubscribe = useAdminStreamStore().subscribe({
+        printPrinter: (status) => {
+          if (glance.value) glance.value = { ...glance.value, printer: status };
+          else void reload();
+        },
+        // A job moved: the counts changed (the server answers from SQLite, without CUPS).
+        printJob: () => void reload(),
+        open: () => void reload(),
+      });
+      void reload();
+    }
+    return () => {
+      users--;
+      if (users === 0) unsubscribe?.();
+    };
+  }
+
+  return { glance, use, reload };
+});

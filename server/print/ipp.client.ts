@@ -1,0 +1,119 @@
+import http from 'node:http';
+import { PrinterUnreachableError } from './printer.port.js';
+
+/** IPP job-state values (RFC 8011 §5.3.7). */
+export const JOB_STATE = { pending: 3, held: 4, processing: 5, stopped: 6, canceled: 7, aborted: 8, completed: 9 } as const;
+
+export interface IppJob {
+  state: number;
+  /** job-printer-state-message: the filter's or backend's last words. */
+  message: string;
+  /** job-state-reasons (`job-completed-with-errors`…). */
+  reasons: string[];
+}
+
+/** Asks CUPS for one job's final state; null when CUPS no longer knows the job. */
+export type JobStateQuery = (printer: string, jobNumber: number) => Promise<IppJob | null>;
+
+const TIMEOUT_MS = 5000;
+const MAX_ANSWER = 64 * 1024;
+const NOT_FOUND = 0x0406;
+
+const attribute = (tag: number, name: string, value: Buffer): Buffer => {
+  const n = Buffer.from(name);
+  const head = Buffer.alloc(3);
+  head[0] = tag;
+  head.writeUInt16BE(n.length, 1);
+  const length = Buffer.alloc(2);
+  length.writeUInt16BE(value.length);
+  return Buffer.concat([head, n, length, value]);
+};
+
+/** A Get-Job-Attributes request (IPP 2.0) for job-state and its message. */
+export function jobRequest(printer: string, jobNumber: number): Buffer {
+  const id = Buffer.alloc(4);
+  id.writeInt32BE(jobNumber);
+  return Buffer.concat([
+    Buffer.from([2, 0, 0, 0x09, 0, 0, 0, 1, 0x01]),
+    attribute(0x47, 'attributes-charset', Buffer.from('utf-8')),
+    attribute(0x48, 'attributes-natural-language', Buffer.from('en')),
+    attribute(0x45, 'printer-uri', Buffer.from(`ipp://localhost/printers/${printer}`)),
+    attribute(0x21, 'job-id', id),
+    attribute(0x44, 'requested-attributes', Buffer.from('job-state')),
+    attribute(0x44, '', Buffer.from('job-printer-state-message')),
+    attribute(0x44, '', Buffer.from('job-state-reasons')),
+    Buffer.from([0x03]),
+  ]);
+}
+
+/** Reads job-state and job-printer-state-message from an IPP answer; null for "not found". */
+export function parseJobAnswer(data: Buffer): IppJob | null {
+  if (data.length < 8) throw new Error('IPP answer too short');
+  const status = data.readUInt16BE(2);
+  if (status === NOT_FOUND) return null;
+  if (status >= 0x0400) throw new Error(`IPP status 0x${status.toString(16)}`);
+  let i = 8;
+  let state: number | undefined;
+  let message = '';
+  const reasons: string[] = [];
+  let name = '';
+  while (i < data.length) {
+    const tag = data[i++] ?? 0x03;
+    if (tag === 0x03) break;
+    if (tag < 0x10) continue;
+    const nameLength = data.readUInt16BE(i);
+    i += 2;
+    if (nameLength > 0) name = data.toString('utf8', i, i + nameLength);
+    i += nameLength;
+    const valueLength = data.readUInt16BE(i);
+    i += 2;
+    if (name === 'job-state' && tag === 0x23 && valueLength === 4) state = data.readInt32BE(i);
+    if (name === 'job-printer-state-message') message = data.toString('utf8', i, i + valueLength);
+    if (name === 'job-state-reasons') reasons.push(data.toString('utf8', i, i + valueLength));
+    i += valueLength;
+  }
+  if (state === undefined) throw new Error('IPP answer without job-state');
+  return { state, message, reasons };
+}
+
+/**
+ * The job's state from CUPS over its local socket, as lpstat itself asks it: lpstat's listing
+ * does not tell a job cancelled (or purged with `cancel -x`) from a completed one.
+ */
+export function ippJobState(
+  socketPath = process.env.CUPS_SERVER?.startsWith('/') ? process.env.CUPS_SERVER : '/run/cups/cups.sock',
+): JobStateQuery {
+  return (printer, jobNumber) =>
+    new Promise((resolve, reject) => {
+      const body = jobRequest(printer, jobNumber);
+      const req = http.request(
+        {
+          socketPath,
+          path: `/printers/${encodeURIComponent(printer)}`,
+          method: 'POST',
+          headers: { 'Content-Type': 'application/ipp', 'Content-Length': body.length },
+          timeout: TIMEOUT_MS,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > MAX_ANSWER) req.destroy(new Error('IPP answer too large'));
+            else chunks.push(chunk);
+          });
+          res.on('end', () => {
+            try {
+              resolve(parseJobAnswer(Buffer.concat(chunks)));
+            } catch (err) {
+              reject(err instanceof Error ? err : new Error(String(err)));
+            }
+          });
+          res.on('error', reject);
+        },
+      );
+      req.on('timeout', () => req.destroy(new PrinterUnreachableError('CUPS did not answer in time')));
+      req.on('error', (err) => reject(err instanceof PrinterUnreachableError ? err : new PrinterUnreachableError(err.message)));
+      req.end(body);
+    });
+}
