@@ -84,7 +84,7 @@ beforeEach(() => {
 describe('thumbnails from a capture app that sends too much', () => {
   it('shows the placeholder tile for a 746 KB-style PNG announcing 16000 × 16000 pixels, without decoding it', async () => {
     capture.serve(announcingPng(16000, 16000), 'image/png');
-    const picture = await media.thumbnail(row(), true);
+    const picture = await media.thumbnail(row(), 'background');
     expect(picture).toMatchObject({ placeholder: true, contentType: 'image/webp' });
     expect((await sharp(picture.data).metadata()).format).toBe('webp');
   });
@@ -97,14 +97,14 @@ describe('thumbnails from a capture app that sends too much', () => {
       [Buffer.from('not an image at all'), 'image/jpeg'],
     ] as const) {
       capture.serve(data, type);
-      const picture = await media.thumbnail(row(), false);
+      const picture = await media.thumbnail(row(), 'request');
       expect(picture.placeholder, type).toBe(true);
     }
   });
 
   it('stops reading a 600 MB answer at the size cap, and shows the placeholder', async () => {
     capture.flood(600 * 1024 * 1024);
-    const picture = await media.thumbnail(row(), true);
+    const picture = await media.thumbnail(row(), 'background');
     expect(picture.placeholder).toBe(true);
     expect(capture.sent).toBeLessThanOrEqual(MAX_SOURCE_BYTES + 2 * (1 << 20));
   });
@@ -114,7 +114,7 @@ describe('thumbnails from a capture app that sends too much', () => {
       .jpeg({ quality: 60 })
       .toBuffer();
     capture.serve(photo);
-    const picture = await media.thumbnail(row(), false);
+    const picture = await media.thumbnail(row(), 'request');
     expect(picture.placeholder).toBe(false);
     const meta = await sharp(picture.data).metadata();
     expect([meta.width, meta.height]).toEqual([480, 360]);
