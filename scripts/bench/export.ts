@@ -103,8 +103,19 @@ export async function zipExport(record: RecordFn, cleanups: string[]): Promise<v
           }
         }
       }
-      const rate = (t: Timed[]): number => percentile(t.map((x) => x.bytes / 1048576 / (x.ms / 1000)), 50);
-      return { read: rate(reads), zip: rate(zips), ratio: percentile(reads.map((r, i) => r.ms / (zips[i] as Timed).ms), 50) };
+      const rate = (t: Timed[]): number =>
+        percentile(
+          t.map((x) => x.bytes / 1048576 / (x.ms / 1000)),
+          50,
+        );
+      return {
+        read: rate(reads),
+        zip: rate(zips),
+        ratio: percentile(
+          reads.map((r, i) => r.ms / (zips[i] as Timed).ms),
+          50,
+        ),
+      };
     };
 
     await plainRead(files);
