@@ -82,4 +82,6 @@ export const frGallery = {
   'lightbox.next': 'Suivante',
   'gallery.offline': 'Hors ligne',
   'gallery.live': 'En direct',
+  'lightbox.away.title': 'Photo hors de portée',
+  'lightbox.away.body': 'La borne ne répond pas pour le moment. Nouvel essai automatique : la photo s’affichera dès son retour.',
 } as const;
