@@ -32,6 +32,28 @@ async function drag(page: Page, dx: number, dy: number, { steps = 5, restMs = 0 
   await cdp.detach();
 }
 
+/** The horizontal extent of each button's name under the lightbox, left to right. */
+const labelSpans = (page: Page): Promise<[number, number][]> =>
+  page.locator('.viewer-toolbar li[data-label]').evaluateAll((els) =>
+    els
+      .filter((el) => (el as HTMLElement).offsetParent !== null)
+      .map((el): [number, number] => {
+        const box = el.getBoundingClientRect();
+        const width = parseFloat(getComputedStyle(el, '::after').width);
+        const middle = box.left + box.width / 2;
+        return [middle - width / 2, middle + width / 2];
+      }),
+  );
+
+/** Names apart from each other and inside the screen. */
+async function expectLabelsApart(page: Page): Promise<void> {
+  const spans = await labelSpans(page);
+  expect(spans.length).toBeGreaterThan(2);
+  for (let i = 1; i < spans.length; i++) expect(spans[i]![0]).toBeGreaterThanOrEqual(spans[i - 1]![1] + 4);
+  expect(spans[0]![0]).toBeGreaterThanOrEqual(0);
+  expect(spans[spans.length - 1]![1]).toBeLessThanOrEqual(page.viewportSize()!.width);
+}
+
 async function seed(service: TestService, count: number): Promise<string[]> {
   service.services.events.create({ name: 'Mariage Léa et Tom' });
   const ids: string[] = [];
@@ -48,6 +70,7 @@ test.describe('the guest’s phone', () => {
     await page.goto('/');
     await tiles(page).first().tap();
     await expect.poll(() => shownId(page)).toBe(newestFirst[0]);
+    await expectLabelsApart(page);
 
     await drag(page, -60, 0);
     await expect.poll(() => shownId(page)).toBe(newestFirst[1]);
@@ -102,5 +125,13 @@ test.describe('the console at the booth', () => {
     await drag(page, 60, 0);
     await expect.poll(() => shownId(page)).toBe(newestFirst[0]);
     await page.screenshot({ path: 'test-screens/admin-lightbox-touch.png' });
+
+    // "Supprimer" and "Informations" read apart; the corner badge leaves the close button whole.
+    await expectLabelsApart(page);
+    const badge = (await page.getByTestId('simulator-badge').boundingBox())!;
+    const close = (await page.getByTestId('lightbox-close').boundingBox())!;
+    expect(close.y).toBeGreaterThanOrEqual(badge.y + badge.height);
+    await page.getByTestId('lightbox-close').tap();
+    await expect(page.locator('.viewer-canvas img')).toHaveCount(0);
   });
 });
