@@ -32,6 +32,30 @@ async function drag(page: Page, dx: number, dy: number, { steps = 5, restMs = 0 
   await cdp.detach();
 }
 
+/** Two fingers spreading apart along the middle of the screen: a pinch to zoom. */
+async function pinchOut(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const size = page.viewportSize()!;
+  const x0 = size.width / 2;
+  const y = size.height / 2;
+  let timestamp = Date.now() / 1000;
+  const send = (type: 'touchStart' | 'touchMove' | 'touchEnd', spread: number | null) => {
+    timestamp += 0.016;
+    const touchPoints =
+      spread === null
+        ? []
+        : [
+            { x: x0 - spread, y, id: 1 },
+            { x: x0 + spread, y, id: 2 },
+          ];
+    return cdp.send('Input.dispatchTouchEvent', { type, touchPoints, timestamp });
+  };
+  await send('touchStart', 20);
+  for (let spread = 40; spread <= 100; spread += 20) await send('touchMove', spread);
+  await send('touchEnd', null);
+  await cdp.detach();
+}
+
 /** The horizontal extent of each button's name under the lightbox, left to right. */
 const labelSpans = (page: Page): Promise<[number, number][]> =>
   page.locator('.viewer-toolbar li[data-label]').evaluateAll((els) =>
@@ -65,7 +89,7 @@ async function seed(service: TestService, count: number): Promise<string[]> {
 test.describe('the guest’s phone', () => {
   test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
 
-  test('a 60 px flick turns the photo, both ways; a vertical move and a short nudge do not', async ({ page, service }) => {
+  test('a 60 px flick turns the photo, both ways; a vertical move, a short nudge and a pinch do not', async ({ page, service }) => {
     const newestFirst = await seed(service, 3);
     await page.goto('/');
     await tiles(page).first().tap();
@@ -80,11 +104,14 @@ test.describe('the guest’s phone', () => {
     await drag(page, 60, 0);
     await expect.poll(() => shownId(page)).toBe(newestFirst[1]);
 
-    // A finger going up the screen, or barely moving and resting, leaves the photo where it is.
+    // A finger going up the screen, a finger barely moving and resting, and a pinch (one of
+    // its fingers goes 80 px to the left) leave the photo where it is.
     await drag(page, -20, -120);
     await drag(page, -25, 0, { restMs: 300 });
-    await page.keyboard.press('ArrowRight');
-    await expect.poll(() => shownId(page)).toBe(newestFirst[2]);
+    await pinchOut(page);
+    // Had any of them turned to the next photo, the arrow would lead back to the middle one.
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => shownId(page)).toBe(newestFirst[0]);
   });
 
   test('while the booth is out of reach, the photo says so and comes back by itself', async ({ page, service }) => {
