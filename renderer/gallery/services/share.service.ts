@@ -16,6 +16,6 @@ export function photoAddress(photo: PublicPhoto): string {
 
 /** A QR code of `text` as SVG markup, drawn on the phone itself (no network needed). */
 export async function qrSvg(text: string): Promise<string> {
-  const { default: QRCode } = await import('qrcode');
+  const { default: QRCode } = await import('qrcode/lib/browser.js');
   return QRCode.toString(text, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } });
 }
