@@ -135,6 +135,18 @@ test.describe('the guest’s phone', () => {
     await expect(away).toBeHidden();
     await expect(page.locator('.viewer-canvas img')).toBeVisible();
   });
+  test('a photo whose request hangs (a Wi-Fi that swallows it) gets the same sentence, then comes', async ({ page, service }) => {
+    const newestFirst = await seed(service, 1);
+    await page.goto('/');
+    await expect(tiles(page)).toHaveCount(1);
+    // The request is never answered, as on a phone that walked out of the Wi-Fi's reach.
+    await page.route('**/api/gallery/photos/*/preview*', () => undefined);
+    await tiles(page).first().tap();
+    await expect(page.getByTestId('lightbox-away')).toBeVisible({ timeout: 12_000 });
+    await page.unroute('**/api/gallery/photos/*/preview*');
+    await expect.poll(() => shownId(page), { timeout: 15_000 }).toBe(newestFirst[0]);
+    await expect(page.getByTestId('lightbox-away')).toBeHidden();
+  });
 });
 
 test.describe('the console at the booth', () => {
