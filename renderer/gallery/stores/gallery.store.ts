@@ -1,8 +1,8 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { PublicPhoto } from '../../../server/contract/photos.contract.js';
-import { startDownload } from '../../shared/composables/useDownload.js';
 import { galleryService } from '../services/gallery.service.js';
+import { browserCanShare, photoAddress } from '../services/share.service.js';
 import { usePrintStore } from './print.store.js';
 
 const RETRY_AFTER_MS = 5000;
@@ -130,23 +130,21 @@ export const useGalleryStore = defineStore('gallery', () => {
   }
 
   /**
-   * Shares a photo's file with the phone's share sheet (messaging apps, saving to the photos);
-   * where the browser cannot share files, downloads it instead. Resolves to how it went.
+   * Shares a photo with the phone's share sheet (messaging apps, saving to the photos): its file
+   * where the browser shares files, else its address. Resolves to how it went; 'failed' means
+   * the browser could not share it (the page then offers the photo's QR code).
    */
-  async function share(photo: PublicPhoto): Promise<'shared' | 'cancelled' | 'downloaded'> {
-    if (typeof navigator.share === 'function' && typeof navigator.canShare === 'function') {
-      try {
-        const file = await galleryService.file(photo);
-        if (navigator.canShare({ files: [file] })) {
-          await navigator.share({ files: [file], title: eventName.value ?? file.name });
-          return 'shared';
-        }
-      } catch (err) {
-        if (err instanceof DOMException && err.name === 'AbortError') return 'cancelled';
-      }
+  async function share(photo: PublicPhoto): Promise<'shared' | 'cancelled' | 'failed'> {
+    if (!browserCanShare()) return 'failed';
+    const title = eventName.value ?? undefined;
+    try {
+      const file = typeof navigator.canShare === 'function' ? await galleryService.file(photo) : null;
+      if (file && navigator.canShare({ files: [file] })) await navigator.share({ files: [file], title });
+      else await navigator.share({ url: photoAddress(photo), title });
+      return 'shared';
+    } catch (err) {
+      return err instanceof DOMException && err.name === 'AbortError' ? 'cancelled' : 'failed';
     }
-    startDownload(photo.urls.download);
-    return 'downloaded';
   }
 
   /** The photo a guest tapped on the page's first screen before the app was there, once. */

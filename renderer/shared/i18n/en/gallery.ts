@@ -84,4 +84,10 @@ export const enGallery: Record<keyof typeof frGallery, string> = {
   'lightbox.next': 'Next',
   'gallery.offline': 'Offline',
   'gallery.live': 'Live',
+  'lightbox.away.title': 'Photo out of reach',
+  'lightbox.away.body': 'The booth is not answering right now. Trying again by itself: the photo will show as soon as it is back.',
+  'lightbox.qr': 'QR code',
+  'photoQr.title': 'On another phone',
+  'photoQr.body': 'Scan this code with another phone on the booth’s Wi-Fi: the photo downloads there.',
+  'photoQr.alt': 'QR code of the photo’s address',
 };

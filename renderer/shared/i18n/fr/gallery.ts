@@ -82,4 +82,10 @@ export const frGallery = {
   'lightbox.next': 'Suivante',
   'gallery.offline': 'Hors ligne',
   'gallery.live': 'En direct',
+  'lightbox.away.title': 'Photo hors de portée',
+  'lightbox.away.body': 'La borne ne répond pas pour le moment. Nouvel essai automatique : la photo s’affichera dès son retour.',
+  'lightbox.qr': 'Code QR',
+  'photoQr.title': 'Sur un autre téléphone',
+  'photoQr.body': 'Scannez ce code avec un autre téléphone connecté au Wi-Fi de la borne : la photo s’y télécharge.',
+  'photoQr.alt': 'Code QR de l’adresse de la photo',
 } as const;
