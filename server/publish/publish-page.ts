@@ -116,11 +116,18 @@ ${body}
 }
 
 /** A plain list of a booth's events online, for the rental company (kept wherever it likes). */
-export function renderCompanyIndex(boothName: string, language: 'fr' | 'en', events: readonly { name: string; dateLabel: string; url: string; photos: number }[]): string {
+export function renderCompanyIndex(
+  boothName: string,
+  language: 'fr' | 'en',
+  events: readonly { name: string; dateLabel: string; url: string; photos: number }[],
+): string {
   const t = TEXT[language];
   const title = language === 'fr' ? `Événements en ligne — ${boothName}` : `Events online — ${boothName}`;
   const rows = events
-    .map((e) => `<li><a href="${esc(e.url)}">${esc(e.name)}</a> <span class="meta">${esc(e.dateLabel)} · ${esc(t.photos(e.photos))}</span></li>`)
+    .map(
+      (e) =>
+        `<li><a href="${esc(e.url)}">${esc(e.name)}</a> <span class="meta">${esc(e.dateLabel)} · ${esc(t.photos(e.photos))}</span></li>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="${language}">

@@ -25,7 +25,13 @@ export interface PublishQueueOptions {
   settleMs: number;
 }
 
-export const defaultQueueOptions: PublishQueueOptions = { batchSize: 200, retryMinMs: 5_000, retryMaxMs: 5 * 60_000, resyncMs: 2 * 60_000, settleMs: 1_500 };
+export const defaultQueueOptions: PublishQueueOptions = {
+  batchSize: 200,
+  retryMinMs: 5_000,
+  retryMaxMs: 5 * 60_000,
+  resyncMs: 2 * 60_000,
+  settleMs: 1_500,
+};
 
 export interface PublishQueueDeps {
   repo: PublishRepository;
@@ -65,6 +71,8 @@ export class PublishQueue {
   private retryAt: number | null = null;
   private state: PublishQueueState = 'idle';
   private readonly idleWaiters: (() => void)[] = [];
+  /** The timer set is only the periodic resync: no pass is due because of news. */
+  private onlyResync = true;
 
   constructor(
     private readonly deps: PublishQueueDeps,
@@ -90,6 +98,8 @@ export class PublishQueue {
       return;
     }
     if (this.retryAt !== null) return;
+    // A pass already due keeps its time: a steady arrival of photos must not put it off forever.
+    if (this.timer !== undefined && !this.onlyResync) return;
     this.schedule(settle ? this.options.settleMs : 0);
   }
 
@@ -107,18 +117,23 @@ export class PublishQueue {
     return {
       state,
       last_error: this.lastError,
-      retry_at: this.retryAt === null ? null : new Date(this.deps.clock.now() + Math.max(0, this.retryAt - this.deps.clock.monotonic())).toISOString(),
+      retry_at:
+        this.retryAt === null
+          ? null
+          : new Date(this.deps.clock.now() + Math.max(0, this.retryAt - this.deps.clock.monotonic())).toISOString(),
     };
   }
 
   /** Resolves once a pass ended with nothing left to send (tests and the bench wait on it). */
   whenIdle(): Promise<void> {
-    if (!this.running && !this.deps.repo.hasWork()) return Promise.resolve();
+    const due = this.running || (this.timer !== undefined && !this.onlyResync);
+    if (!due && !this.deps.repo.hasWork()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
-  private schedule(ms: number): void {
+  private schedule(ms: number, resync = false): void {
     if (this.timer) this.deps.clock.clearTimeout(this.timer);
+    this.onlyResync = resync;
     this.timer = this.deps.clock.setTimeout(() => {
       this.timer = undefined;
       void this.run();
@@ -138,7 +153,7 @@ export class PublishQueue {
       this.failures = 0;
       this.lastError = null;
       this.state = 'idle';
-      if (!this.stopped) this.schedule(this.options.resyncMs);
+      if (!this.stopped) this.schedule(this.options.resyncMs, true);
     } catch (err) {
       if (this.stopped) return;
       this.failures += 1;
@@ -152,7 +167,7 @@ export class PublishQueue {
       this.schedule(wait);
     } finally {
       this.running = false;
-      if (this.state === 'idle' && !this.deps.repo.hasWork()) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+      if (this.state === 'idle' && !this.again && !this.deps.repo.hasWork()) this.idleWaiters.splice(0).forEach((resolve) => resolve());
     }
   }
 
@@ -160,7 +175,8 @@ export class PublishQueue {
     const settings = this.deps.settings();
     if (!settings.enabled || settings.remote === '') return;
     const current = this.deps.currentEvent();
-    if (current && !this.deps.repo.publication(current.id)) this.deps.repo.requestPublish(current.id, this.deps.newToken(), this.deps.clock.now());
+    if (current && !this.deps.repo.publication(current.id))
+      this.deps.repo.requestPublish(current.id, this.deps.newToken(), this.deps.clock.now());
     for (const pub of this.deps.repo.publications()) {
       if (this.stopped) return;
       const dest = eventDest(settings, pub.token);
@@ -191,8 +207,16 @@ export class PublishQueue {
     }
     if (repo.isIndexStale(pub.event_id)) await this.writeIndex(pub, dest, settings);
     // The page no longer lists them: their files may go.
-    for (let removing = repo.removing(pub.event_id, 500); removing.length > 0 && !this.stopped; removing = repo.removing(pub.event_id, 500)) {
-      await this.deps.rclone.remove(this.deps.target(), dest, removing.flatMap((r) => JSON.parse(r.names) as string[]));
+    for (
+      let removing = repo.removing(pub.event_id, 500);
+      removing.length > 0 && !this.stopped;
+      removing = repo.removing(pub.event_id, 500)
+    ) {
+      await this.deps.rclone.remove(
+        this.deps.target(),
+        dest,
+        removing.flatMap((r) => JSON.parse(r.names) as string[]),
+      );
       if (!this.stopped) repo.markRemoved(pub.event_id, removing);
     }
   }
@@ -214,13 +238,22 @@ export class PublishQueue {
           missing = err;
         }
       }
-      if (missing) this.deps.repo.noteAttempt(pub.event_id, rows.filter((r) => !staged.includes(r)));
+      if (missing)
+        this.deps.repo.noteAttempt(
+          pub.event_id,
+          rows.filter((r) => !staged.includes(r)),
+        );
       if (staged.length === 0) {
         if (missing) throw missing;
         return;
       }
       this.deps.repo.noteAttempt(pub.event_id, staged);
-      await this.deps.rclone.copyNew(this.deps.target(), dir, staged.flatMap((r) => JSON.parse(r.names) as string[]), dest);
+      await this.deps.rclone.copyNew(
+        this.deps.target(),
+        dir,
+        staged.flatMap((r) => JSON.parse(r.names) as string[]),
+        dest,
+      );
       // Stopped meanwhile (the service is closing): the rows stay pending and the next start finds the files there.
       if (!this.stopped) this.deps.repo.markOnline(pub.event_id, staged, this.deps.clock.now());
     } finally {
@@ -253,7 +286,12 @@ export class PublishQueue {
       };
     });
     const firstTaken = rows.length > 0 ? Math.min(...rows.map((r) => r.taken_at)) : event.created_at;
-    const html = renderEventPage({ eventName: event.name, dateLabel: dateLabel(firstTaken, settings.language), language: settings.language, photos });
+    const html = renderEventPage({
+      eventName: event.name,
+      dateLabel: dateLabel(firstTaken, settings.language),
+      language: settings.language,
+      photos,
+    });
     await mkdir(this.deps.stageDir, { recursive: true });
     const file = path.join(this.deps.stageDir, `index-${pub.token}.html`);
     await writeFile(file, html);

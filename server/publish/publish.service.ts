@@ -148,9 +148,11 @@ export class PublishService {
 
   publish(slug: string): EventPublication {
     const event = this.event(slug);
-    if (this.settings().remote === '') throw new ConflictError('No remote is set: fill in the publishing settings first', 'publish_not_configured');
+    if (this.settings().remote === '')
+      throw new ConflictError('No remote is set: fill in the publishing settings first', 'publish_not_configured');
     const existing = this.repo.publication(event.id);
-    if (!existing || existing.state !== 'publishing') this.repo.requestPublish(event.id, existing?.token ?? newEventToken(), this.clock.now());
+    if (!existing || existing.state !== 'publishing')
+      this.repo.requestPublish(event.id, existing?.token ?? newEventToken(), this.clock.now());
     this.queue?.wake(false);
     return this.publicationOf(event);
   }
@@ -168,7 +170,12 @@ export class PublishService {
     const pub = current ? this.repo.publication(current.id) : undefined;
     const url = pub && pub.state === 'publishing' && pub.index_at !== null ? this.urlOf(pub) : null;
     if (url === null) return { url: null, svg: null };
-    const svg = await QRCode.toString(url, { type: 'svg', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } });
+    const svg = await QRCode.toString(url, {
+      type: 'svg',
+      margin: 2,
+      errorCorrectionLevel: 'M',
+      color: { dark: '#000000', light: '#ffffff' },
+    });
     return { url, svg };
   }
 
@@ -178,7 +185,10 @@ export class PublishService {
     const list = this.events
       .list()
       .map((event) => ({ event, pub: this.repo.publication(event.id) }))
-      .filter((e): e is { event: EventRow; pub: PublicationRow } => e.pub !== undefined && e.pub.state === 'publishing' && e.pub.index_at !== null)
+      .filter(
+        (e): e is { event: EventRow; pub: PublicationRow } =>
+          e.pub !== undefined && e.pub.state === 'publishing' && e.pub.index_at !== null,
+      )
       .map(({ event, pub }) => ({
         name: event.name,
         dateLabel: dateLabel(event.created_at, settings.language),

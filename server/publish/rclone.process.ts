@@ -21,12 +21,20 @@ export function failureOf(result: CommandResult): PublishFailure {
   const text = `${result.stderr}\n${result.stdout}`.toLowerCase();
   if (result.code === 127) return 'missing_binary';
   if (result.code === 124) return 'unreachable';
-  if (/didn't find section in config file|config file .*not found|unknown backend|couldn't find backend|failed to create file system for .*: .*(config|section)/.test(text))
+  if (
+    /didn't find section in config file|config file .*not found|unknown backend|couldn't find backend|failed to create file system for .*: .*(config|section)/.test(
+      text,
+    )
+  )
     return 'config';
   if (/no space left|insufficient storage|quota|507/.test(text)) return 'no_space';
   if (/\b(401|403)\b|unauthori[sz]ed|forbidden|access ?denied|invalidaccesskeyid|signaturedoesnotmatch|permission denied/.test(text))
     return 'auth';
-  if (/connection refused|no such host|network is unreachable|i\/o timeout|timeout|dial tcp|connection reset|no route to host|tls handshake|eof/.test(text))
+  if (
+    /connection refused|no such host|network is unreachable|i\/o timeout|timeout|dial tcp|connection reset|no route to host|tls handshake|eof/.test(
+      text,
+    )
+  )
     return 'unreachable';
   if (result.code === 3 || result.code === 4 || /not found|no such file/.test(text)) return 'not_found';
   return 'failed';
