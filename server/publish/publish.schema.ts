@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hasNoControl, NO_CONTROL_MESSAGE } from '../core/util/text.js';
 
 /**
  * An rclone remote as rclone writes it, or a local folder. It goes to rclone as one argument, so
@@ -10,7 +11,7 @@ const remote = z
   .trim()
   .max(512, 'must be at most 512 characters')
   .refine((v) => !v.startsWith('-'), 'must be an rclone remote (name:path) or a folder, not an option')
-  .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), 'must not contain control characters')
+  .refine(hasNoControl, NO_CONTROL_MESSAGE)
   .refine((v) => v === '' || v.includes(':') || v.startsWith('/'), 'must be an rclone remote (name:path) or an absolute folder');
 
 const baseUrl = z
