@@ -55,8 +55,8 @@ const EAGER_TILES = 12;
 const STYLE = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#111;color:#f4f4f4}
 header{padding:20px 16px 12px}h1{margin:0;font-size:1.5rem;line-height:1.2;overflow-wrap:anywhere}.meta{margin-top:4px;color:#bbb;font-size:.95rem}
 main{padding:0 4px 24px}.grid{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(116px,1fr));gap:4px}
-.t{position:relative;display:block;aspect-ratio:1;background:#222;overflow:hidden;border-radius:4px}.t img{width:100%;height:100%;object-fit:cover;display:block}
-.badge{position:absolute;left:6px;bottom:6px;padding:2px 6px;border-radius:10px;background:rgba(0,0,0,.65);font-size:.75rem}
+.t{position:relative;display:block;color:#fff;aspect-ratio:1;background:#222;overflow:hidden;border-radius:4px}.t img{width:100%;height:100%;object-fit:cover;display:block}
+.badge{position:absolute;left:6px;bottom:6px;padding:2px 8px;border-radius:10px;background:rgba(0,0,0,.7);color:#fff;font-size:.75rem;font-weight:600}
 .empty{padding:32px 16px;color:#bbb}footer{padding:8px 16px 28px;color:#888;font-size:.8rem}
 dialog{padding:0;border:0;width:100vw;height:100vh;max-width:none;max-height:none;background:#000;color:#fff}dialog::backdrop{background:#000}
 #lb-stage{position:absolute;inset:56px 0 64px;display:flex;align-items:center;justify-content:center}
