@@ -73,7 +73,7 @@ export class RcloneProcess implements RclonePort {
     return this.withList(names, async (list) => {
       // --size-only: a name holds one version of one photo, so a file of the right size is that
       // file (one cut short by a power failure has another size and is sent again).
-      await this.run(target, ['copy', sourceDir, dest, '--files-from-raw', list, '--no-traverse', '--size-only'], COPY_TIMEOUT_MS);
+      await this.run(target, ['copy', sourceDir, dest, '--files-from-raw', list, '--size-only'], COPY_TIMEOUT_MS);
     });
   }
 
