@@ -8,6 +8,15 @@ import { frPrint } from './fr/print.js';
 import { frPublish } from './fr/publish.js';
 
 /** French is the booth's first language: every key starts here, English must follow it. */
-export const fr = { ...frConsole, ...frActions, ...frGallery, ...frPrint, ...frDashboard, ...frHardware, ...frErrors, ...frPublish } as const;
+export const fr = {
+  ...frConsole,
+  ...frActions,
+  ...frGallery,
+  ...frPrint,
+  ...frDashboard,
+  ...frHardware,
+  ...frErrors,
+  ...frPublish,
+} as const;
 
 export type MessageKey = keyof typeof fr;
