@@ -73,6 +73,7 @@ export class PublishQueue {
   private readonly idleWaiters: (() => void)[] = [];
   /** The timer set is only the periodic resync: no pass is due because of news. */
   private onlyResync = true;
+  private staleStageCleared = false;
 
   constructor(
     private readonly deps: PublishQueueDeps,
@@ -173,17 +174,23 @@ export class PublishQueue {
 
   private async pass(): Promise<void> {
     const settings = this.deps.settings();
-    if (!settings.enabled || settings.remote === '') return;
+    if (settings.remote === '') return;
+    if (!this.staleStageCleared) {
+      // Batches laid out before a crash: their hard links would keep deleted photos on the card.
+      await rm(this.deps.stageDir, { recursive: true, force: true });
+      this.staleStageCleared = true;
+    }
     const current = this.deps.currentEvent();
-    if (current && !this.deps.repo.publication(current.id))
+    if (settings.enabled && current && !this.deps.repo.publication(current.id))
       this.deps.repo.requestPublish(current.id, this.deps.newToken(), this.deps.clock.now());
     for (const pub of this.deps.repo.publications()) {
       if (this.stopped) return;
       const dest = eventDest(settings, pub.token);
+      // A withdrawal is carried out even with publishing off: taking photos offline is always wanted.
       if (pub.state === 'withdrawing') {
         await this.deps.rclone.purge(this.deps.target(), dest);
         if (!this.stopped) this.deps.repo.markWithdrawn(pub.event_id);
-      } else if (pub.state === 'publishing') await this.publishEvent(pub, dest, settings);
+      } else if (pub.state === 'publishing' && settings.enabled) await this.publishEvent(pub, dest, settings);
     }
   }
 

@@ -87,4 +87,19 @@ describe('the upload queue', () => {
     expect((await overview(s)).status).toMatchObject({ state: 'idle', last_error: null, retry_at: null });
     expect((await request(s.app).get('/api/gallery/online')).body.url).toMatch(/^https:\/\/p\.example\.com\/b\/[A-Za-z0-9_-]{22}\/$/);
   });
+
+  it('withdraws an event even once publishing is turned off', async () => {
+    const rclone = new FakeRclone();
+    const s = await booth(rclone);
+    await s.sim.capture();
+    await s.services.indexer.rescan();
+    enable(s);
+    await s.services.publishing.queue.whenIdle();
+    expect(rclone.files.size).toBe(3);
+    s.services.publishing.service.update({ enabled: false });
+    expect((await request(s.app).delete('/api/admin/publish/events/fete').set('Cookie', s.cookie)).status).toBe(202);
+    await s.services.publishing.queue.whenIdle();
+    expect(rclone.files.size).toBe(0);
+    expect((await overview(s)).events[0]).toMatchObject({ state: 'withdrawn', photos_online: 0 });
+  });
 });
