@@ -45,6 +45,7 @@ export function defaultPublishSettings(): PublishSettings {
 /** The online galleries: settings, the remote's test, publishing and withdrawing events, links for guests. */
 export class PublishService {
   private queue: PublishQueue | undefined;
+  private qr: { url: string; svg: string } | undefined;
 
   constructor(
     private readonly repo: PublishRepository,
@@ -170,13 +171,17 @@ export class PublishService {
     const pub = current ? this.repo.publication(current.id) : undefined;
     const url = pub && pub.state === 'publishing' && pub.index_at !== null ? this.urlOf(pub) : null;
     if (url === null) return { url: null, svg: null };
-    const svg = await QRCode.toString(url, {
-      type: 'svg',
-      margin: 2,
-      errorCorrectionLevel: 'M',
-      color: { dark: '#000000', light: '#ffffff' },
-    });
-    return { url, svg };
+    // Every guest's phone asks now and then: the code is drawn once per address.
+    if (this.qr?.url !== url) {
+      const svg = await QRCode.toString(url, {
+        type: 'svg',
+        margin: 2,
+        errorCorrectionLevel: 'M',
+        color: { dark: '#000000', light: '#ffffff' },
+      });
+      this.qr = { url, svg };
+    }
+    return this.qr;
   }
 
   /** A plain page listing this booth's events online, for the rental company. */
