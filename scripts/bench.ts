@@ -13,6 +13,7 @@ import { printQueueing } from './bench/print.js';
 import { DESKTOP, PHONE, describeScreen, firstScreen, warmFirstScreen } from './bench/gallery.js';
 import { startServiceProcess } from './bench/service-process.js';
 import { launchBenchBrowser } from './bench/browser.js';
+import { publishThroughput } from './bench/publish.js';
 
 interface Row {
   measure: string;
@@ -277,6 +278,7 @@ async function main(): Promise<void> {
     ['relay', () => relayTiming(record)],
     ['ring', () => ringUnderLoad(record, cleanups)],
     ['start100k', bigStart],
+    ['publish', () => publishThroughput(record, cleanups)],
   ];
   try {
     // --only-load: the gallery load measure alone, to work on it.

@@ -9,6 +9,7 @@ import { settingsRouter } from './settings/settings.router.js';
 import { statusRouter } from './status/status.router.js';
 import { adminStreamRouter, systemRouter } from './system/system.router.js';
 import { userFilesRouter } from './userfiles/userfiles.router.js';
+import { adminPublishRouter } from './publish/publish.router.js';
 import { backupRouter, dashboardRouter, logsRouter, maintenanceRouter } from './dashboard/dashboard.router.js';
 
 /** Every /api/admin route that needs a session; the guard sits in front of this router. */
@@ -28,6 +29,7 @@ export function adminRouter(services: Services): Router {
   router.use('/photos', adminPhotoPrintRouter(services.print), adminPhotoRouter(services.photos));
   router.use('/print', adminPrintRouter(services.print));
   router.use('/hardware', hardwareRouter(services.hardware));
+  router.use('/publish', adminPublishRouter(services.publishing.service));
   router.get('/gallery-link', async (_req, res) => {
     res.json(await services.galleryLink.get());
   });

@@ -6,6 +6,7 @@ import { galleryRouter } from './gallery/gallery.router.js';
 import { galleryPageRouter } from './gallery/gallery-page.router.js';
 import { GalleryPageService } from './gallery/gallery-page.service.js';
 import { galleryPrintRouter } from './print/print.router.js';
+import { galleryOnlineRouter } from './publish/publish.router.js';
 import { apiNotFound, errorMiddleware, pageNotFound } from './http/error.middleware.js';
 import { requireAdmin } from './auth/admin.guard.js';
 import { sameOriginGuard } from './http/guards.middleware.js';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): Express {
     '/gallery',
     services.guestSessions.middleware(),
     galleryPrintRouter(services.print),
+    galleryOnlineRouter(services.publishing.service),
     galleryRouter(services.photos, services.hub),
   );
   api.use(apiNotFound);

@@ -24,6 +24,9 @@ import type { PrinterPort } from './print/printer.port.js';
 import type { PrintWorkerOptions } from './print/print-worker.js';
 import { FfmpegVideoFrames } from './media/video-frame.ffmpeg.js';
 import type { VideoFramePort } from './media/video-frame.port.js';
+import type { RclonePort } from './publish/rclone.port.js';
+import { RcloneProcess } from './publish/rclone.process.js';
+import type { PublishQueueOptions } from './publish/publish.queue.js';
 
 export interface ServiceHandle {
   /** Where this process listens, on loopback: what the kiosk window loads. */
@@ -58,6 +61,9 @@ export interface ServiceOverrides {
   print?: Partial<PrintWorkerOptions>;
   /** Frames of videos; ffmpeg unless a host substitutes something. */
   videoFrames?: VideoFramePort;
+  /** The remote of the online galleries; rclone unless a host substitutes one. */
+  rclone?: RclonePort;
+  publish?: Partial<PublishQueueOptions>;
 }
 
 /** Non-zero, so that systemd's Restart=on-failure starts the headless service again. */
@@ -139,6 +145,8 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         hardware,
         printer: overrides.printer ?? new CupsPrinter(createExecSystem()),
         videoFrames: overrides.videoFrames ?? new FfmpegVideoFrames(createExecSystem()),
+        // rclone runs for real even when the tests record the other commands.
+        rclone: overrides.rclone ?? new RcloneProcess(createExecSystem(), path.join(config.dataDir, 'publish')),
         log,
       },
       {
@@ -151,6 +159,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         captureDataDir,
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,
         print: overrides.print,
+        publish: overrides.publish,
         restart: {
           unit: config.captureUnit,
           refresh:
@@ -195,6 +204,8 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     services.print.prune();
     services.printWorker.start();
     cleanup.push(() => services.printWorker.stop());
+    services.publishing.queue.start();
+    cleanup.push(() => services.publishing.queue.stop());
 
     const lan = `http://${publicHost(config.host)}:${port}`;
     let stopped = false;

@@ -47,6 +47,9 @@ import { DashboardService } from './dashboard/dashboard.service.js';
 import { createHostProbe, type HostProbe } from './dashboard/host-probe.js';
 import { MaintenanceService } from './dashboard/maintenance.service.js';
 import type { PrintQueueSummary } from './contract/print.contract.js';
+import { createPublishing, type Publishing } from './publish/publish.compose.js';
+import type { PublishQueueOptions } from './publish/publish.queue.js';
+import type { RclonePort } from './publish/rclone.port.js';
 
 /** Every side effect the service has, each behind a port; real or fake is decided by the caller. */
 export interface Ports {
@@ -59,6 +62,8 @@ export interface Ports {
   /** Frames drawn from videos (ffmpeg), for their posters and thumbnails. */
   videoFrames: VideoFramePort;
   log: Logger;
+  /** The remote the online galleries go to; rclone through `system` unless given. */
+  rclone?: RclonePort;
 }
 
 export interface ServiceOptions {
@@ -86,6 +91,7 @@ export interface ServiceOptions {
   print?: Partial<PrintWorkerOptions>;
   /** How many newly indexed photos may wait for their thumbnail (the newest are kept). */
   thumbnailQueueCapacity?: number;
+  publish?: Partial<PublishQueueOptions>;
 }
 
 export interface Services {
@@ -121,6 +127,8 @@ export interface Services {
   guestSessions: GuestSessions;
   print: PrintService;
   printWorker: PrintWorker;
+  /** Online galleries: the service and its upload queue (started by the host). */
+  publishing: Publishing;
 }
 
 /** Repositories and services, wired once. Nothing here listens or starts a timer. */
@@ -259,6 +267,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     clock: ports.clock,
     log: ports.log,
   });
+  const publishing = createPublishing({ ports, options, hub, settingsRepository, eventRepository, photoRepository, media });
   return {
     ports,
     hub,
@@ -290,5 +299,6 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     guestSessions,
     print,
     printWorker,
+    publishing,
   };
 }

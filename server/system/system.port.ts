@@ -1,5 +1,16 @@
 /** The only programs Boothdeck ever runs; anything else is refused before a process starts. */
-export const ALLOWED_COMMANDS = ['systemctl', 'wtype', 'reboot', 'lp', 'lpstat', 'lpoptions', 'cancel', 'vcgencmd', 'ffmpeg'] as const;
+export const ALLOWED_COMMANDS = [
+  'systemctl',
+  'wtype',
+  'reboot',
+  'lp',
+  'lpstat',
+  'lpoptions',
+  'cancel',
+  'vcgencmd',
+  'ffmpeg',
+  'rclone',
+] as const;
 export type SystemCommand = (typeof ALLOWED_COMMANDS)[number];
 
 export interface CommandResult {

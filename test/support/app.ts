@@ -20,6 +20,9 @@ import type { PrintWorkerOptions } from '../../server/print/print-worker.js';
 import { FfmpegVideoFrames } from '../../server/media/video-frame.ffmpeg.js';
 import type { VideoFramePort } from '../../server/media/video-frame.port.js';
 import { createExecSystem } from '../../server/system/system.exec.js';
+import type { RclonePort } from '../../server/publish/rclone.port.js';
+import { RcloneProcess } from '../../server/publish/rclone.process.js';
+import type { PublishQueueOptions } from '../../server/publish/publish.queue.js';
 
 export const TEST_PIN = '4321';
 
@@ -65,6 +68,8 @@ export async function buildTestApp<C extends Clock = FakeClock>(
     videoFrames?: VideoFramePort;
     /** The system commands' port (a FakeSystem unless the test brings its own, slower one). */
     system?: FakeSystem;
+    rclone?: RclonePort;
+    publish?: Partial<PublishQueueOptions>;
   } = {},
 ): Promise<TestApp<C>> {
   const db = openDatabase(':memory:');
@@ -84,6 +89,8 @@ export async function buildTestApp<C extends Clock = FakeClock>(
       // Real frames from real videos: ffmpeg is one of the test dependencies.
       videoFrames: options.videoFrames ?? new FfmpegVideoFrames(createExecSystem()),
       log,
+      // Real rclone (a test dependency); it runs only for tests that set a remote.
+      rclone: options.rclone ?? new RcloneProcess(createExecSystem()),
     },
     {
       version: '0.0.0-test',
@@ -94,6 +101,7 @@ export async function buildTestApp<C extends Clock = FakeClock>(
       restart: options.restart,
       ...options.dashboard,
       print: options.print,
+      publish: options.publish,
     },
   );
   const pin = options.pin === undefined ? TEST_PIN : options.pin;

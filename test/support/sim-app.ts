@@ -14,6 +14,8 @@ import { clientFor, startTestSimulator } from './simulator.js';
 import type { PrinterPort } from '../../server/print/printer.port.js';
 import type { PrintWorkerOptions } from '../../server/print/print-worker.js';
 import type { VideoFramePort } from '../../server/media/video-frame.port.js';
+import type { RclonePort } from '../../server/publish/rclone.port.js';
+import type { PublishQueueOptions } from '../../server/publish/publish.queue.js';
 
 export interface SimApp {
   sim: SimulatorHandle;
@@ -59,6 +61,8 @@ export async function startSimApp(
     videoFrames?: VideoFramePort;
     /** The capture app runs elsewhere: Boothdeck cannot read its data folder. */
     foreignFolder?: boolean;
+    rclone?: RclonePort;
+    publish?: Partial<PublishQueueOptions>;
   } & Pick<SimulatorOptions, 'version' | 'systemdUnit'> = {},
 ): Promise<SimApp> {
   const sim = await startTestSimulator({ version: options.version, systemdUnit: options.systemdUnit });
@@ -69,6 +73,8 @@ export async function startSimApp(
     capture: client,
     printer: options.printer,
     videoFrames: options.videoFrames,
+    rclone: options.rclone,
+    publish: options.publish,
     print: { pollMs: 10, pausePollMs: 30, watchMs: 50, ...options.print },
     captureDataDir: options.foreignFolder ? mkdtempSync(path.join(os.tmpdir(), 'boothdeck-elsewhere-')) : sim.dataDir,
     clock: createSystemClock(),
@@ -85,6 +91,7 @@ export async function startSimApp(
   // breaks), as in the service; `live` adds the photo index on top of it.
   if (options.live) services.photoSync.start();
   services.captureLink.start();
+  services.publishing.queue.start();
   return {
     sim,
     client,
@@ -108,6 +115,7 @@ export async function startSimApp(
         });
       }),
     async close() {
+      services.publishing.queue.stop();
       await services.printWorker.stop();
       services.captureLink.stop();
       await services.photoSync.stop();

@@ -5,6 +5,7 @@ import { enDashboard } from './en/dashboard.js';
 import { enGallery } from './en/gallery.js';
 import { enHardware } from './en/hardware.js';
 import { enPrint } from './en/print.js';
+import { enPublish } from './en/publish.js';
 import type { MessageKey } from './fr.js';
 
 export const en: Record<MessageKey, string> = {
@@ -15,4 +16,5 @@ export const en: Record<MessageKey, string> = {
   ...enDashboard,
   ...enHardware,
   ...enErrors,
+  ...enPublish,
 };

@@ -5,8 +5,18 @@ import { frDashboard } from './fr/dashboard.js';
 import { frGallery } from './fr/gallery.js';
 import { frHardware } from './fr/hardware.js';
 import { frPrint } from './fr/print.js';
+import { frPublish } from './fr/publish.js';
 
 /** French is the booth's first language: every key starts here, English must follow it. */
-export const fr = { ...frConsole, ...frActions, ...frGallery, ...frPrint, ...frDashboard, ...frHardware, ...frErrors } as const;
+export const fr = {
+  ...frConsole,
+  ...frActions,
+  ...frGallery,
+  ...frPrint,
+  ...frDashboard,
+  ...frHardware,
+  ...frErrors,
+  ...frPublish,
+} as const;
 
 export type MessageKey = keyof typeof fr;

@@ -6,6 +6,16 @@ import { printing } from './004-print.js';
 import { mediaKinds } from './005-media-kinds.js';
 import { mediaVersions } from './006-media-versions.js';
 import { printAddresses } from './007-print-addresses.js';
+import { publish } from './008-publish.js';
 
 /** Every schema change, in the order it must run. Append only. */
-export const migrations: readonly Migration[] = [initial, actions, eventsAndPhotos, printing, mediaKinds, mediaVersions, printAddresses];
+export const migrations: readonly Migration[] = [
+  initial,
+  actions,
+  eventsAndPhotos,
+  printing,
+  mediaKinds,
+  mediaVersions,
+  printAddresses,
+  publish,
+];

@@ -1,0 +1,6 @@
+import type { OnlineLink } from '../../../server/contract/publish.contract.js';
+import { api } from '../../shared/http.js';
+
+export const onlineService = {
+  link: () => api.get<OnlineLink>('/api/gallery/online'),
+};

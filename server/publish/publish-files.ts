@@ -1,0 +1,59 @@
+import { copyFile, link, mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { mediaVersion } from '../photos/media-version.js';
+import type { PublishablePhoto } from './publish.repository.js';
+
+/** A photo's names under its event's path. They carry its version: a name is never reused for other content. */
+export interface PhotoNames {
+  media: string;
+  thumb: string;
+}
+
+const safeStem = (stem: string): string => stem.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100);
+
+export function namesOf(photo: Pick<PublishablePhoto, 'stem' | 'file' | 'mtime' | 'size' | 'updated_at'>): PhotoNames {
+  const version = mediaVersion(photo);
+  const raw = path.extname(photo.file).toLowerCase();
+  const ext = /^\.[a-z0-9]{1,5}$/.test(raw) ? raw : '.jpg';
+  const base = `${safeStem(photo.stem)}-${version}`;
+  return { media: `media/${base}${ext}`, thumb: `thumbs/${base}.webp` };
+}
+
+/** Where the publisher finds a photo's files. */
+export interface PublishSources {
+  /** The photo's own file on this machine, when Boothdeck can read the capture app's folder. */
+  localFile(photo: PublishablePhoto): string | undefined;
+  /** Otherwise a full copy from the capture app, written to `dest`; false when there is none. */
+  fetchFull(photo: PublishablePhoto, dest: string): Promise<boolean>;
+  /** The thumbnail the galleries show (made at indexing, or now). */
+  thumbnail(photo: PublishablePhoto): Promise<Buffer>;
+}
+
+export class SourceMissingError extends Error {
+  constructor(readonly photoId: string) {
+    super(`The file of photo ${photoId} is missing`);
+  }
+}
+
+/**
+ * Puts a photo's files under the batch's folder with their published names: the original as a
+ * hard link (no copy on the booth's card) or a copy across file systems, the thumbnail written.
+ */
+export async function stagePhoto(dir: string, photo: PublishablePhoto, sources: PublishSources): Promise<PhotoNames> {
+  const names = namesOf(photo);
+  const media = path.join(dir, names.media);
+  const thumb = path.join(dir, names.thumb);
+  await mkdir(path.dirname(media), { recursive: true });
+  await mkdir(path.dirname(thumb), { recursive: true });
+  await rm(media, { force: true });
+  const local = sources.localFile(photo);
+  if (local) {
+    try {
+      await link(local, media);
+    } catch {
+      await copyFile(local, media);
+    }
+  } else if (!(await sources.fetchFull(photo, media))) throw new SourceMissingError(photo.id);
+  await writeFile(thumb, await sources.thumbnail(photo));
+  return names;
+}

@@ -1,0 +1,141 @@
+import { createHash } from 'node:crypto';
+import type { MediaKind } from '../contract/photos.contract.js';
+import { LIGHTBOX_SCRIPT } from './publish-page.script.js';
+
+export interface PagePhoto {
+  /** Names relative to the page. */
+  media: string;
+  thumb: string;
+  kind: MediaKind;
+  /** The name a download is saved under. */
+  downloadName: string;
+}
+
+export interface EventPage {
+  eventName: string;
+  /** The event's date, already written in the page's language. */
+  dateLabel: string;
+  language: 'fr' | 'en';
+  photos: readonly PagePhoto[];
+}
+
+const TEXT = {
+  fr: {
+    photos: (n: number) => (n <= 1 ? `${n} photo` : `${n.toLocaleString('fr-FR')} photos`),
+    empty: 'Les photos arrivent bientôt.',
+    download: 'Télécharger',
+    close: 'Fermer',
+    previous: 'Photo précédente',
+    next: 'Photo suivante',
+    video: 'Vidéo',
+    animation: 'Animation',
+    photo: 'Photo',
+    footer: 'Galerie privée : seules les personnes qui ont le lien la trouvent.',
+  },
+  en: {
+    photos: (n: number) => (n === 1 ? '1 photo' : `${n.toLocaleString('en-GB')} photos`),
+    empty: 'The photos are coming soon.',
+    download: 'Download',
+    close: 'Close',
+    previous: 'Previous photo',
+    next: 'Next photo',
+    video: 'Video',
+    animation: 'Animation',
+    photo: 'Photo',
+    footer: 'Private gallery: only people who have the link can find it.',
+  },
+} as const;
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const esc = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+
+/** Tiles that fill a phone's first screen load at once; the rest as they are scrolled to. */
+const EAGER_TILES = 12;
+
+const STYLE = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#111;color:#f4f4f4}
+header{padding:20px 16px 12px}h1{margin:0;font-size:1.5rem;line-height:1.2;overflow-wrap:anywhere}.meta{margin-top:4px;color:#bbb;font-size:.95rem}
+main{padding:0 4px 24px}.grid{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(116px,1fr));gap:4px}
+.t{position:relative;display:block;color:#fff;aspect-ratio:1;background:#222;overflow:hidden;border-radius:4px}.t img{width:100%;height:100%;object-fit:cover;display:block}
+.badge{position:absolute;left:6px;bottom:6px;padding:2px 8px;border-radius:10px;background:rgba(0,0,0,.7);color:#fff;font-size:.75rem;font-weight:600}
+.empty{padding:32px 16px;color:#bbb}footer{padding:8px 16px 28px;color:#888;font-size:.8rem}
+dialog{padding:0;border:0;width:100vw;height:100vh;max-width:none;max-height:none;background:#000;color:#fff}dialog::backdrop{background:#000}
+#lb-stage{position:absolute;inset:56px 0 64px;display:flex;align-items:center;justify-content:center}
+.lb-media{max-width:100%;max-height:100%;object-fit:contain;background-size:contain;background-position:center;background-repeat:no-repeat}
+.bar{position:absolute;left:0;right:0;display:flex;align-items:center;justify-content:space-between;gap:8px;padding:8px 12px}.top{top:0}.bottom{bottom:0}
+button,.btn{font:inherit;color:#fff;background:rgba(255,255,255,.14);border:0;border-radius:22px;min-width:44px;min-height:44px;padding:0 16px;display:inline-flex;align-items:center;justify-content:center;text-decoration:none;cursor:pointer}
+.btn{background:#f4f4f4;color:#111;font-weight:600}`;
+
+/**
+ * The event's page as it is published: one self-contained HTML file, the tiles drawn into it (a
+ * phone shows the first screen before any script runs), a lightbox, downloads of the full files.
+ * Nothing is loaded from anywhere else, and search engines are asked to stay away.
+ */
+export function renderEventPage(page: EventPage): string {
+  const t = TEXT[page.language];
+  const scriptHash = createHash('sha256').update(LIGHTBOX_SCRIPT).digest('base64');
+  const csp = `default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
+  const tiles = page.photos
+    .map((p, i) => {
+      const label = p.kind === 'video' ? t.video : p.kind === 'animation' ? t.animation : t.photo;
+      const badge = p.kind === 'video' || p.kind === 'animation' ? `<span class="badge">${esc(label)}</span>` : '';
+      const loading = i < EAGER_TILES ? '' : ' loading="lazy"';
+      return (
+        `<li><a class="t" href="${esc(p.media)}" data-k="${p.kind}" data-name="${esc(p.downloadName)}" data-testid="photo-tile">` +
+        `<img src="${esc(p.thumb)}" alt="${esc(label)} ${i + 1}" width="480" height="360" decoding="async"${loading}>${badge}</a></li>`
+      );
+    })
+    .join('\n');
+  const body =
+    page.photos.length === 0 ? `<p class="empty" data-testid="gallery-empty">${esc(t.empty)}</p>` : `<ul class="grid">\n${tiles}\n</ul>`;
+  return `<!doctype html>
+<html lang="${page.language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow, noarchive">
+<meta name="referrer" content="no-referrer">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<title>${esc(page.eventName)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><h1 data-testid="gallery-title">${esc(page.eventName)}</h1><div class="meta" data-testid="gallery-meta">${esc(page.dateLabel)} · ${esc(t.photos(page.photos.length))}</div></header>
+<main>
+${body}
+</main>
+<footer>${esc(t.footer)}</footer>
+<dialog id="lb" data-testid="lightbox" aria-label="${esc(page.eventName)}">
+<div class="bar top"><span id="lb-pos" data-testid="lightbox-position"></span><button type="button" id="lb-close" aria-label="${esc(t.close)}">✕</button></div>
+<div id="lb-stage"></div>
+<div class="bar bottom"><button type="button" id="lb-prev" aria-label="${esc(t.previous)}">‹</button><a id="lb-dl" class="btn" href="#" download data-testid="lightbox-download">${esc(t.download)}</a><button type="button" id="lb-next" aria-label="${esc(t.next)}">›</button></div>
+</dialog>
+<script>${LIGHTBOX_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+/** A plain list of a booth's events online, for the rental company (kept wherever it likes). */
+export function renderCompanyIndex(
+  boothName: string,
+  language: 'fr' | 'en',
+  events: readonly { name: string; dateLabel: string; url: string; photos: number }[],
+): string {
+  const t = TEXT[language];
+  const title = language === 'fr' ? `Événements en ligne — ${boothName}` : `Events online — ${boothName}`;
+  const rows = events
+    .map(
+      (e) =>
+        `<li><a href="${esc(e.url)}">${esc(e.name)}</a> <span class="meta">${esc(e.dateLabel)} · ${esc(t.photos(e.photos))}</span></li>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="${language}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex, nofollow">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>${esc(title)}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;margin:24px;color:#111}li{margin:6px 0}.meta{color:#666}</style></head>
+<body><h1>${esc(title)}</h1><ul>
+${rows}
+</ul></body></html>
+`;
+}

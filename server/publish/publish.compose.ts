@@ -1,0 +1,87 @@
+import path from 'node:path';
+import type { EventHub } from '../core/event-hub.js';
+import type { EventRepository } from '../events/event.repository.js';
+import { copyBounded } from '../media/bounded-read.js';
+import { MAX_VIDEO_BYTES } from '../photos/image-limits.js';
+import type { PhotoMedia } from '../photos/photo-media.js';
+import type { PhotoRepository } from '../photos/photo.repository.js';
+import type { SettingsRepository } from '../settings/settings.repository.js';
+import type { CaptureAppPort } from '../capture/capture.port.js';
+import type { Clock } from '../core/clock/clock.port.js';
+import type { Logger } from '../core/logger.js';
+import type { Db } from '../db/database.js';
+import type { SystemPort } from '../system/system.port.js';
+import type { PublishSources } from './publish-files.js';
+import { defaultQueueOptions, PublishQueue, type PublishQueueOptions } from './publish.queue.js';
+import { PublishRepository } from './publish.repository.js';
+import { newEventToken, PublishService } from './publish.service.js';
+import { RcloneProcess } from './rclone.process.js';
+import type { RclonePort } from './rclone.port.js';
+
+export interface Publishing {
+  service: PublishService;
+  queue: PublishQueue;
+}
+
+interface PublishingDeps {
+  ports: { db: Db; system: SystemPort; clock: Clock; capture: CaptureAppPort; log: Logger; rclone?: RclonePort };
+  options: { dataDir: string; publish?: Partial<PublishQueueOptions> };
+  hub: EventHub;
+  settingsRepository: SettingsRepository;
+  eventRepository: EventRepository;
+  photoRepository: PhotoRepository;
+  media: PhotoMedia;
+}
+
+/** The online galleries, wired: where files come from, where they go, and what wakes the queue. */
+export function createPublishing(deps: PublishingDeps): Publishing {
+  const { ports, options } = deps;
+  const workDir = path.join(options.dataDir, 'publish');
+  const rclone = ports.rclone ?? new RcloneProcess(ports.system, workDir);
+  const repo = new PublishRepository(ports.db);
+  const service = new PublishService(
+    repo,
+    deps.eventRepository,
+    deps.settingsRepository,
+    rclone,
+    ports.clock,
+    path.join(options.dataDir, 'rclone', 'rclone.conf'),
+    workDir,
+  );
+  const sources: PublishSources = {
+    localFile: (photo) => deps.media.localFile(photo),
+    async fetchFull(photo, dest) {
+      const file = await ports.capture.openMedia('full', photo.id);
+      if (!file) return false;
+      await copyBounded(file.stream, dest, MAX_VIDEO_BYTES, file.contentLength);
+      return true;
+    },
+    async thumbnail(photo) {
+      const row = deps.photoRepository.find(photo.id);
+      if (!row) throw new Error(`Photo ${photo.id} left the index`);
+      return (await deps.media.thumbnail(row, 'background')).data;
+    },
+  };
+  const queue = new PublishQueue(
+    {
+      repo,
+      rclone,
+      sources,
+      settings: () => service.settings(),
+      target: () => service.target(),
+      event: (id) => deps.eventRepository.list().find((e) => e.id === id),
+      currentEvent: () => deps.eventRepository.current(),
+      newToken: newEventToken,
+      clock: ports.clock,
+      log: ports.log,
+      stageDir: path.join(workDir, 'stage'),
+    },
+    { ...defaultQueueOptions, ...options.publish },
+  );
+  service.attach(queue);
+  // New, changed and deleted photos, and a new event, are news for the queue.
+  deps.hub.subscribe('admin', (message) => {
+    if (message.event.startsWith('photo-') || message.event === 'event') queue.wake();
+  });
+  return { service, queue };
+}

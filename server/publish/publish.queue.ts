@@ -1,0 +1,315 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PublishError, PublishQueueState, PublishSettings, PublishStatus } from '../contract/publish.contract.js';
+import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
+import type { Logger } from '../core/logger.js';
+import { parseStem } from '../capture/stem.js';
+import { photoFileName } from '../events/file-names.js';
+import type { EventRow } from '../events/event.repository.js';
+import { mediaVersion } from '../photos/media-version.js';
+import { renderEventPage, type PagePhoto } from './publish-page.js';
+import { namesOf, SourceMissingError, stagePhoto, type PublishSources } from './publish-files.js';
+import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepository } from './publish.repository.js';
+import { RcloneError, remoteJoin, type RclonePort, type RcloneTarget } from './rclone.port.js';
+
+export interface PublishQueueOptions {
+  /** Photos per rclone run: enough for rclone's parallel transfers to pay, few enough to show progress. */
+  batchSize: number;
+  /** The first wait after a failure; it doubles up to `retryMaxMs` while the remote stays unreachable. */
+  retryMinMs: number;
+  retryMaxMs: number;
+  /** A pass now and then even without news, for changes the index made while nobody told the queue. */
+  resyncMs: number;
+  /** Photos arriving in a burst are sent together: a wake waits this long. */
+  settleMs: number;
+}
+
+export const defaultQueueOptions: PublishQueueOptions = {
+  batchSize: 200,
+  retryMinMs: 5_000,
+  retryMaxMs: 5 * 60_000,
+  resyncMs: 2 * 60_000,
+  settleMs: 1_500,
+};
+
+export interface PublishQueueDeps {
+  repo: PublishRepository;
+  rclone: RclonePort;
+  sources: PublishSources;
+  settings: () => PublishSettings;
+  target: () => RcloneTarget;
+  event: (id: number) => EventRow | undefined;
+  currentEvent: () => EventRow | undefined;
+  newToken: () => string;
+  clock: Clock;
+  log: Logger;
+  /** A folder of Boothdeck's where batches are laid out for rclone. */
+  stageDir: string;
+}
+
+/** The event's remote folder: booth name, then the event's unguessable token. */
+export function eventDest(settings: PublishSettings, token: string): string {
+  return remoteJoin(settings.remote, settings.booth_name, token);
+}
+
+export function dateLabel(at: number, language: 'fr' | 'en'): string {
+  return new Intl.DateTimeFormat(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'long' }).format(new Date(at));
+}
+
+/**
+ * The upload queue. Its state lives in SQLite (one row per photo version and event), so a restart
+ * or a power cut resumes where it stopped; a failure makes it wait, longer each time, and try again.
+ */
+export class PublishQueue {
+  private timer: TimerHandle | undefined;
+  private running = false;
+  private again = false;
+  private stopped = true;
+  private failures = 0;
+  private lastError: PublishError | null = null;
+  private retryAt: number | null = null;
+  private state: PublishQueueState = 'idle';
+  private readonly idleWaiters: (() => void)[] = [];
+  /** The timer set is only the periodic resync: no pass is due because of news. */
+  private onlyResync = true;
+  private staleStageCleared = false;
+
+  constructor(
+    private readonly deps: PublishQueueDeps,
+    private readonly options: PublishQueueOptions = defaultQueueOptions,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) this.deps.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Something changed (a photo, a request): a pass soon, unless the queue is waiting out a failure. */
+  wake(settle = true): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    if (this.retryAt !== null) return;
+    // A pass already due keeps its time: a steady arrival of photos must not put it off forever.
+    if (this.timer !== undefined && !this.onlyResync) return;
+    this.schedule(settle ? this.options.settleMs : 0);
+  }
+
+  /** The operator changed the settings or tested the remote: try now, whatever the wait. */
+  retryNow(): void {
+    this.failures = 0;
+    this.retryAt = null;
+    if (this.running) this.again = true;
+    else if (!this.stopped) this.schedule(0);
+  }
+
+  status(): PublishStatus {
+    const settings = this.deps.settings();
+    const state: PublishQueueState = !settings.enabled ? 'off' : settings.remote === '' ? 'unconfigured' : this.state;
+    return {
+      state,
+      last_error: this.lastError,
+      retry_at:
+        this.retryAt === null
+          ? null
+          : new Date(this.deps.clock.now() + Math.max(0, this.retryAt - this.deps.clock.monotonic())).toISOString(),
+    };
+  }
+
+  /** Resolves once a pass ended with nothing left to send (tests and the bench wait on it). */
+  whenIdle(): Promise<void> {
+    const due = this.running || (this.timer !== undefined && !this.onlyResync);
+    if (!due && !this.deps.repo.hasWork()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private schedule(ms: number, resync = false): void {
+    if (this.timer) this.deps.clock.clearTimeout(this.timer);
+    this.onlyResync = resync;
+    this.timer = this.deps.clock.setTimeout(() => {
+      this.timer = undefined;
+      void this.run();
+    }, ms);
+  }
+
+  private async run(): Promise<void> {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    this.retryAt = null;
+    this.state = 'working';
+    try {
+      do {
+        this.again = false;
+        await this.pass();
+      } while (this.again && !this.stopped);
+      this.failures = 0;
+      this.lastError = null;
+      this.state = 'idle';
+      if (!this.stopped) this.schedule(this.options.resyncMs, true);
+    } catch (err) {
+      if (this.stopped) return;
+      this.failures += 1;
+      const reason = err instanceof RcloneError ? err.reason : err instanceof SourceMissingError ? 'source_missing' : 'failed';
+      this.lastError = { reason, at: new Date(this.deps.clock.now()).toISOString() };
+      const wait = Math.min(this.options.retryMaxMs, this.options.retryMinMs * 2 ** (this.failures - 1));
+      this.retryAt = this.deps.clock.monotonic() + wait;
+      this.state = 'waiting';
+      const detail = err instanceof Error ? err.message : String(err);
+      this.deps.log.warn(`Publishing failed (${reason}); next try in ${Math.round(wait / 1000)} s: ${detail}`);
+      this.schedule(wait);
+    } finally {
+      this.running = false;
+      if (this.state === 'idle' && !this.again && !this.deps.repo.hasWork()) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+    }
+  }
+
+  private async pass(): Promise<void> {
+    const settings = this.deps.settings();
+    if (settings.remote === '') return;
+    if (!this.staleStageCleared) {
+      // Batches laid out before a crash: their hard links would keep deleted photos on the card.
+      await rm(this.deps.stageDir, { recursive: true, force: true });
+      this.staleStageCleared = true;
+    }
+    const current = this.deps.currentEvent();
+    if (settings.enabled && current && !this.deps.repo.publication(current.id))
+      this.deps.repo.requestPublish(current.id, this.deps.newToken(), this.deps.clock.now());
+    for (const pub of this.deps.repo.publications()) {
+      if (this.stopped) return;
+      const dest = eventDest(settings, pub.token);
+      // A withdrawal is carried out even with publishing off: taking photos offline is always wanted.
+      if (pub.state === 'withdrawing') {
+        await this.deps.rclone.purge(this.deps.target(), dest);
+        if (!this.stopped) this.deps.repo.markWithdrawn(pub.event_id);
+      } else if (pub.state === 'publishing' && settings.enabled) await this.publishEvent(pub, dest, settings);
+    }
+  }
+
+  private async publishEvent(pub: PublicationRow, dest: string, settings: PublishSettings): Promise<void> {
+    const { repo } = this.deps;
+    const photos = new Map(repo.wantedPhotos(pub.event_id).map((p) => [p.id, p]));
+    repo.reconcile(
+      pub.event_id,
+      [...photos.values()].map((p) => {
+        const names = namesOf(p);
+        return { photo_id: p.id, version: mediaVersion(p), names: [names.media, names.thumb] };
+      }),
+      this.deps.clock.now(),
+    );
+    const pending = repo.pending(pub.event_id, Number.MAX_SAFE_INTEGER);
+    for (let i = 0; i < pending.length; i += this.options.batchSize) {
+      await this.upload(pub, pending.slice(i, i + this.options.batchSize), photos, dest);
+      if (this.stopped) return;
+      await this.writeIndex(pub, dest, settings);
+      if (this.stopped) return;
+    }
+    if (repo.isIndexStale(pub.event_id)) await this.writeIndex(pub, dest, settings);
+    // The page no longer lists them: their files may go.
+    for (
+      let removing = repo.removing(pub.event_id, 500);
+      removing.length > 0 && !this.stopped;
+      removing = repo.removing(pub.event_id, 500)
+    ) {
+      await this.deps.rclone.remove(
+        this.deps.target(),
+        dest,
+        removing.flatMap((r) => JSON.parse(r.names) as string[]),
+      );
+      if (!this.stopped) repo.markRemoved(pub.event_id, removing);
+    }
+  }
+
+  private async upload(pub: PublicationRow, rows: PublishFileRow[], photos: Map<string, PublishablePhoto>, dest: string): Promise<void> {
+    const dir = path.join(this.deps.stageDir, `${pub.token}-${randomBytes(4).toString('hex')}`);
+    await mkdir(dir, { recursive: true });
+    try {
+      const staged: PublishFileRow[] = [];
+      let missing: SourceMissingError | undefined;
+      for (const row of rows) {
+        const photo = photos.get(row.photo_id);
+        if (!photo) continue;
+        try {
+          await stagePhoto(dir, photo, this.deps.sources);
+          staged.push(row);
+        } catch (err) {
+          if (!(err instanceof SourceMissingError)) throw err;
+          missing = err;
+        }
+      }
+      if (missing)
+        this.deps.repo.noteAttempt(
+          pub.event_id,
+          rows.filter((r) => !staged.includes(r)),
+        );
+      if (staged.length === 0) {
+        if (missing) throw missing;
+        return;
+      }
+      this.deps.repo.noteAttempt(pub.event_id, staged);
+      await this.deps.rclone.copyNew(
+        this.deps.target(),
+        dir,
+        staged.flatMap((r) => JSON.parse(r.names) as string[]),
+        dest,
+      );
+      // Stopped meanwhile (the service is closing): the rows stay pending and the next start finds the files there.
+      if (!this.stopped) this.deps.repo.markOnline(pub.event_id, staged, this.deps.clock.now());
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async writeIndex(pub: PublicationRow, dest: string, settings: PublishSettings): Promise<void> {
+    const { repo } = this.deps;
+    const event = this.deps.event(pub.event_id);
+    if (!event) return;
+    repo.takeIndexStale(pub.event_id);
+    const perSecond = new Map<string, number>();
+    const rows = repo.onlineFiles(pub.event_id);
+    // Ranks count from the oldest photo of a second, as the booth's own download names do.
+    const ranks = new Map<string, number>();
+    for (const row of [...rows].reverse()) {
+      const second = parseStem(row.stem)?.second ?? row.stem;
+      const rank = perSecond.get(second) ?? 0;
+      perSecond.set(second, rank + 1);
+      ranks.set(row.photo_id, rank);
+    }
+    const photos: PagePhoto[] = rows.map((row) => {
+      const [media = '', thumb = ''] = JSON.parse(row.names) as string[];
+      return {
+        media,
+        thumb,
+        kind: row.kind,
+        downloadName: photoFileName(event.name, row.stem, ranks.get(row.photo_id) ?? 0, path.extname(row.file)),
+      };
+    });
+    const firstTaken = rows.length > 0 ? Math.min(...rows.map((r) => r.taken_at)) : event.created_at;
+    const html = renderEventPage({
+      eventName: event.name,
+      dateLabel: dateLabel(firstTaken, settings.language),
+      language: settings.language,
+      photos,
+    });
+    await mkdir(this.deps.stageDir, { recursive: true });
+    const file = path.join(this.deps.stageDir, `index-${pub.token}.html`);
+    await writeFile(file, html);
+    try {
+      await this.deps.rclone.replace(this.deps.target(), file, remoteJoin(dest, 'index.html'));
+      if (!this.stopped) repo.setIndexWritten(pub.event_id, this.deps.clock.now());
+    } catch (err) {
+      if (!this.stopped) repo.markIndexStale(pub.event_id);
+      throw err;
+    } finally {
+      await rm(file, { force: true });
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import { Router } from 'express';
+import { slugParam } from '../events/event.schema.js';
+import { attachment } from '../http/send.js';
+import { parseInput } from '../http/validate.js';
+import type { PublishService } from './publish.service.js';
+
+/** /api/admin/publish: the online galleries, for the operator. */
+export function adminPublishRouter(publish: PublishService): Router {
+  const router = Router();
+  router.get('/', (_req, res) => {
+    res.json(publish.overview());
+  });
+  router.get('/settings', (_req, res) => {
+    res.json(publish.get());
+  });
+  router.put('/settings', (req, res) => {
+    res.json(publish.update(req.body));
+  });
+  router.post('/test', async (_req, res) => {
+    res.json(await publish.test());
+  });
+  router.post('/events/:slug', (req, res) => {
+    res.status(202).json({ publication: publish.publish(parseInput(slugParam, req.params.slug, 'event slug')) });
+  });
+  router.delete('/events/:slug', (req, res) => {
+    res.status(202).json({ publication: publish.withdraw(parseInput(slugParam, req.params.slug, 'event slug')) });
+  });
+  router.get('/company-index.html', (_req, res) => {
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Content-Disposition', attachment('index.html'));
+    res.send(publish.companyIndex());
+  });
+  return router;
+}
+
+/** /api/gallery/online: the current event's address online, for guests, once it is there. */
+export function galleryOnlineRouter(publish: PublishService): Router {
+  const router = Router();
+  router.get('/online', async (_req, res) => {
+    res.json(await publish.onlineLink());
+  });
+  return router;
+}

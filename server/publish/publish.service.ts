@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import QRCode from 'qrcode';
+import type {
+  EventPublication,
+  OnlineLink,
+  PublishOverview,
+  PublishSettings,
+  PublishSettingsResponse,
+  PublishTestResult,
+} from '../contract/publish.contract.js';
+import type { Clock } from '../core/clock/clock.port.js';
+import { ConflictError, NotFoundError } from '../core/errors.js';
+import { isObject } from '../core/util/json.js';
+import type { EventRepository, EventRow } from '../events/event.repository.js';
+import { parseInput } from '../http/validate.js';
+import type { SettingsRepository } from '../settings/settings.repository.js';
+import { renderCompanyIndex } from './publish-page.js';
+import { dateLabel, eventDest, type PublishQueue } from './publish.queue.js';
+import type { PublicationRow, PublishRepository } from './publish.repository.js';
+import { BOOTH_NAME, publishSettingsPatch, publishSettingsSchema } from './publish.schema.js';
+import { RcloneError, remoteJoin, type RclonePort, type RcloneTarget } from './rclone.port.js';
+
+const SETTINGS_KEY = 'publish';
+
+/** A path nobody guesses: 128 random bits. */
+export const newEventToken = (): string => randomBytes(16).toString('base64url');
+
+function defaultBoothName(): string {
+  const host = os
+    .hostname()
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40);
+  return BOOTH_NAME.test(host) ? host : 'boothdeck';
+}
+
+export function defaultPublishSettings(): PublishSettings {
+  return { enabled: false, remote: '', public_base_url: '', booth_name: defaultBoothName(), config: 'boothdeck', language: 'fr' };
+}
+
+/** The online galleries: settings, the remote's test, publishing and withdrawing events, links for guests. */
+export class PublishService {
+  private queue: PublishQueue | undefined;
+  private qr: { url: string; svg: string } | undefined;
+
+  constructor(
+    private readonly repo: PublishRepository,
+    private readonly events: EventRepository,
+    private readonly settingsRepo: SettingsRepository,
+    private readonly rclone: RclonePort,
+    private readonly clock: Clock,
+    /** Boothdeck's own rclone configuration file. */
+    readonly configPath: string,
+    private readonly scratchDir: string,
+  ) {}
+
+  attach(queue: PublishQueue): void {
+    this.queue = queue;
+  }
+
+  settings(): PublishSettings {
+    const stored = this.settingsRepo.get(SETTINGS_KEY);
+    const merged = { ...defaultPublishSettings(), ...(isObject(stored) ? stored : {}) };
+    const parsed = publishSettingsSchema.safeParse(merged);
+    return parsed.success ? parsed.data : defaultPublishSettings();
+  }
+
+  target(): RcloneTarget {
+    return { configFile: this.settings().config === 'boothdeck' ? this.configPath : null };
+  }
+
+  get(): PublishSettingsResponse {
+    return { settings: this.settings(), config_path: this.configPath };
+  }
+
+  update(body: unknown): PublishSettingsResponse {
+    const patch = parseInput(publishSettingsPatch, body, 'publishing settings');
+    const next = { ...this.settings(), ...patch };
+    this.settingsRepo.set(SETTINGS_KEY, next);
+    this.queue?.retryNow();
+    return this.get();
+  }
+
+  /** Writes a small file to the remote, reads it back and deletes it: the remote works both ways. */
+  async test(): Promise<PublishTestResult> {
+    const settings = this.settings();
+    if (settings.remote === '') throw new ConflictError('No remote is set: enter one, save, then test it', 'publish_not_configured');
+    const started = this.clock.monotonic();
+    const content = `boothdeck ${randomBytes(12).toString('hex')}\n`;
+    const probeName = `.boothdeck-probe-${randomBytes(6).toString('hex')}.txt`;
+    const remoteFile = remoteJoin(settings.remote, settings.booth_name, probeName);
+    await mkdir(this.scratchDir, { recursive: true });
+    const local = path.join(this.scratchDir, probeName);
+    await writeFile(local, content);
+    const target = this.target();
+    let step: PublishTestResult['step'] = 'write';
+    try {
+      await this.rclone.replace(target, local, remoteFile);
+      step = 'read';
+      const back = await this.rclone.read(target, remoteFile);
+      if (back !== content) return this.result(false, 'failed', step, started);
+      step = 'delete';
+      await this.rclone.removeFile(target, remoteFile);
+      this.queue?.retryNow();
+      return this.result(true, null, null, started);
+    } catch (err) {
+      if (err instanceof RcloneError) return this.result(false, err.reason, step, started);
+      throw err;
+    } finally {
+      await rm(local, { force: true });
+    }
+  }
+
+  private result(ok: boolean, reason: PublishTestResult['reason'], step: PublishTestResult['step'], started: number): PublishTestResult {
+    return { ok, reason, step, elapsed_ms: Math.round(this.clock.monotonic() - started) };
+  }
+
+  private urlOf(pub: PublicationRow): string | null {
+    const settings = this.settings();
+    return settings.public_base_url === '' ? null : `${settings.public_base_url}/${settings.booth_name}/${pub.token}/`;
+  }
+
+  private publicationOf(event: EventRow): EventPublication {
+    const pub = this.repo.publication(event.id);
+    const counts = this.repo.counts(event.id);
+    const base = { slug: event.slug, photos_online: pub && pub.state !== 'withdrawn' ? counts.online : 0, photos_total: counts.total };
+    if (!pub) return { ...base, state: 'none', url: null };
+    if (pub.state !== 'publishing') return { ...base, state: pub.state, url: null };
+    const online = pub.index_at !== null && counts.online >= counts.total && pub.index_stale === 0;
+    return { ...base, state: online ? 'online' : 'publishing', url: pub.index_at === null ? null : this.urlOf(pub) };
+  }
+
+  overview(): PublishOverview {
+    return {
+      status: this.queue?.status() ?? { state: 'off', last_error: null, retry_at: null },
+      events: this.events.list().map((e) => this.publicationOf(e)),
+    };
+  }
+
+  private event(slug: string): EventRow {
+    const event = this.events.findBySlug(slug);
+    if (!event) throw new NotFoundError('No event with that slug');
+    return event;
+  }
+
+  publish(slug: string): EventPublication {
+    const event = this.event(slug);
+    if (this.settings().remote === '')
+      throw new ConflictError('No remote is set: fill in the publishing settings first', 'publish_not_configured');
+    const existing = this.repo.publication(event.id);
+    if (!existing || existing.state !== 'publishing')
+      this.repo.requestPublish(event.id, existing?.token ?? newEventToken(), this.clock.now());
+    this.queue?.wake(false);
+    return this.publicationOf(event);
+  }
+
+  withdraw(slug: string): EventPublication {
+    const event = this.event(slug);
+    this.repo.requestWithdraw(event.id);
+    this.queue?.wake(false);
+    return this.publicationOf(event);
+  }
+
+  /** The current event's address online, once its page is there; guests are shown nothing before. */
+  async onlineLink(): Promise<OnlineLink> {
+    const current = this.events.current();
+    const pub = current ? this.repo.publication(current.id) : undefined;
+    const url = pub && pub.state === 'publishing' && pub.index_at !== null ? this.urlOf(pub) : null;
+    if (url === null) return { url: null, svg: null };
+    // Every guest's phone asks now and then: the code is drawn once per address.
+    if (this.qr?.url !== url) {
+      const svg = await QRCode.toString(url, {
+        type: 'svg',
+        margin: 2,
+        errorCorrectionLevel: 'M',
+        color: { dark: '#000000', light: '#ffffff' },
+      });
+      this.qr = { url, svg };
+    }
+    return this.qr;
+  }
+
+  /** A plain page listing this booth's events online, for the rental company. */
+  companyIndex(): string {
+    const settings = this.settings();
+    const list = this.events
+      .list()
+      .map((event) => ({ event, pub: this.repo.publication(event.id) }))
+      .filter(
+        (e): e is { event: EventRow; pub: PublicationRow } =>
+          e.pub !== undefined && e.pub.state === 'publishing' && e.pub.index_at !== null,
+      )
+      .map(({ event, pub }) => ({
+        name: event.name,
+        dateLabel: dateLabel(event.created_at, settings.language),
+        url: this.urlOf(pub) ?? `${eventDest(settings, pub.token)}/index.html`,
+        photos: this.repo.counts(event.id).online,
+      }));
+    return renderCompanyIndex(settings.booth_name, settings.language, list);
+  }
+}

@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { PublishFailure } from '../contract/publish.contract.js';
+import { RcloneError, remoteJoin, type RclonePort, type RcloneTarget } from './rclone.port.js';
+
+/** A remote in memory: what is there, how many times each name was sent, and a switch to make it fail. */
+export class FakeRclone implements RclonePort {
+  readonly files = new Map<string, Buffer>();
+  readonly uploads = new Map<string, number>();
+  failure: PublishFailure | null = null;
+
+  private check(): void {
+    if (this.failure) throw new RcloneError(this.failure, 'fake remote set to fail');
+  }
+
+  private put(name: string, data: Buffer): void {
+    this.files.set(name, data);
+    this.uploads.set(name, (this.uploads.get(name) ?? 0) + 1);
+  }
+
+  async copyNew(_target: RcloneTarget, sourceDir: string, names: readonly string[], dest: string): Promise<void> {
+    this.check();
+    for (const name of names) {
+      const data = await readFile(path.join(sourceDir, name));
+      const key = remoteJoin(dest, name);
+      if (this.files.get(key)?.length !== data.length) this.put(key, data);
+    }
+  }
+
+  async replace(_target: RcloneTarget, file: string, destFile: string): Promise<void> {
+    this.check();
+    this.put(destFile, await readFile(file));
+  }
+
+  async remove(_target: RcloneTarget, dest: string, names: readonly string[]): Promise<void> {
+    this.check();
+    for (const name of names) this.files.delete(remoteJoin(dest, name));
+  }
+
+  async purge(_target: RcloneTarget, dest: string): Promise<void> {
+    this.check();
+    for (const key of [...this.files.keys()]) if (key.startsWith(`${dest}/`)) this.files.delete(key);
+  }
+
+  async read(_target: RcloneTarget, destFile: string): Promise<string> {
+    this.check();
+    const data = this.files.get(destFile);
+    if (!data) throw new RcloneError('not_found', `${destFile} not found`);
+    return data.toString('utf8');
+  }
+
+  async removeFile(_target: RcloneTarget, destFile: string): Promise<void> {
+    this.check();
+    if (!this.files.delete(destFile)) throw new RcloneError('not_found', `${destFile} not found`);
+  }
+
+  /** Names under `dest`, relative to it. */
+  list(dest: string): string[] {
+    return [...this.files.keys()].filter((k) => k.startsWith(`${dest}/`)).map((k) => k.slice(dest.length + 1));
+  }
+}

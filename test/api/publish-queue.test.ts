@@ -1,0 +1,105 @@
+import { appendFileSync, utimesSync } from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { PublishOverview } from '../../server/contract/publish.contract.js';
+import { FakeRclone } from '../../server/publish/rclone.fake.js';
+import { startSimApp, type SimApp } from '../support/sim-app.js';
+
+let t: SimApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const REMOTE = 'fake:galeries';
+
+async function booth(rclone: FakeRclone): Promise<SimApp> {
+  t = await startSimApp({ rclone, publish: { settleMs: 0, retryMinMs: 50, retryMaxMs: 200 } });
+  expect((await request(t.app).post('/api/admin/events').set('Cookie', t.cookie).send({ name: 'Fête' })).status).toBe(201);
+  return t;
+}
+const overview = async (s: SimApp): Promise<PublishOverview> =>
+  (await request(s.app).get('/api/admin/publish').set('Cookie', s.cookie)).body as PublishOverview;
+const enable = (s: SimApp) => s.services.publishing.service.update({ remote: REMOTE, booth_name: 'b', enabled: true });
+const media = (rclone: FakeRclone): string[] => [...rclone.files.keys()].filter((k) => k.includes('/media/'));
+
+describe('the upload queue', () => {
+  it('sends each file once, however many passes run and photos arrive', async () => {
+    const rclone = new FakeRclone();
+    const s = await booth(rclone);
+    for (let i = 0; i < 3; i++) await s.sim.capture();
+    await s.services.indexer.rescan();
+    enable(s);
+    await s.services.publishing.queue.whenIdle();
+    for (let i = 0; i < 2; i++) await s.sim.capture();
+    await s.services.indexer.rescan();
+    for (let i = 0; i < 3; i++) {
+      s.services.publishing.queue.retryNow();
+      await s.services.publishing.queue.whenIdle();
+    }
+    expect(media(rclone)).toHaveLength(5);
+    const sent = [...rclone.uploads].filter(([name]) => !name.endsWith('/index.html'));
+    expect(sent).toHaveLength(10);
+    expect(sent.every(([, times]) => times === 1)).toBe(true);
+    expect((await overview(s)).events[0]).toMatchObject({ state: 'online', photos_online: 5, photos_total: 5 });
+  });
+
+  it('a photo rewritten at the booth (a filter) goes online under a new name, and the old one goes', async () => {
+    const rclone = new FakeRclone();
+    const s = await booth(rclone);
+    const item = await s.sim.capture();
+    await s.services.indexer.rescan();
+    enable(s);
+    await s.services.publishing.queue.whenIdle();
+    const [before] = media(rclone);
+
+    const file = path.join(s.sim.dataDir, item.processed);
+    appendFileSync(file, Buffer.alloc(64, 1));
+    utimesSync(file, new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+    await s.services.indexer.rescan();
+    s.services.publishing.queue.retryNow();
+    await s.services.publishing.queue.whenIdle();
+    const after = media(rclone);
+    expect(after).toHaveLength(1);
+    expect(after[0]).not.toBe(before);
+    expect(rclone.files.has(before ?? '')).toBe(false);
+    expect(rclone.files.get(after[0] ?? '')?.subarray(-64)).toEqual(Buffer.alloc(64, 1));
+  });
+
+  it('waits out a refusing remote, says why, shows guests nothing yet, and catches up once it works', async () => {
+    const rclone = new FakeRclone();
+    rclone.failure = 'auth';
+    const s = await booth(rclone);
+    await s.sim.capture();
+    await s.sim.capture();
+    await s.services.indexer.rescan();
+    s.services.publishing.service.update({ remote: REMOTE, booth_name: 'b', enabled: true, public_base_url: 'https://p.example.com' });
+    await expect.poll(async () => (await overview(s)).status.state).toBe('waiting');
+    const waiting = await overview(s);
+    expect(waiting.status.last_error?.reason).toBe('auth');
+    expect(waiting.status.retry_at).not.toBeNull();
+    expect(waiting.events[0]).toMatchObject({ state: 'publishing', photos_online: 0, photos_total: 2, url: null });
+    expect((await request(s.app).get('/api/gallery/online')).body.url).toBeNull();
+
+    rclone.failure = null;
+    await s.services.publishing.queue.whenIdle();
+    expect((await overview(s)).status).toMatchObject({ state: 'idle', last_error: null, retry_at: null });
+    expect((await request(s.app).get('/api/gallery/online')).body.url).toMatch(/^https:\/\/p\.example\.com\/b\/[A-Za-z0-9_-]{22}\/$/);
+  });
+
+  it('withdraws an event even once publishing is turned off', async () => {
+    const rclone = new FakeRclone();
+    const s = await booth(rclone);
+    await s.sim.capture();
+    await s.services.indexer.rescan();
+    enable(s);
+    await s.services.publishing.queue.whenIdle();
+    expect(rclone.files.size).toBe(3);
+    s.services.publishing.service.update({ enabled: false });
+    expect((await request(s.app).delete('/api/admin/publish/events/fete').set('Cookie', s.cookie)).status).toBe(202);
+    await s.services.publishing.queue.whenIdle();
+    expect(rclone.files.size).toBe(0);
+    expect((await overview(s)).events[0]).toMatchObject({ state: 'withdrawn', photos_online: 0 });
+  });
+});

@@ -1,0 +1,107 @@
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestService } from '../support/service.js';
+import { startStaticServer } from '../support/static-server.js';
+import { expect, isolatedTest as test } from './fixtures.js';
+import { BOOTH_SCREEN, PHONE, unlockConsole } from './helpers.js';
+
+/** An event of three (a photo, a video, an animation), published to a folder; answers the folder. */
+async function publishedEvent(service: TestService): Promise<string> {
+  service.services.events.create({ name: 'Gala des Lumières' });
+  const sim = service.simulator;
+  if (!sim) throw new Error('the simulator is needed');
+  await sim.capture('gala 1');
+  await sim.capture('gala 2', new Date(), 'video');
+  await sim.capture('gala 3', new Date(), 'animation');
+  await expect.poll(() => service.services.photoRepository.count(), { timeout: 15_000 }).toBe(3);
+  const root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-published-'));
+  service.services.publishing.service.update({
+    remote: root,
+    booth_name: 'booth',
+    public_base_url: 'https://photos.example.com/galeries',
+    enabled: true,
+  });
+  await expect.poll(() => service.services.publishing.service.overview().events[0]?.state, { timeout: 20_000 }).toBe('online');
+  return root;
+}
+
+test('the events page shows the event online, its address and progress, and the remote passes its test', async ({ page, service }) => {
+  await publishedEvent(service);
+  await page.setViewportSize(BOOTH_SCREEN);
+  await unlockConsole(page, '/admin/events');
+  const row = page.getByTestId('publish-gala-des-lumieres');
+  await expect(row.getByTestId('publish-state')).toHaveText('En ligne');
+  await expect(row.getByTestId('publish-progress')).toHaveText('3 / 3 photos en ligne');
+  await expect(row.getByTestId('publish-url')).toHaveText(/^https:\/\/photos\.example\.com\/galeries\/booth\/[A-Za-z0-9_-]{22}\/$/);
+  await expect(page.getByTestId('publish-status')).toHaveText('À jour.');
+  await page.getByTestId('publish-test').click();
+  await expect(page.getByTestId('publish-test-result')).toContainText('La destination fonctionne');
+  await page.getByTestId('online-gallery').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-screens/online-console.png' });
+  await page.setViewportSize(PHONE);
+  await page.getByTestId('publish-events').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-screens/online-console-phone.png' });
+
+  await row.getByTestId('withdraw-button').click();
+  await page.getByRole('button', { name: 'Retirer' }).last().click();
+  await expect(row.getByTestId('publish-state')).toHaveText(/Retiré|Retrait en cours/);
+  await expect(row.getByTestId('publish-button')).toBeVisible({ timeout: 10_000 });
+});
+
+test('guests see “Retrouvez vos photos en ligne” with the address and its QR code', async ({ page, service }) => {
+  await publishedEvent(service);
+  await page.setViewportSize(PHONE);
+  await page.goto('/');
+  const link = page.getByTestId('online-link');
+  await expect(link).toContainText('Retrouvez vos photos en ligne');
+  await expect(link.getByTestId('online-url')).toHaveText(/^https:\/\/photos\.example\.com\/galeries\/booth\//);
+  await link.getByRole('button').click();
+  await expect(link.getByTestId('online-qr')).toBeVisible();
+  await page.screenshot({ path: 'test-screens/online-guest-link.png' });
+});
+
+test('the published page works from a plain static server: first screen, lightbox, download, nothing from elsewhere', async ({
+  page,
+  service,
+}) => {
+  const root = await publishedEvent(service);
+  const server = await startStaticServer(root);
+  try {
+    const token = readdirSync(path.join(root, 'booth'))[0] ?? '';
+    const foreign: string[] = [];
+    page.on('request', (req) => {
+      if (!req.url().startsWith(server.url)) foreign.push(req.url());
+    });
+    await page.setViewportSize(PHONE);
+    await page.goto(`${server.url}/booth/${token}/`);
+    await expect(page.getByTestId('gallery-title')).toHaveText('Gala des Lumières');
+    await expect(page.getByTestId('gallery-meta')).toContainText('3 photos');
+    const tiles = page.getByTestId('photo-tile');
+    await expect(tiles).toHaveCount(3);
+    await expect
+      .poll(() => tiles.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0)))
+      .toBe(true);
+    await page.screenshot({ path: 'test-screens/online-published.png' });
+
+    const still = tiles.filter({ hasNot: page.locator('.badge') }).first();
+    await still.click();
+    const box = page.getByTestId('lightbox');
+    await expect(box).toBeVisible();
+    await expect.poll(() => box.getByTestId('lightbox-media').evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await page.screenshot({ path: 'test-screens/online-published-lightbox.png' });
+    const download = page.waitForEvent('download');
+    await box.getByTestId('lightbox-download').click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^Gala-des-Lumieres_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.jpg$/);
+    const href = await box.getByTestId('lightbox-download').getAttribute('href');
+    expect(readFileSync(await file.path())).toEqual(readFileSync(path.join(root, 'booth', token, href ?? '')));
+
+    await page.keyboard.press('Escape');
+    await tiles.filter({ hasText: 'Vidéo' }).click();
+    await expect(box.locator('video')).toHaveAttribute('src', /^media\/.+\.mp4$/);
+    expect(foreign).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,66 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/** A port nobody listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+export interface WebdavServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** `rclone serve webdav` on loopback, serving `dir`; resolves once it accepts connections. */
+export async function startWebdav(dir: string, port?: number): Promise<WebdavServer> {
+  const chosen = port ?? (await freePort());
+  mkdirSync(dir, { recursive: true });
+  const child: ChildProcess = spawn('rclone', ['serve', 'webdav', dir, '--addr', `127.0.0.1:${chosen}`, '--config', '/dev/null'], {
+    stdio: 'ignore',
+  });
+  const deadline = Date.now() + 15_000;
+  while (!(await answers(chosen))) {
+    if (child.exitCode !== null) throw new Error(`rclone serve webdav exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error('rclone serve webdav did not start');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url: `http://127.0.0.1:${chosen}`,
+    port: chosen,
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Boothdeck's own rclone configuration, with one WebDAV remote named `dav`. */
+export function writeDavConfig(dataDir: string, url: string): string {
+  const file = path.join(dataDir, 'rclone', 'rclone.conf');
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `[dav]\ntype = webdav\nurl = ${url}\nvendor = other\n`);
+  return file;
+}
