@@ -7,6 +7,8 @@ import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { EventRepository } from '../events/event.repository.js';
 import { parseStem } from '../capture/stem.js';
 import type { Logger } from '../core/logger.js';
+import { isDiskFull } from '../core/errors.js';
+import { DeferredIndex } from './deferred-index.js';
 import type { FileState, PhotoRepository, PhotoRow } from './photo.repository.js';
 import { captureMediaPath } from '../capture/capture-media.js';
 import { MEDIA_FILE, mediaKindOf } from './media-kind.js';
@@ -61,6 +63,8 @@ export class PhotoIndexer {
    * page through the whole collection each time. A changed file, or a live event, is looked at again.
    */
   private readonly unresolvable = new Map<string, number>();
+  /** Live photos refused for lack of space, indexed again once there is some. */
+  readonly deferred: DeferredIndex;
 
   constructor(
     private readonly photos: PhotoRepository,
@@ -70,7 +74,9 @@ export class PhotoIndexer {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly onChange: (change: PhotoChange) => void,
-  ) {}
+  ) {
+    this.deferred = new DeferredIndex(clock, log, (item) => this.indexItem(item));
+  }
 
   private async statFile(full: string | undefined): Promise<FileInfo | undefined> {
     if (!full) return undefined;
@@ -177,10 +183,12 @@ export class PhotoIndexer {
   stop(): void {
     if (this.recheckTimer) this.clock.clearTimeout(this.recheckTimer);
     this.recheckTimer = undefined;
+    this.deferred.stop();
   }
 
   remove(id: string): void {
     const now = this.clock.monotonic();
+    this.deferred.forget(id);
     this.removed.set(id, now);
     for (const [key, at] of this.removed) if (at < now - REMOVED_MEMORY_MS) this.removed.delete(key);
     if (this.photos.remove(id)) this.onChange({ type: 'removed', id });
@@ -192,11 +200,22 @@ export class PhotoIndexer {
     if (!parsed.success) return Promise.resolve();
     if (event.event === 'DbInsert' || event.event === 'DbUpdate') {
       return this.indexItem(parsed.data).then(
-        () => undefined,
-        (err: unknown) => this.log.error(`Could not index photo ${parsed.data.id}`, err),
+        // A write went through: space is back for those that waited.
+        () => (this.deferred.size > 0 ? this.deferred.retryNow() : undefined),
+        (err: unknown) => {
+          if (isDiskFull(err)) this.deferred.add(parsed.data);
+          else this.log.error(`Could not index photo ${parsed.data.id}`, err);
+        },
       );
     }
-    if (event.event === 'DbRemove') this.remove(parsed.data.id);
+    if (event.event === 'DbRemove') {
+      try {
+        this.remove(parsed.data.id);
+      } catch (err) {
+        // A full disk: the row stays until the next rescan finds its file gone.
+        this.log.error(`Could not remove photo ${parsed.data.id} from the index`, err);
+      }
+    }
     return Promise.resolve();
   }
 
