@@ -128,6 +128,7 @@ export class PhotoIndexer {
       missing: !file && processedBefore ? 1 : 0,
       printed_copies: 0,
       indexed_at: this.clock.now(),
+      sort_key: stem,
     };
   }
 
@@ -138,6 +139,8 @@ export class PhotoIndexer {
     const file = await this.statFile(captureMediaPath(this.captureDataDir, item.processed));
     const row = this.rowFor(item, file, true, before?.processed === 1);
     if (!row) return undefined;
+    // Announced live: it arrives after every photo already in its event, whatever its stem says.
+    if (!before && row.event_id !== null) row.sort_key = this.photos.arrivalKey(row.event_id, row.stem);
     row.updated_at ??= before?.updated_at ?? null;
     this.photos.upsert(row);
     if (!before) this.onChange({ type: 'added', id: row.id });

@@ -5,6 +5,7 @@ import { eventsAndPhotos } from './003-events-photos.js';
 import { printing } from './004-print.js';
 import { mediaKinds } from './005-media-kinds.js';
 import { mediaVersions } from './006-media-versions.js';
+import { arrivalOrder } from './007-arrival-order.js';
 
 /** Every schema change, in the order it must run. Append only. */
-export const migrations: readonly Migration[] = [initial, actions, eventsAndPhotos, printing, mediaKinds, mediaVersions];
+export const migrations: readonly Migration[] = [initial, actions, eventsAndPhotos, printing, mediaKinds, mediaVersions, arrivalOrder];
