@@ -7,6 +7,7 @@ import { percentile, round, seedCaptureFolder } from './bench/seed.js';
 import { adminCookie, firstRescan, seedEvents, startBenchService, tempDir } from './bench/setup.js';
 import { zipExport } from './bench/export.js';
 import { relayTiming, ringUnderLoad } from './bench/hardware.js';
+import { hostileThumbnails, relayFlood } from './bench/hardening.js';
 import { galleryLoad } from './bench/gallery-load.js';
 import { printQueueing } from './bench/print.js';
 import { DESKTOP, PHONE, describeScreen, firstScreen, warmFirstScreen } from './bench/gallery.js';
@@ -273,6 +274,8 @@ async function main(): Promise<void> {
     ['zip', () => zipExport(record, cleanups)],
     ['print', () => printQueueing(record, cleanups)],
     ['relay', () => relayTiming(record)],
+    ['relayflood', () => relayFlood(record)],
+    ['hostilethumbs', () => hostileThumbnails(record)],
     ['ring', () => ringUnderLoad(record, cleanups)],
     ['start100k', bigStart],
   ];
