@@ -17,10 +17,7 @@ const summary = (row: PresetRow): PresetSummary => ({
 });
 
 function valueAt(entry: unknown, path: readonly string[]): unknown {
-  return path.reduce<unknown>(
-    (node, key) => (isObject(node) ? ownValue(node, key) : undefined),
-    entry,
-  );
+  return path.reduce<unknown>((node, key) => (isObject(node) ? ownValue(node, key) : undefined), entry);
 }
 
 /** Checks a saved list against today's rules before it goes back to the capture app. */

@@ -31,7 +31,8 @@ export const frErrors = {
   'error.code.preset_exists': 'Un préréglage porte déjà ce nom. Choisissez-en un autre.',
   'error.code.conflict': 'Cela entre en conflit avec une modification récente. Rechargez la page.',
   'error.code.maintenance_busy': 'Une commande est déjà en cours (redémarrage ou extinction) : attendez qu’elle se termine.',
-  'error.code.relay_resting': 'Le flash se repose : il a été allumé aussi longtemps que ses limites le permettent. Réessayez dans quelques secondes.',
+  'error.code.relay_resting':
+    'Le flash se repose : il a été allumé aussi longtemps que ses limites le permettent. Réessayez dans quelques secondes.',
   'error.code.unauthorized': 'La session a pris fin : déverrouillez de nouveau la console.',
   'error.code.wrong_pin': 'Le code PIN actuel est incorrect.',
   'error.code.rate_limited': 'Trop d’essais. Patientez un instant avant de recommencer.',
