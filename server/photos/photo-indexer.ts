@@ -47,6 +47,9 @@ const PAGE = 500;
  */
 export const MAX_RESCAN_PAGES = 400;
 
+/** Pages a pass may read for a media folder of `files` files: one each 500, one of slack, never past the hard bound. */
+export const rescanPageBound = (files: number): number => Math.min(MAX_RESCAN_PAGES, Math.ceil(files / PAGE) + 1);
+
 /**
  * Keeps the photo index in step with the capture app: live from its DbInsert/DbUpdate/DbRemove
  * events, and by a rescan at start (and after each reconnection) that compares file mtimes and
@@ -328,7 +331,7 @@ export class PhotoIndexer {
   private async resolve(fresh: Map<string, FileInfo>, filesOnDisk: number, found: (rows: PhotoRow[]) => void): Promise<void> {
     const wanted = new Set(fresh.keys());
     const seen = new Set<string>();
-    const maxPages = Math.min(MAX_RESCAN_PAGES, Math.ceil(filesOnDisk / PAGE) + 1);
+    const maxPages = rescanPageBound(filesOnDisk);
     try {
       for (let pageNo = 0; wanted.size > 0 && pageNo < maxPages; pageNo++) {
         const page = await this.capture.listMedia(pageNo * PAGE, PAGE);
