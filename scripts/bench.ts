@@ -8,6 +8,7 @@ import { adminCookie, firstRescan, seedEvents, startBenchService, tempDir } from
 import { zipExport } from './bench/export.js';
 import { firstVisitAfterIndex } from './bench/first-visit.js';
 import { relayTiming, ringUnderLoad } from './bench/hardware.js';
+import { hostileThumbnails, relayFlood } from './bench/hardening.js';
 import { galleryLoad } from './bench/gallery-load.js';
 import { printQueueing } from './bench/print.js';
 import { DESKTOP, PHONE, describeScreen, firstScreen, warmFirstScreen } from './bench/gallery.js';
@@ -276,6 +277,8 @@ async function main(): Promise<void> {
     ['firstvisit', () => firstVisitAfterIndex(record, cleanups, launchBrowser)],
     ['print', () => printQueueing(record, cleanups)],
     ['relay', () => relayTiming(record)],
+    ['relayflood', () => relayFlood(record)],
+    ['hostilethumbs', () => hostileThumbnails(record)],
     ['ring', () => ringUnderLoad(record, cleanups)],
     ['start100k', bigStart],
     ['publish', () => publishThroughput(record, cleanups)],

@@ -44,6 +44,10 @@ export function createApp(deps: AppDeps): Express {
   });
 
   const api = express.Router();
+  const allowedHosts = deps.allowedHosts ?? (() => boothHosts(() => services.settings.stored().gallery.public_url));
+  // The Host check comes before anything that looks at a session: another site's page resolved
+  // to the booth (DNS rebinding) learns nothing, not even whether a session would be needed.
+  api.use('/admin', hostGuard(allowedHosts));
   api.use(sameOriginGuard);
   api.use(requireJsonBody);
   // Only a signed-in operator may make the service parse a body as large as a backup.
@@ -54,8 +58,6 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  const allowedHosts = deps.allowedHosts ?? (() => boothHosts(() => services.settings.stored().gallery.public_url));
-  api.use('/admin', hostGuard(allowedHosts));
   api.use('/admin/session', authRouter(services.auth, { simulator: services.health.simulator }));
   api.use('/admin', requireAdmin(services.auth), adminRouter(services));
   api.use(

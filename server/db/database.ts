@@ -16,7 +16,9 @@ export function openDatabase(file: string, list: readonly Migration[] = migratio
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
-  db.pragma('synchronous = NORMAL');
+  // FULL: a committed write (a CUPS job id, a quota) survives a power cut. With NORMAL in WAL
+  // mode the last commits may be lost while CUPS already has the job: it would print twice.
+  db.pragma('synchronous = FULL');
   cacheStatements(db);
   try {
     runMigrations(db, list);

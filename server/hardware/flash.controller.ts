@@ -97,7 +97,7 @@ export class FlashController {
       this.onTimer = this.clock.setTimeout(() => {
         this.onTimer = undefined;
         // Until the capture is announced; the guard's bound cuts it if it never is.
-        this.relay.on(this.maxOnMs);
+        this.relay.on(Number.POSITIVE_INFINITY);
       }, onAt - now);
     }
     this.render();

@@ -41,7 +41,7 @@ export class RelayGuard {
     private readonly log: Logger,
     /** The longest one lit period may last now (depends on the pre-flash and hold settings). */
     private readonly maxOnMs: () => number,
-    /** Told when the guard switched off by itself, so that what relied on the light can follow. */
+    /** Told when a bound (not the time asked) switched the light off, so that what relied on it can follow. */
     private readonly onCut: () => void = () => undefined,
   ) {}
 
@@ -108,9 +108,8 @@ export class RelayGuard {
       this.cut = undefined;
       const start = this.since;
       this.off();
-      if (bounded && start !== null) {
-        this.log.warn(`Flash relay switched off by its bound after ${Math.round(this.clock.monotonic() - start)} ms`);
-      }
+      if (!bounded) return;
+      if (start !== null) this.log.warn(`Flash relay switched off by its bound after ${Math.round(this.clock.monotonic() - start)} ms`);
       this.onCut();
     }, ms);
   }

@@ -6,14 +6,25 @@ import { pipeline } from 'node:stream/promises';
 /** More bytes than a reader accepts: the source is refused, never read to its end. */
 export class TooLargeError extends Error {}
 
-/** Reads a stream into memory, refusing it (and dropping it) past `max` bytes. */
-export async function readBounded(stream: Readable, max: number, announced?: number): Promise<Buffer> {
+/** A source that took longer than its deadline, however steadily its bytes came. */
+export class TooSlowError extends Error {}
+
+/**
+ * Reads a stream into memory, refusing it (and dropping it) past `max` bytes, or past
+ * `deadlineMs` when given.
+ */
+export async function readBounded(stream: Readable, max: number, announced?: number, deadlineMs?: number): Promise<Buffer> {
   if (announced !== undefined && announced > max) {
     stream.destroy();
     throw new TooLargeError(`${announced} bytes announced, ${max} at most`);
   }
   const chunks: Buffer[] = [];
   let size = 0;
+  const timer =
+    deadlineMs === undefined
+      ? undefined
+      : setTimeout(() => stream.destroy(new TooSlowError(`not sent within ${deadlineMs} ms`)), deadlineMs);
+  timer?.unref();
   try {
     for await (const chunk of stream) {
       size += (chunk as Buffer).length;
@@ -21,6 +32,7 @@ export async function readBounded(stream: Readable, max: number, announced?: num
       chunks.push(chunk as Buffer);
     }
   } finally {
+    clearTimeout(timer);
     stream.destroy();
   }
   return Buffer.concat(chunks);

@@ -7,6 +7,8 @@ import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { EventRepository } from '../events/event.repository.js';
 import { parseStem } from '../capture/stem.js';
 import type { Logger } from '../core/logger.js';
+import { isDiskFull } from '../core/errors.js';
+import { DeferredIndex } from './deferred-index.js';
 import type { FileState, PhotoRepository, PhotoRow } from './photo.repository.js';
 import { captureMediaPath } from '../capture/capture-media.js';
 import { MEDIA_FILE, mediaKindOf } from './media-kind.js';
@@ -45,6 +47,9 @@ const PAGE = 500;
  */
 export const MAX_RESCAN_PAGES = 400;
 
+/** Pages a pass may read for a media folder of `files` files: one each 500, one of slack, never past the hard bound. */
+export const rescanPageBound = (files: number): number => Math.min(MAX_RESCAN_PAGES, Math.ceil(files / PAGE) + 1);
+
 /**
  * Keeps the photo index in step with the capture app: live from its DbInsert/DbUpdate/DbRemove
  * events, and by a rescan at start (and after each reconnection) that compares file mtimes and
@@ -61,6 +66,8 @@ export class PhotoIndexer {
    * page through the whole collection each time. A changed file, or a live event, is looked at again.
    */
   private readonly unresolvable = new Map<string, number>();
+  /** Live photos refused for lack of space, indexed again once there is some. */
+  readonly deferred: DeferredIndex;
 
   constructor(
     private readonly photos: PhotoRepository,
@@ -70,7 +77,9 @@ export class PhotoIndexer {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly onChange: (change: PhotoChange) => void,
-  ) {}
+  ) {
+    this.deferred = new DeferredIndex(clock, log, (item) => this.indexItem(item));
+  }
 
   private async statFile(full: string | undefined): Promise<FileInfo | undefined> {
     if (!full) return undefined;
@@ -122,6 +131,7 @@ export class PhotoIndexer {
       missing: !file && processedBefore ? 1 : 0,
       printed_copies: 0,
       indexed_at: this.clock.now(),
+      sort_key: stem,
     };
   }
 
@@ -132,6 +142,8 @@ export class PhotoIndexer {
     const file = await this.statFile(captureMediaPath(this.captureDataDir, item.processed));
     const row = this.rowFor(item, file, true, before?.processed === 1);
     if (!row) return undefined;
+    // Announced live: it arrives after every photo already in its event, whatever its stem says.
+    if (!before && row.event_id !== null) row.sort_key = this.photos.arrivalKey(row.event_id, row.stem);
     row.updated_at ??= before?.updated_at ?? null;
     this.photos.upsert(row);
     if (!before) this.onChange({ type: 'added', id: row.id });
@@ -177,10 +189,12 @@ export class PhotoIndexer {
   stop(): void {
     if (this.recheckTimer) this.clock.clearTimeout(this.recheckTimer);
     this.recheckTimer = undefined;
+    this.deferred.stop();
   }
 
   remove(id: string): void {
     const now = this.clock.monotonic();
+    this.deferred.forget(id);
     this.removed.set(id, now);
     for (const [key, at] of this.removed) if (at < now - REMOVED_MEMORY_MS) this.removed.delete(key);
     if (this.photos.remove(id)) this.onChange({ type: 'removed', id });
@@ -192,11 +206,22 @@ export class PhotoIndexer {
     if (!parsed.success) return Promise.resolve();
     if (event.event === 'DbInsert' || event.event === 'DbUpdate') {
       return this.indexItem(parsed.data).then(
-        () => undefined,
-        (err: unknown) => this.log.error(`Could not index photo ${parsed.data.id}`, err),
+        // A write went through: space is back for those that waited.
+        () => (this.deferred.size > 0 ? this.deferred.retryNow() : undefined),
+        (err: unknown) => {
+          if (isDiskFull(err)) this.deferred.add(parsed.data);
+          else this.log.error(`Could not index photo ${parsed.data.id}`, err);
+        },
       );
     }
-    if (event.event === 'DbRemove') this.remove(parsed.data.id);
+    if (event.event === 'DbRemove') {
+      try {
+        this.remove(parsed.data.id);
+      } catch (err) {
+        // A full disk: the row stays until the next rescan finds its file gone.
+        this.log.error(`Could not remove photo ${parsed.data.id} from the index`, err);
+      }
+    }
     return Promise.resolve();
   }
 
@@ -306,7 +331,7 @@ export class PhotoIndexer {
   private async resolve(fresh: Map<string, FileInfo>, filesOnDisk: number, found: (rows: PhotoRow[]) => void): Promise<void> {
     const wanted = new Set(fresh.keys());
     const seen = new Set<string>();
-    const maxPages = Math.min(MAX_RESCAN_PAGES, Math.ceil(filesOnDisk / PAGE) + 1);
+    const maxPages = rescanPageBound(filesOnDisk);
     try {
       for (let pageNo = 0; wanted.size > 0 && pageNo < maxPages; pageNo++) {
         const page = await this.capture.listMedia(pageNo * PAGE, PAGE);

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { CaptureAppPort, CaptureFile } from '../capture/capture.port.js';
 import { captureMediaPath } from '../capture/capture-media.js';
 import { NotFoundError } from '../core/errors.js';
-import { copyBounded, readBounded, TooLargeError } from '../media/bounded-read.js';
+import { copyBounded, readBounded, TooLargeError, TooSlowError } from '../media/bounded-read.js';
 import { placeholder } from '../media/placeholder.js';
 import { MAX_SOURCE_BYTES, MAX_VIDEO_BYTES } from './image-limits.js';
 import { mediaVersion } from './media-version.js';
@@ -25,6 +25,8 @@ export interface Picture {
 export type Preview = { local: string; contentType: string; version: string } | { remote: CaptureFile; version: string } | Picture;
 
 const THUMB_SIZE = 480;
+/** A thumbnail's source trickled slower than this shows the placeholder (tried again later). */
+const THUMBNAIL_FETCH_DEADLINE_MS = 30_000;
 const POSTER_SIZE = { width: 1200, height: 800 };
 
 /**
@@ -97,9 +99,9 @@ export class PhotoMedia {
       throw new UnreadableMediaError(`The capture app's thumbnail is ${remote.contentType}`);
     }
     try {
-      return await readBounded(remote.stream, MAX_SOURCE_BYTES, remote.contentLength);
+      return await readBounded(remote.stream, MAX_SOURCE_BYTES, remote.contentLength, THUMBNAIL_FETCH_DEADLINE_MS);
     } catch (err) {
-      if (err instanceof TooLargeError) throw new UnreadableMediaError(err.message);
+      if (err instanceof TooLargeError || err instanceof TooSlowError) throw new UnreadableMediaError(err.message);
       throw err;
     }
   }

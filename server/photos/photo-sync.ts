@@ -1,5 +1,6 @@
 import type { CaptureLink } from '../capture/capture-link.js';
 import type { Logger } from '../core/logger.js';
+import { LiveEvents } from './live-events.js';
 import type { PhotoIndexer, RescanReport } from './photo-indexer.js';
 
 /**
@@ -11,6 +12,14 @@ export class PhotoSync {
   private offState: (() => void) | undefined;
   private running: Promise<RescanReport | undefined> | undefined;
   private again = false;
+  /** Live events in order, a few at a time: a burst never holds the event loop. */
+  readonly live = new LiveEvents(
+    (event) => this.indexer.handle(event),
+    () => {
+      this.log.warn('The capture app announced more photos at once than are kept waiting: a rescan finds the rest');
+      void this.rescan();
+    },
+  );
 
   constructor(
     private readonly indexer: PhotoIndexer,
@@ -19,7 +28,7 @@ export class PhotoSync {
   ) {}
 
   start(): void {
-    this.offEvents = this.link.on((event) => void this.indexer.handle(event));
+    this.offEvents = this.link.on((event) => this.live.push(event));
     // Each connection, the first included, may follow photos taken while the stream was down
     // (the capture app often starts after Boothdeck on boot). Before the first one there is
     // nothing to rescan with: new files need the capture app to be matched.
@@ -61,6 +70,8 @@ export class PhotoSync {
   async stop(): Promise<void> {
     this.offEvents?.();
     this.offState?.();
+    this.live.clear();
+    await this.live.idle();
     this.indexer.stop();
     this.again = false;
     await this.running;

@@ -18,7 +18,17 @@ export interface PhotoRow {
   missing: number;
   printed_copies: number;
   indexed_at: number;
+  /**
+   * The galleries' order, newest last: the stem (capture time) for photos found in the folder,
+   * the order of arrival for photos announced live. Set once, when the row is first written.
+   */
+  sort_key: string;
 }
+
+/** A row to write: without a sort key, the photo sorts by its capture time (its stem). */
+export type NewPhotoRow = Omit<PhotoRow, 'sort_key'> & { sort_key?: string };
+
+const withKey = (row: NewPhotoRow): PhotoRow => ({ ...row, sort_key: row.sort_key ?? row.stem });
 
 export interface PhotoWithEvent extends PhotoRow {
   event_slug: string | null;
@@ -33,7 +43,7 @@ export interface PhotoQuery {
   printed?: boolean;
   /** Only items whose processed file is there (what guests see). */
   processedOnly?: boolean;
-  /** Stems below this one (newest first). */
+  /** Sort keys below this one (newest first). */
   before?: string;
   limit: number;
 }
@@ -58,8 +68,8 @@ export class PhotoRepository {
   constructor(private readonly db: Db) {
     this.changesStmt = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
     this.upsertStmt = db.prepare(
-      `INSERT INTO photos (id, stem, file, kind, event_id, taken_at, created_at, updated_at, mtime, size, processed, visible, missing, printed_copies, indexed_at)
-       VALUES (@id, @stem, @file, @kind, @event_id, @taken_at, @created_at, @updated_at, @mtime, @size, @processed, @visible, @missing, @printed_copies, @indexed_at)
+      `INSERT INTO photos (id, stem, file, kind, event_id, taken_at, created_at, updated_at, mtime, size, processed, visible, missing, printed_copies, indexed_at, sort_key)
+       VALUES (@id, @stem, @file, @kind, @event_id, @taken_at, @created_at, @updated_at, @mtime, @size, @processed, @visible, @missing, @printed_copies, @indexed_at, @sort_key)
        ON CONFLICT(id) DO UPDATE SET stem = excluded.stem, file = excluded.file, kind = excluded.kind, created_at = COALESCE(excluded.created_at, photos.created_at),
          updated_at = COALESCE(excluded.updated_at, photos.updated_at),
          mtime = excluded.mtime, size = excluded.size, processed = excluded.processed, visible = excluded.visible,
@@ -67,12 +77,12 @@ export class PhotoRepository {
     );
   }
 
-  upsert(row: PhotoRow): void {
-    this.upsertStmt.run(row);
+  upsert(row: NewPhotoRow): void {
+    this.upsertStmt.run(withKey(row));
   }
 
-  upsertMany(rows: readonly PhotoRow[]): void {
-    this.db.transaction(() => rows.forEach((row) => this.upsertStmt.run(row)))();
+  upsertMany(rows: readonly NewPhotoRow[]): void {
+    this.db.transaction(() => rows.forEach((row) => this.upsertStmt.run(withKey(row))))();
   }
 
   find(id: string): PhotoWithEvent | undefined {
@@ -101,22 +111,35 @@ export class PhotoRepository {
     if (q.processedOnly) where.push('p.processed = 1');
     if (q.printed !== undefined) where.push(q.printed ? 'p.printed_copies > 0' : 'p.printed_copies = 0');
     if (q.before !== undefined) {
-      where.push('p.stem < @before');
+      where.push('p.sort_key < @before');
       params.before = q.before;
     }
     return this.db
-      .prepare<Record<string, unknown>, PhotoWithEvent>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY p.stem DESC LIMIT @limit`)
+      .prepare<Record<string, unknown>, PhotoWithEvent>(`${SELECT} WHERE ${where.join(' AND ')} ORDER BY p.sort_key DESC LIMIT @limit`)
       .all(params);
   }
 
   /** Whether fewer than `limit` photos a guest sees come before this one in the event's gallery. */
-  amongNewestShown(eventId: number, stem: string, limit: number): boolean {
+  amongNewestShown(eventId: number, sortKey: string, limit: number): boolean {
     const row = this.db
       .prepare<[number, string, number], { n: number }>(
-        'SELECT COUNT(*) AS n FROM (SELECT 1 FROM photos WHERE event_id = ? AND visible = 1 AND processed = 1 AND stem > ? LIMIT ?)',
+        'SELECT COUNT(*) AS n FROM (SELECT 1 FROM photos WHERE event_id = ? AND visible = 1 AND processed = 1 AND sort_key > ? LIMIT ?)',
       )
-      .get(eventId, stem, limit);
+      .get(eventId, sortKey, limit);
     return (row?.n ?? limit) < limit;
+  }
+
+  /**
+   * The sort key of a photo arriving now in an event: its stem, unless the event already holds
+   * a key at or after it (the booth's clock was set back): then just after the last one.
+   */
+  arrivalKey(eventId: number, stem: string): string {
+    const last = this.db
+      .prepare<[number], { k: string }>('SELECT sort_key AS k FROM photos WHERE event_id = ? ORDER BY sort_key DESC LIMIT 1')
+      .get(eventId)?.k;
+    if (last === undefined || stem > last) return stem;
+    const [base = last, count = '0'] = last.split('~');
+    return `${base}~${String(Number(count) + 1).padStart(6, '0')}`;
   }
 
   /** How many photos of the same event were taken in the same second, before this one. */

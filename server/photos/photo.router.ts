@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import { attachment, sendCaptureFile } from '../http/send.js';
+import { attachment, PREVIEW_DEADLINE_MS, sendCaptureFile } from '../http/send.js';
 import { parseInput } from '../http/validate.js';
 import { sendSharedJson } from '../http/json-cache.js';
 import { adminPhotoQuery, photoIdParam, publicPhotoQuery } from './photo.schema.js';
@@ -38,7 +38,7 @@ function photoFiles(router: Router, photos: PhotoService, scope: Scope): void {
     if ('data' in preview) sendPicture(req, res, preview);
     else if ('local' in preview)
       res.sendFile(preview.local, { headers: { 'Cache-Control': cacheFor(req, preview.version), 'Content-Type': preview.contentType } });
-    else await sendCaptureFile(res, preview.remote, { 'Cache-Control': cacheFor(req, preview.version) });
+    else await sendCaptureFile(res, preview.remote, { 'Cache-Control': cacheFor(req, preview.version) }, PREVIEW_DEADLINE_MS);
   });
   router.get('/:id/media', async (req, res) => {
     const source = await photos.media(scope, parseInput(photoIdParam, req.params.id, 'photo id'));

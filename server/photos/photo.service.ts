@@ -30,10 +30,11 @@ export interface PhotoDownload {
 /** A video or animation to play: the local file (served with ranges) or the capture app's copy. */
 export type MediaSource = { local: string; contentType: string } | { remote: CaptureFile };
 
-const encodeCursor = (stem: string): string => Buffer.from(stem, 'utf8').toString('base64url');
+/** A cursor names the sort key of the last photo given: a stem, or a stem and an arrival count (`~`). */
+const encodeCursor = (key: string): string => Buffer.from(key, 'utf8').toString('base64url');
 function decodeCursor(cursor: string): string {
   const stem = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[\w.-]{1,80}$/.test(stem)) throw new ValidationError('Invalid query: cursor: is not a cursor this service gave');
+  if (!/^[\w.~-]{1,80}$/.test(stem)) throw new ValidationError('Invalid query: cursor: is not a cursor this service gave');
   return stem;
 }
 
@@ -107,7 +108,7 @@ export class PhotoService {
     const more = rows.length > limit;
     const shown = more ? rows.slice(0, limit) : rows;
     const last = shown[shown.length - 1];
-    return { photos: shown.map(map), next_cursor: more && last ? encodeCursor(last.stem) : null };
+    return { photos: shown.map(map), next_cursor: more && last ? encodeCursor(last.sort_key) : null };
   }
 
   listAdmin(filters: AdminFilters): PhotoPage<AdminPhoto> {
@@ -180,7 +181,7 @@ export class PhotoService {
   onFirstScreen(row: PhotoWithEvent): boolean {
     const current = this.events.current();
     if (!current || row.event_id !== current.id || row.processed !== 1 || row.visible !== 1) return false;
-    return this.photos.amongNewestShown(current.id, row.stem, FIRST_SCREEN_PHOTOS);
+    return this.photos.amongNewestShown(current.id, row.sort_key, FIRST_SCREEN_PHOTOS);
   }
 
   /** Makes a newly indexed (or rewritten) photo's thumbnail, and a video's poster, before any gallery asks. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { MediaItem } from '../../server/capture/capture.types.js';
+import { MAX_RESCAN_PAGES, rescanPageBound } from '../../server/photos/photo-indexer.js';
 import { buildTestApp } from '../support/app.js';
 
 const item = (n: number): MediaItem => ({
@@ -51,5 +52,11 @@ describe('the rescan pages the capture app’s list a bounded number of times', 
     const t = await boothWith(3, capture);
     await t.services.indexer.rescan();
     expect(capture.pages).toBe(2);
+  });
+
+  it('never reads more than its hard bound of pages, however many files the folder holds', () => {
+    expect(rescanPageBound(3)).toBe(2);
+    expect(rescanPageBound(20_000)).toBe(41);
+    expect(rescanPageBound(10_000_000)).toBe(MAX_RESCAN_PAGES);
   });
 });

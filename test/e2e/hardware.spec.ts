@@ -23,7 +23,11 @@ test('the hardware page charts the light live, its test button reaches the relay
   await expect(page.getByTestId('hw-lux-now')).toContainText('400 lux');
   await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => c.toDataURL())).not.toBe(before);
   await expect(page.getByTestId('hw-decision')).toContainText('ne se déclenchera pas', { timeout: 15_000 });
+  // The relay's bounds are on the page, with what is left of the budget.
+  await expect(page.getByTestId('hw-relay-limits')).toContainText('Limites : 5 s d’affilée, 15 s par 30 s (reste 15 s)');
   await page.screenshot({ path: 'test-screens/hardware.png', fullPage: true });
+  await page.getByTestId('hw-relay-limits').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-screens/hardware-relay-limits.png' });
 
   // A test button reaches the (fake) relay.
   const switchesBefore = hardware.relay.onTimes().length;

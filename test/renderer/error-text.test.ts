@@ -27,6 +27,13 @@ describe('errors in words, in French', () => {
     expect(describeError(err)).toBe('Action 2 — Cadre : ce fichier n’existe pas dans les fichiers de la borne.');
   });
 
+  it('says the flash is resting and that a reboot is already under way, in sentences', () => {
+    expect(describeError(new ApiError(409, 'relay_resting', 'The flash light is resting'))).toMatch(/^Le flash se repose/);
+    expect(describeError(new ApiError(409, 'maintenance_busy', 'The board is already rebooting'))).toMatch(
+      /^Une commande est déjà en cours/,
+    );
+  });
+
   it('asks for a number for an emptied countdown', () => {
     const err = invalid([{ field: 'general.countdown', message: 'Invalid input: expected number, received string' }]);
     expect(describeError(err)).toBe('Compte à rebours : saisissez un nombre.');

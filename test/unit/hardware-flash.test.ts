@@ -105,7 +105,7 @@ describe('pre-flash on the capture app countdown', () => {
   });
 
   it('has a watchdog: with no capture ever announced, the light goes off after pre-flash + hold + slack', async () => {
-    const { clock, hardware, run, state } = await setup({ flash: { preflash_seconds: 1, hold_ms: 2000, auto: false } });
+    const { clock, hardware, run, service, state } = await setup({ flash: { preflash_seconds: 1, hold_ms: 2000, auto: false } });
     state('start', 'counting', 2);
     await run(1000);
     const onAt = clock.now();
@@ -115,6 +115,8 @@ describe('pre-flash on the capture app countdown', () => {
     await run(20);
     expect(hardware.relay.isOn()).toBe(false);
     expect(hardware.relay.history.at(-1)?.at).toBe(onAt + 1000 + 2000 + WATCHDOG_SLACK_MS);
+    // The countdown is over for the ring too.
+    expect(service.diagnostic().capture.countdown).toBeNull();
   });
 });
 

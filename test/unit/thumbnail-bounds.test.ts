@@ -63,6 +63,7 @@ const row = (): PhotoRow => {
     missing: 0,
     printed_copies: 0,
     indexed_at: 0,
+    sort_key: '20261122-143005-123456',
   };
   versions.set(id, mediaVersion(photo));
   return photo;

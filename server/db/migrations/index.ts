@@ -7,6 +7,7 @@ import { mediaKinds } from './005-media-kinds.js';
 import { mediaVersions } from './006-media-versions.js';
 import { printAddresses } from './007-print-addresses.js';
 import { publish } from './008-publish.js';
+import { arrivalOrder } from './009-arrival-order.js';
 
 /** Every schema change, in the order it must run. Append only. */
 export const migrations: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   mediaVersions,
   printAddresses,
   publish,
+  arrivalOrder,
 ];

@@ -49,7 +49,7 @@ export const enHardware: Record<keyof typeof frHardware, string> = {
   'hw.diag.relay': 'Relay',
   'hw.diag.relayOn': 'On',
   'hw.diag.relayOff': 'Off',
-  'hw.diag.relayLimits': 'On for at most {max} s in a row, at most {duty} s in any {window} s ({budget} s left)',
+  'hw.diag.relayLimits': 'Limits: {max} s in a row, {duty} s per {window} s ({budget} s left)',
   'hw.diag.capture': 'Capture app',
   'hw.diag.reachable': 'Reachable',
   'hw.diag.unreachable': 'Unreachable: the ring pulses violet',

@@ -48,7 +48,7 @@ export const frHardware = {
   'hw.diag.relay': 'Relais',
   'hw.diag.relayOn': 'Allumé',
   'hw.diag.relayOff': 'Éteint',
-  'hw.diag.relayLimits': 'Allumé {max} s au plus d’affilée, {duty} s au plus sur {window} s (il reste {budget} s)',
+  'hw.diag.relayLimits': 'Limites : {max} s d’affilée, {duty} s par {window} s (reste {budget} s)',
   'hw.diag.capture': 'Application de capture',
   'hw.diag.reachable': 'Joignable',
   'hw.diag.unreachable': 'Injoignable : l’anneau pulse en violet',

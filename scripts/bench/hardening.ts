@@ -1,0 +1,194 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { createFakeHardware } from '../../native/hardware.js';
+import type { RelayChange } from '../../native/relay/relay.fake.js';
+import { CaptureLink } from '../../server/capture/capture-link.js';
+import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
+import type { CaptureFile } from '../../server/capture/capture.port.js';
+import { FakeClock } from '../../server/core/clock/clock.fake.js';
+import { createSystemClock } from '../../server/core/clock/clock.system.js';
+import { createRecordingLogger } from '../../server/core/logger.js';
+import { HardwareService } from '../../server/hardware/hardware.service.js';
+import { DUTY_WINDOW_MS } from '../../server/hardware/relay.guard.js';
+import { configureImageDecoding } from '../../server/media/image-decoder.js';
+import { mediaVersion } from '../../server/photos/media-version.js';
+import { PhotoMedia } from '../../server/photos/photo-media.js';
+import type { PhotoRow } from '../../server/photos/photo.repository.js';
+import { PosterStore } from '../../server/photos/poster.store.js';
+import { ThumbnailStore } from '../../server/photos/thumbnail.store.js';
+import { defaultSettings } from '../../server/settings/settings.schema.js';
+import { announcingPng, mp4Bytes } from '../../test/support/crafted-images.js';
+import { round } from './seed.js';
+
+type Record = (measure: string, value: string, target: string, ok: boolean) => void;
+const MB = 1024 * 1024;
+const rssMb = (): number => process.memoryUsage().rss / MB;
+const settle = async (): Promise<void> => {
+  for (let i = 0; i < 3; i++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+};
+
+/** What a hostile capture app answers for a thumbnail, in turn. */
+const HOSTILE: (() => CaptureFile)[] = [
+  () => ({ stream: Readable.from([announcingPng(16000, 16000)]), contentType: 'image/png', contentLength: undefined }),
+  () => ({ stream: Readable.from([announcingPng(30000, 30000)]), contentType: 'image/png', contentLength: undefined }),
+  () => ({ stream: Readable.from([mp4Bytes()]), contentType: 'image/jpeg', contentLength: undefined }),
+  () => ({
+    stream: Readable.from([Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="60000" height="60000"/>')]),
+    contentType: 'image/svg+xml',
+    contentLength: undefined,
+  }),
+  // 600 MB, its length not announced.
+  () => ({
+    stream: Readable.from(
+      (function* () {
+        for (let sent = 0; sent < 600 * MB; sent += MB) yield Buffer.alloc(MB, 0xff);
+      })(),
+    ),
+    contentType: 'image/png',
+    contentLength: undefined,
+  }),
+];
+
+class HostileCapture extends FakeCaptureApp {
+  private n = 0;
+  override async openMedia(): Promise<CaptureFile> {
+    return (HOSTILE[this.n++ % HOSTILE.length] as () => CaptureFile)();
+  }
+}
+
+/** RSS before and after 100 hostile thumbnails made three at a time, and its peak meanwhile. */
+export async function hostileThumbnails(record: Record): Promise<void> {
+  configureImageDecoding();
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-bench-hostile-'));
+  const clock = createSystemClock();
+  const versions = new Map<string, string>();
+  const media = new PhotoMedia(
+    new HostileCapture(),
+    new ThumbnailStore(path.join(dir, 'thumbnails'), clock),
+    new PosterStore(path.join(dir, 'posters'), { grab: async () => 'no-tool' }, clock, createRecordingLogger()),
+    path.join(dir, 'capture'),
+    (id) => versions.get(id),
+  );
+  const row = (n: number): PhotoRow => {
+    const photo: PhotoRow = {
+      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+      stem: '20261122-143005-123456',
+      file: 'media/processed_full/20261122-143005-123456.jpg',
+      kind: 'photo',
+      event_id: 1,
+      taken_at: 0,
+      created_at: 0,
+      updated_at: 0,
+      mtime: n,
+      size: 1,
+      processed: 1,
+      visible: 1,
+      missing: 0,
+      printed_copies: 0,
+      indexed_at: 0,
+      sort_key: '20261122-143005-123456',
+    };
+    versions.set(photo.id, mediaVersion(photo));
+    return photo;
+  };
+  await settle();
+  const before = rssMb();
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 5);
+  let placeholders = 0;
+  for (let n = 0; n < 100; n += 3) {
+    const batch = await Promise.all([n, n + 1, n + 2].filter((i) => i < 100).map((i) => media.thumbnail(row(i), 'background')));
+    placeholders += batch.filter((p) => p.placeholder).length;
+  }
+  clearInterval(sampler);
+  await settle();
+  const after = rssMb();
+  rmSync(dir, { recursive: true, force: true });
+  record(
+    'RSS around 100 hostile thumbnails (16000² and 30000² PNG, MP4, SVG, 600 MB), three at a time',
+    `before ${round(before)} MB, peak ${round(peak)} MB, after ${round(after)} MB; ${placeholders}/100 placeholders`,
+    'peak < before + 300 MB, after < before + 60 MB, 100 placeholders',
+    peak < before + 300 && after < before + 60 && placeholders === 100,
+  );
+}
+
+/** Lit periods from a relay's record, quick off-on pairs (under 1 s apart) counted as one. */
+function litPeriods(history: readonly RelayChange[], end: number): [number, number][] {
+  const out: [number, number][] = [];
+  let since: number | null = null;
+  for (const c of history) {
+    if (c.on && since === null) {
+      const last = out.at(-1);
+      if (last && c.at - last[1] < 1000) since = (out.pop() as [number, number])[0];
+      else since = c.at;
+    }
+    if (!c.on && since !== null) {
+      out.push([since, c.at]);
+      since = null;
+    }
+  }
+  if (since !== null) out.push([since, end]);
+  return out;
+}
+
+/** The longest relay on-time and the worst 30 s duty under each flood of the test buttons (simulated time). */
+export async function relayFlood(record: Record): Promise<void> {
+  const floods: [string, (s: HardwareService, c: FakeCaptureApp) => void, number][] = [
+    ['relay test {"ms":5000} every 2 s', (s) => s.testRelay(5000), 2000],
+    ['flash test every 200 ms', (s) => s.testFlash(), 200],
+    [
+      'countdown from the capture app every 300 ms, flash forced',
+      (_s, c) =>
+        c.emit({ event: 'ProcessStateinfo', data: { source: 'start', target: 'counting', jobmodel: { typ: 'image', duration: 2 } } }),
+      300,
+    ],
+  ];
+  for (const [name, press, every] of floods) {
+    const clock = new FakeClock();
+    const hardware = createFakeHardware(() => clock.monotonic());
+    const capture = new FakeCaptureApp();
+    const log = createRecordingLogger();
+    const link = new CaptureLink(capture, log);
+    link.start();
+    const settings = structuredClone(defaultSettings.hardware);
+    settings.flash = { ...settings.flash, auto: false, preflash_seconds: 3, hold_ms: 2000 };
+    const service = new HardwareService(hardware, link, clock, log, settings);
+    await service.start(settings);
+    const total = 120_000;
+    for (let t = 0; t < total; t += every) {
+      try {
+        press(service, capture);
+      } catch {
+        /* 409 relay_resting: the button is refused, as on the page */
+      }
+      for (let step = 0; step < every; step += 10) {
+        clock.advance(10);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    const limits = service.diagnostic().relay.limits;
+    const lit = litPeriods(hardware.relay.history, clock.monotonic());
+    const longest = Math.max(0, ...lit.map(([s, e]) => e - s));
+    let worst = 0;
+    for (const [, end] of lit) {
+      const from = end - DUTY_WINDOW_MS;
+      worst = Math.max(
+        worst,
+        lit.reduce((sum, [s, e]) => sum + Math.max(0, Math.min(e, end) - Math.max(s, from)), 0),
+      );
+    }
+    await service.stop();
+    link.stop();
+    record(
+      `longest relay on-time under the ${name} (2 min; pre-flash 3 s, hold 2 s)`,
+      `${round(longest / 1000)} s, worst ${DUTY_WINDOW_MS / 1000} s window ${round(worst / 1000)} s on`,
+      `≤ ${limits.max_on_ms / 1000} s, ≤ ${limits.duty_max_on_ms / 1000} s per window`,
+      longest <= limits.max_on_ms && worst <= limits.duty_max_on_ms,
+    );
+  }
+}
