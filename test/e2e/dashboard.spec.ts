@@ -28,7 +28,7 @@ test('status at a glance: capture app, current event with its chart, disks, boar
   await page.screenshot({ path: 'test-screens/dashboard-bottom.png' });
 });
 
-test('each button asks first, then runs its command and says what happened', async ({ page, service }) => {
+test('each button asks first, then runs its command and says what happened, in sentences', async ({ page, service }) => {
   await unlockConsole(page, '/admin/dashboard');
   const commands = () => service.system.calls.filter((c) => c.command === 'systemctl').map((c) => c.args.join(' '));
 
@@ -36,24 +36,29 @@ test('each button asks first, then runs its command and says what happened', asy
   await expect(page.getByTestId('confirm-dialog')).toContainText('Redémarrer l’application de capture ?');
   await page.getByTestId('confirm-cancel').click();
   await expect(page.getByTestId('confirm-dialog')).toBeHidden();
-  expect(commands()).toEqual([]);
 
+  // The same restart as the home screen's: the capture app's own restart, announced by the banner.
   await page.getByTestId('dash-restart-capture').click();
   await page.getByTestId('confirm-ok').click();
-  await expect(page.getByTestId('dash-result')).toHaveText('L’application de capture a redémarré.');
-  expect(commands()).toEqual(['--user restart photobooth-app']);
+  await expect(page.getByTestId('restart-banner')).toBeVisible();
+  await expect.poll(() => service.simulator!.state().restarts).toBe(1);
+  expect(commands()).toEqual([]);
 
-  service.system.respond('systemctl', { code: 1, stdout: '', stderr: 'Failed to reboot: Access denied' });
+  service.system.respond('systemctl', { code: 1, stdout: '', stderr: 'Failed to connect to bus: No medium found' });
   await page.getByTestId('dash-reboot').click();
   await expect(page.getByTestId('confirm-dialog')).toContainText('Toute la borne s’éteint et redémarre');
   await page.getByTestId('confirm-ok').click();
-  await expect(page.getByTestId('dash-result')).toContainText('La commande a échoué');
-  await expect(page.getByTestId('dash-result')).toContainText('Access denied');
-  expect(commands()).toEqual(['--user restart photobooth-app', 'reboot']);
+  await expect(page.getByTestId('dash-result')).toContainText('La borne n’a pas pu redémarrer');
+  expect(commands()).toEqual(['reboot']);
+  // No command, code or system words on screen until the operator asks for the details.
+  const main = page.locator('main');
+  await expect(main).not.toContainText(/exit code|systemctl|\/var\/|Failed to/);
   await page.screenshot({ path: 'test-screens/dashboard-failed.png' });
+  await page.getByTestId('dash-maintenance').getByTestId('details-toggle').click();
+  await expect(page.getByTestId('details-text')).toContainText('Failed to connect to bus');
 
   await page.getByTestId('dash-restart-boothdeck').click();
-  await expect(page.getByTestId('confirm-dialog')).toContainText('code PIN');
+  await expect(page.getByTestId('confirm-dialog')).toContainText('sans nouveau code PIN');
   await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('dash-result')).toContainText('Boothdeck redémarre');
   await expect.poll(() => service.relaunches.count).toBe(1);

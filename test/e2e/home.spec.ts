@@ -22,5 +22,6 @@ test('home: photos arriving with no event are warned about; then the current eve
   await page.screenshot({ path: 'test-screens/home.png' });
 
   await page.getByRole('button', { name: 'Redémarrer l’application de capture' }).click();
+  await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('restart-banner')).toBeVisible();
 });

@@ -4,6 +4,7 @@ import { enErrors } from './en/errors.js';
 import { enDashboard } from './en/dashboard.js';
 import { enGallery } from './en/gallery.js';
 import { enHardware } from './en/hardware.js';
+import { enHome } from './en/home.js';
 import { enPrint } from './en/print.js';
 import type { MessageKey } from './fr.js';
 
@@ -15,4 +16,5 @@ export const en: Record<MessageKey, string> = {
   ...enDashboard,
   ...enHardware,
   ...enErrors,
+  ...enHome,
 };

@@ -4,9 +4,10 @@ import { frErrors } from './fr/errors.js';
 import { frDashboard } from './fr/dashboard.js';
 import { frGallery } from './fr/gallery.js';
 import { frHardware } from './fr/hardware.js';
+import { frHome } from './fr/home.js';
 import { frPrint } from './fr/print.js';
 
 /** French is the booth's first language: every key starts here, English must follow it. */
-export const fr = { ...frConsole, ...frActions, ...frGallery, ...frPrint, ...frDashboard, ...frHardware, ...frErrors } as const;
+export const fr = { ...frConsole, ...frActions, ...frGallery, ...frPrint, ...frDashboard, ...frHardware, ...frErrors, ...frHome } as const;
 
 export type MessageKey = keyof typeof fr;

@@ -63,7 +63,7 @@ export const enDashboard: Record<keyof typeof frDashboard, string> = {
     'The booth screen pauses for about ten seconds while the capture app restarts. Photos already taken are kept.',
   'dash.confirm.restartBoothdeck.title': 'Restart Boothdeck?',
   'dash.confirm.restartBoothdeck.body':
-    'This console and the guest gallery stop for a few seconds and come back. You will need to enter the PIN again.',
+    'This console and the guest gallery stop for a few seconds and come back by themselves, without a new PIN.',
   'dash.confirm.reboot.title': 'Reboot the booth?',
   'dash.confirm.reboot.body':
     'The whole booth shuts down and starts again: it is unavailable for one to two minutes, captures and gallery included.',

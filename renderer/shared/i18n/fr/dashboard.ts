@@ -61,7 +61,7 @@ export const frDashboard = {
     'L’écran de la borne s’interrompt une dizaine de secondes, le temps que l’application de capture redémarre. Les photos déjà prises sont conservées.',
   'dash.confirm.restartBoothdeck.title': 'Redémarrer Boothdeck ?',
   'dash.confirm.restartBoothdeck.body':
-    'Cette console et la galerie des invités s’arrêtent quelques secondes puis reviennent. Il faudra saisir le code PIN de nouveau.',
+    'Cette console et la galerie des invités s’arrêtent quelques secondes puis reviennent d’elles-mêmes, sans nouveau code PIN.',
   'dash.confirm.reboot.title': 'Redémarrer la borne ?',
   'dash.confirm.reboot.body':
     'Toute la borne s’éteint et redémarre : elle sera indisponible une à deux minutes, prises de vue et galerie comprises.',
