@@ -69,6 +69,11 @@ test('the log tail shows the latest lines and filters them by level', async ({ p
   service.services.ports.log.error('Printer went offline', new Error('usb disconnected'));
   await unlockConsole(page, '/admin/dashboard');
   const lines = page.getByTestId('dash-log-line');
+  // Sentences in the console's language; the English lines wait behind "Détails".
+  await expect(lines.first()).toContainText('Erreur technique.');
+  await expect(page.getByTestId('dash-log-lines')).not.toContainText('Printer went offline');
+  await expect(page.getByTestId('dash-log-lines')).toContainText('L’application de capture est connectée.');
+  await page.getByTestId('dash-logs-details').click();
   await expect(lines.first()).toContainText('Printer went offline — usb disconnected');
   await expect(page.getByTestId('dash-log-lines')).toContainText('Capture app slow to answer');
   await page.getByTestId('dash-logs-level-error').click();
@@ -77,7 +82,7 @@ test('the log tail shows the latest lines and filters them by level', async ({ p
   await page.getByTestId('dash-logs-level-warn').click();
   await expect(lines).toHaveCount(2);
   await page.getByTestId('dash-logs-level-info').click();
-  await expect(page.getByTestId('dash-log-lines')).toContainText('Photo index');
+  await expect(page.getByTestId('dash-log-lines')).toContainText('Liste des photos mise à jour.');
   await page.getByTestId('dash-logs').screenshot({ path: 'test-screens/dashboard-logs.png' });
 });
 

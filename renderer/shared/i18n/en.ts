@@ -5,6 +5,7 @@ import { enDashboard } from './en/dashboard.js';
 import { enGallery } from './en/gallery.js';
 import { enHardware } from './en/hardware.js';
 import { enHome } from './en/home.js';
+import { enLogs } from './en/logs.js';
 import { enPrint } from './en/print.js';
 import type { MessageKey } from './fr.js';
 
@@ -17,4 +18,5 @@ export const en: Record<MessageKey, string> = {
   ...enHardware,
   ...enErrors,
   ...enHome,
+  ...enLogs,
 };

@@ -5,9 +5,20 @@ import { frDashboard } from './fr/dashboard.js';
 import { frGallery } from './fr/gallery.js';
 import { frHardware } from './fr/hardware.js';
 import { frHome } from './fr/home.js';
+import { frLogs } from './fr/logs.js';
 import { frPrint } from './fr/print.js';
 
 /** French is the booth's first language: every key starts here, English must follow it. */
-export const fr = { ...frConsole, ...frActions, ...frGallery, ...frPrint, ...frDashboard, ...frHardware, ...frErrors, ...frHome } as const;
+export const fr = {
+  ...frConsole,
+  ...frActions,
+  ...frGallery,
+  ...frPrint,
+  ...frDashboard,
+  ...frHardware,
+  ...frErrors,
+  ...frHome,
+  ...frLogs,
+} as const;
 
 export type MessageKey = keyof typeof fr;
