@@ -5,6 +5,7 @@ import { ApiError } from '../../shared/http.js';
 import { t } from '../../shared/i18n/index.js';
 import { issueSentence } from '../../shared/error-text.js';
 import { describeError } from '../composables/useApiError.js';
+import { useRestartConfirm } from '../composables/useRestartConfirm.js';
 import { dashboardService } from '../services/dashboard.service.js';
 import { useDialogStore } from './dialog.store.js';
 import { useNoticeStore } from './notice.store.js';
@@ -24,6 +25,7 @@ const issuesOf = (err: ApiError): string[] => {
 /** The dashboard's settings section (what has no other home) and the backup file. */
 export const useConsoleSettingsStore = defineStore('console-settings', () => {
   const settings = ref<Settings | null>(null);
+  const confirmRestart = useRestartConfirm();
   const loadError = ref<string | null>(null);
   const saving = ref(false);
   /** What was wrong with the last backup file, one line per fault. */
@@ -75,7 +77,7 @@ export const useConsoleSettingsStore = defineStore('console-settings', () => {
       confirmLabel: t('dash.backup.restore').replace('…', ''),
       danger: true,
     });
-    if (!ok) return;
+    if (!ok || !(await confirmRestart())) return;
     try {
       const answer = await dashboardService.restoreBackup(body);
       useNoticeStore().show('success', t('dash.backup.restored', answer.restored));
