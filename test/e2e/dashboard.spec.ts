@@ -134,6 +134,24 @@ test('backup: download one file, a bad file is refused with its faults, a good o
   await expect(page.getByTestId('dash-backup-error')).toContainText('Quota d’impression : cette valeur est trop petite.');
   await page.getByTestId('dash-backup').screenshot({ path: 'test-screens/dashboard-backup-refused.png' });
 
+  // A wrong backup names each part at fault as the operator knows it, never "Un réglage".
+  const wrong = structuredClone(backup) as unknown as {
+    settings: { hardware: { led: { count: number } } };
+    presets: { name: string; description: string; created_at: string; actions: unknown[] }[];
+  };
+  wrong.settings.hardware.led.count = -3;
+  wrong.presets = [{ name: '', description: 'x', created_at: '2026-01-01', actions: [] }];
+  await page.getByTestId('dash-backup-file').setInputFiles(asFile('wrong-backup.json', JSON.stringify(wrong)));
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByTestId('dash-backup-error')).toContainText('Anneau LED — nombre de LED : cette valeur est trop petite.');
+  await expect(page.getByTestId('dash-backup-error')).toContainText('Préréglage 1 — nom : ce champ est obligatoire.');
+  await expect(page.getByTestId('dash-backup-error')).not.toContainText('Un réglage');
+  await page.getByTestId('dash-backup').screenshot({ path: 'test-screens/dashboard-backup-wrong.png' });
+
+  await page.getByTestId('dash-backup-file').setInputFiles(asFile('other.json', JSON.stringify({ hello: 'world' })));
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByTestId('dash-backup-error')).toHaveText('Ce fichier n’est pas une sauvegarde de Boothdeck. Rien n’a été modifié.');
+
   await page.getByTestId('dash-backup-file').setInputFiles(asFile('not-json.json', '{ oops'));
   await expect(page.getByTestId('dash-backup-error')).toContainText('JSON invalide');
 

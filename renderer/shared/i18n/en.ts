@@ -6,6 +6,7 @@ import { enGallery } from './en/gallery.js';
 import { enHardware } from './en/hardware.js';
 import { enHome } from './en/home.js';
 import { enLogs } from './en/logs.js';
+import { enBackup } from './en/backup.js';
 import { enPrint } from './en/print.js';
 import type { MessageKey } from './fr.js';
 
@@ -19,4 +20,5 @@ export const en: Record<MessageKey, string> = {
   ...enErrors,
   ...enHome,
   ...enLogs,
+  ...enBackup,
 };

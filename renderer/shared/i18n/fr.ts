@@ -6,6 +6,7 @@ import { frGallery } from './fr/gallery.js';
 import { frHardware } from './fr/hardware.js';
 import { frHome } from './fr/home.js';
 import { frLogs } from './fr/logs.js';
+import { frBackup } from './fr/backup.js';
 import { frPrint } from './fr/print.js';
 
 /** French is the booth's first language: every key starts here, English must follow it. */
@@ -19,6 +20,7 @@ export const fr = {
   ...frErrors,
   ...frHome,
   ...frLogs,
+  ...frBackup,
 } as const;
 
 export type MessageKey = keyof typeof fr;
