@@ -37,4 +37,10 @@ export const enHome: Record<keyof typeof frHome, string> = {
   'maint.failed.restartBoothdeck': 'Boothdeck could not restart. Try again in a moment.',
   'maint.back.boothdeck': 'Boothdeck has restarted and answers again.',
   'maint.back.late': 'Boothdeck does not answer yet. Wait, or restart the booth.',
+
+  'editor.processing.noFilter': 'No filter (original photo)',
+
+  'hw.flash.preflashTooLate':
+    'The photo is taken 0.2 s before the countdown ends: with a {value} s pre-flash, the flash comes on after it.',
+  'hw.flash.preflashTight': 'The flash comes on just as the photo is taken: at least 0.3 s is safer.',
 };

@@ -114,9 +114,9 @@ export const frActions = {
 
   'restartConfirm.title': 'Redémarrer pendant l’événement ?',
   'restartConfirm.body':
-    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Enregistrer redémarre l’application de capture : les invités attendront environ {seconds} secondes.',
+    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Ce changement redémarre l’application de capture : les invités attendront environ {seconds} {seconds:seconde|secondes}.',
   'restartConfirm.bodyUnknown':
-    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Enregistrer redémarre l’application de capture : les invités attendront quelques secondes.',
+    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Ce changement redémarre l’application de capture : les invités attendront quelques secondes.',
   'restartConfirm.go': 'Enregistrer et redémarrer',
   'restart.pending': 'Modifications enregistrées. Redémarrage de l’application de capture dans un instant…',
   'restart.restarting': 'Redémarrage de l’application de capture…',

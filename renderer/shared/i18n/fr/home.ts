@@ -37,4 +37,10 @@ export const frHome = {
   'maint.failed.restartBoothdeck': 'Boothdeck n’a pas pu redémarrer. Réessayez dans un instant.',
   'maint.back.boothdeck': 'Boothdeck a redémarré et répond de nouveau.',
   'maint.back.late': 'Boothdeck ne répond pas encore. Patientez ou redémarrez la borne.',
+
+  'editor.processing.noFilter': 'Aucun filtre (photo d’origine)',
+
+  'hw.flash.preflashTooLate':
+    'La photo est prise 0,2 s avant la fin du compte à rebours : avec {value} s de pré-flash, le flash s’allume après elle.',
+  'hw.flash.preflashTight': 'Le flash s’allume au moment même de la photo : 0,3 s au moins est plus sûr.',
 } as const;
