@@ -119,7 +119,7 @@ export const enActions: Record<keyof typeof frActions, string> = {
     'Photos were taken less than 10 minutes ago for “{event}”. This change restarts the capture app: guests will wait about {seconds} {seconds:second|seconds}.',
   'restartConfirm.bodyUnknown':
     'Photos were taken less than 10 minutes ago for “{event}”. This change restarts the capture app: guests will wait a few seconds.',
-  'restartConfirm.go': 'Save and restart',
+  'restartConfirm.go': 'Go on and restart',
   'restart.pending': 'Changes saved. The capture app restarts in a moment…',
   'restart.restarting': 'Restarting the capture app…',
   'restart.refreshing': 'Refreshing the booth’s screen…',
