@@ -6,8 +6,8 @@ export const enHome: Record<keyof typeof frHome, string> = {
   'glance.details': 'Details',
   'glance.hideDetails': 'Hide details',
 
-  'glance.event.lastHour': '{count:photo|photos} in the last hour',
-  'glance.event.total': '{count:photo|photos} since the start',
+  'glance.event.lastHour': '{count} {count:photo|photos} in the last hour',
+  'glance.event.total': '{count} {count:photo|photos} since the start',
   'glance.event.new': 'New event',
 
   'glance.capture.restart': 'Restart',
@@ -15,12 +15,12 @@ export const enHome: Record<keyof typeof frHome, string> = {
   'glance.capture.restarting': 'Restarting…',
 
   'glance.printer.title': 'Printer',
-  'glance.printer.queue': '{count:job|jobs} waiting',
+  'glance.printer.queue': '{count} {count:job|jobs} waiting',
   'glance.printer.open': 'Open printing',
   'glance.printer.unknown': 'The printer’s state is not known yet.',
 
   'glance.disk.title': 'Room for photos',
-  'glance.disk.photosLeft': 'About {count:photo|photos} left',
+  'glance.disk.photosLeft': 'About {count} {count:photo|photos} left',
   'glance.disk.free': '{free} free',
   'glance.disk.unknown': 'Free space cannot be read.',
   'glance.disk.export': 'Export the photos',
@@ -30,7 +30,7 @@ export const enHome: Record<keyof typeof frHome, string> = {
   'glance.hardware.open': 'Hardware settings',
 
   'glance.guests.title': 'Guests',
-  'glance.guests.online': '{count:phone|phones} on the gallery',
+  'glance.guests.online': '{count} {count:phone|phones} on the gallery',
   'glance.guests.qr': 'Gallery QR code',
 
   'maint.failed.reboot': 'The booth could not restart: the system refused. If it stops answering, switch its power off and on.',

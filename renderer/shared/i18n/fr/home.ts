@@ -5,8 +5,8 @@ export const frHome = {
   'glance.details': 'Détails',
   'glance.hideDetails': 'Masquer les détails',
 
-  'glance.event.lastHour': '{count:photo|photos} dans la dernière heure',
-  'glance.event.total': '{count:photo|photos} depuis le début',
+  'glance.event.lastHour': '{count} {count:photo|photos} dans la dernière heure',
+  'glance.event.total': '{count} {count:photo|photos} depuis le début',
   'glance.event.new': 'Nouvel événement',
 
   'glance.capture.restart': 'Redémarrer',
@@ -14,12 +14,12 @@ export const frHome = {
   'glance.capture.restarting': 'Redémarrage en cours…',
 
   'glance.printer.title': 'Imprimante',
-  'glance.printer.queue': '{count:travail|travaux} en attente',
+  'glance.printer.queue': '{count} {count:travail|travaux} en attente',
   'glance.printer.open': 'Ouvrir l’impression',
   'glance.printer.unknown': 'État de l’imprimante inconnu pour l’instant.',
 
   'glance.disk.title': 'Espace pour les photos',
-  'glance.disk.photosLeft': 'Encore environ {count:photo|photos}',
+  'glance.disk.photosLeft': 'Encore environ {count} {count:photo|photos}',
   'glance.disk.free': '{free} libres',
   'glance.disk.unknown': 'Espace libre illisible.',
   'glance.disk.export': 'Exporter les photos',
@@ -29,7 +29,7 @@ export const frHome = {
   'glance.hardware.open': 'Régler le matériel',
 
   'glance.guests.title': 'Invités',
-  'glance.guests.online': '{count:téléphone connecté|téléphones connectés} à la galerie',
+  'glance.guests.online': '{count} {count:téléphone connecté|téléphones connectés} à la galerie',
   'glance.guests.qr': 'QR code de la galerie',
 
   'maint.failed.reboot':
