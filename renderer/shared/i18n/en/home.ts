@@ -43,4 +43,8 @@ export const enHome: Record<keyof typeof frHome, string> = {
   'hw.flash.preflashTooLate':
     'The photo is taken 0.2 s before the countdown ends: with a {value} s pre-flash, the flash comes on after it.',
   'hw.flash.preflashTight': 'The flash comes on just as the photo is taken: at least 0.3 s is safer.',
+
+  'adminGallery.anyDay': 'Any day',
+
+  'maint.subtitle': 'Details, restarts, backup and log. The booth at a glance is on Home.',
 };

@@ -43,4 +43,8 @@ export const frHome = {
   'hw.flash.preflashTooLate':
     'La photo est prise 0,2 s avant la fin du compte à rebours : avec {value} s de pré-flash, le flash s’allume après elle.',
   'hw.flash.preflashTight': 'Le flash s’allume au moment même de la photo : 0,3 s au moins est plus sûr.',
+
+  'adminGallery.anyDay': 'Toutes dates',
+
+  'maint.subtitle': 'Les détails, les redémarrages, la sauvegarde et le journal. La borne d’un coup d’œil est sur l’Accueil.',
 } as const;
