@@ -47,4 +47,6 @@ export const enHome: Record<keyof typeof frHome, string> = {
   'adminGallery.anyDay': 'Any day',
 
   'maint.subtitle': 'Details, restarts, backup and log. The booth at a glance is on Home.',
+
+  'editor.triggerDetails': 'Trigger address (details)',
 };

@@ -47,4 +47,6 @@ export const frHome = {
   'adminGallery.anyDay': 'Toutes dates',
 
   'maint.subtitle': 'Les détails, les redémarrages, la sauvegarde et le journal. La borne d’un coup d’œil est sur l’Accueil.',
+
+  'editor.triggerDetails': 'Adresse de déclenchement (détails)',
 } as const;
