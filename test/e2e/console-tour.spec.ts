@@ -50,3 +50,15 @@ test('with a refused reboot and the capture app down, no page shows raw output',
     expect(await visibleWords(page), path).not.toMatch(RAW);
   }
 });
+
+test('in English too, every console page reads as sentences', async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem('boothdeck.locale', 'en'));
+  await unlockConsole(page);
+  for (const [path, name] of PAGES) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    await page.screenshot({ path: `test-screens/tour-en-${name}.png` });
+    expect(await visibleWords(page), path).not.toMatch(RAW);
+  }
+  await expect(page.getByTestId('dash-logs')).toContainText('Photo list updated.');
+});

@@ -49,4 +49,6 @@ export const enHome: Record<keyof typeof frHome, string> = {
   'maint.subtitle': 'Details, restarts, backup and log. The booth at a glance is on Home.',
 
   'editor.triggerDetails': 'Trigger address (details)',
+
+  'maint.printerIs': 'Printer: {name}',
 };

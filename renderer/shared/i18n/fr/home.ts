@@ -49,4 +49,6 @@ export const frHome = {
   'maint.subtitle': 'Les détails, les redémarrages, la sauvegarde et le journal. La borne d’un coup d’œil est sur l’Accueil.',
 
   'editor.triggerDetails': 'Adresse de déclenchement (détails)',
+
+  'maint.printerIs': 'Imprimante : {name}',
 } as const;
