@@ -16,6 +16,10 @@ test('the Actions page draws the button icons and keeps the trigger addresses be
   const box = await icon.boundingBox();
   expect(box && box.width <= 30).toBe(true);
   expect(await visibleText(page)).not.toMatch(/\/api\/actions\//);
+  // The simulator's badge sits in the rail, over no button of the page.
+  const badge = await page.getByTestId('simulator-badge').boundingBox();
+  const add = await page.getByTestId('action-new').boundingBox();
+  expect(badge && add && badge.x + badge.width <= add.x).toBe(true);
 
   await page.getByTestId('action-card-0').getByTestId('action-edit').click();
   await expect(page.getByTestId('action-editor')).toBeVisible();
@@ -41,5 +45,7 @@ test('hardware: a saved change does not move the page, and a pre-flash under 0,2
   expect(await slider.boundingBox()).toEqual(before);
   await expect(page.getByTestId('hw-preflash-warning')).toContainText('0,2 s avant la fin du compte à rebours');
   await expect(page.getByTestId('hardware-page')).toContainText('Pré-flash : 0,0 s');
+  // The decision names the threshold the field shows, not the top of its hysteresis band.
+  await expect(page.getByTestId('hw-decision')).toContainText('seuil de 80 lux');
   await page.screenshot({ path: 'test-screens/hardware-preflash-warning.png' });
 });
