@@ -1,3 +1,4 @@
+import type { FakePrinter } from '../../server/print/printer.fake.js';
 import { expect, isolatedTest as test } from './fixtures.js';
 import { BOOTH_SCREEN, unlockConsole } from './helpers.js';
 
@@ -24,4 +25,15 @@ test('home: photos arriving with no event are warned about; then the current eve
   await page.getByRole('button', { name: 'Redémarrer l’application de capture' }).click();
   await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('restart-banner')).toBeVisible();
+});
+
+test('home: the printer card says when the queue waits, within seconds, and leads to the print page', async ({ page, service }) => {
+  const printer = service.printer as FakePrinter;
+  await unlockConsole(page, '/admin');
+  await expect(page.getByTestId('home-printer-state')).toHaveText('Prête');
+  printer.setState('Photo', 'stopped', ['media-empty-error'], 'Paper out');
+  await expect(page.getByTestId('home-printer-pause')).toHaveText('La file attend : plus de papier ou de support.', { timeout: 5000 });
+  await page.screenshot({ path: 'test-screens/home-printer-paused.png' });
+  await page.getByTestId('home-printer-open').click();
+  await expect(page.getByTestId('print-page')).toBeVisible();
 });

@@ -51,4 +51,6 @@ export const enHome: Record<keyof typeof frHome, string> = {
   'editor.triggerDetails': 'Trigger address (details)',
 
   'maint.printerIs': 'Printer: {name}',
+
+  'glance.printer.queueEmpty': 'Nothing waiting to print',
 };

@@ -51,4 +51,6 @@ export const frHome = {
   'editor.triggerDetails': 'Adresse de déclenchement (détails)',
 
   'maint.printerIs': 'Imprimante : {name}',
+
+  'glance.printer.queueEmpty': 'Aucune impression en attente',
 } as const;
