@@ -3,6 +3,8 @@ import { expect, isolatedTest as test } from './fixtures.js';
 import { BOOTH_SCREEN, unlockConsole } from './helpers.js';
 
 test.use({ viewport: BOOTH_SCREEN, hasTouch: true });
+// Eight pages each, on a shared two-core machine.
+test.setTimeout(90_000);
 
 const PAGES: [string, string][] = [
   ['/admin', 'home'],
