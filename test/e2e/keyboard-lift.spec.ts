@@ -3,6 +3,8 @@ import { expect, test } from './fixtures.js';
 import { BOOTH_SCREEN, unlockConsole } from './helpers.js';
 
 test.use({ viewport: BOOTH_SCREEN, hasTouch: true });
+// Every field of every page, tapped one by one, on a shared two-core machine.
+test.setTimeout(90_000);
 
 const keyboard = (page: Page) => page.getByTestId('on-screen-keyboard');
 const key = (page: Page, button: string) => keyboard(page).locator(`[data-skbtn="${button}"]`);
@@ -105,4 +107,15 @@ test('a number field gets a keypad, and its value is typed and kept', async ({ p
   await page.screenshot({ path: 'test-screens/keyboard-number-pad.png' });
   await key(page, '{done}').tap();
   await expect(page.getByTestId('editor-save')).toBeEnabled();
+});
+
+test('a hardware number typed on the keypad is applied when the keypad closes, as a real keyboard’s edit', async ({ page }) => {
+  await unlockConsole(page, '/admin/hardware');
+  const hold = page.getByTestId('hw-flash-hold');
+  await hold.tap();
+  for (const button of ['{bksp}', '{bksp}', '{bksp}', '{bksp}', '{bksp}', '3', '5', '0']) await key(page, button).tap();
+  await key(page, '{done}').tap();
+  await expect(page.getByTestId('notice')).toContainText('Réglage appliqué');
+  await page.reload();
+  await expect(page.getByTestId('hw-flash-hold')).toHaveValue('350');
 });
