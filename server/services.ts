@@ -241,21 +241,13 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     dataDir: options.dataDir,
     captureDataDir: options.captureDataDir,
     printStatus: options.printStatus ?? (() => print.summary()),
+    guestsOnline: () => hub.listenerCount('gallery'),
   });
-  const maintenance = new MaintenanceService(
-    ports.system,
-    ports.clock,
-    ports.log,
-    {
-      captureUnit: options.restart?.unit ?? defaultRestartOptions.unit,
-      restartSelf: options.restartSelf ?? (() => ports.log.warn('Restart of Boothdeck asked for, but this host cannot restart it')),
-      selfRestartDelayMs: 500,
-    },
-    () => {
-      dashboard.noteCaptureRestart();
-      restarter.followExternalRestart('dashboard');
-    },
-  );
+  const maintenance = new MaintenanceService(ports.system, ports.clock, ports.log, {
+    requestCaptureRestart: () => restarter.request('manual'),
+    restartSelf: options.restartSelf ?? (() => ports.log.warn('Restart of Boothdeck asked for, but this host cannot restart it')),
+    selfRestartDelayMs: 500,
+  });
   const backup = new BackupService({
     db: ports.db,
     settings,

@@ -47,6 +47,8 @@ export interface DashboardStatus {
   print?: PrintQueueSummary;
   disks: DiskStatus[];
   cpu: { temperature_c: number | null; throttle: ThrottleStatus | null };
+  /** Guests' phones with the gallery open now (its live streams), for the home screen. */
+  guests_online: number;
 }
 
 export type MaintenanceAction = 'restart-capture' | 'restart-boothdeck' | 'reboot';

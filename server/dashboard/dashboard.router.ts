@@ -19,8 +19,8 @@ export function dashboardRouter(dashboard: DashboardService): Router {
 /** POST only: a link or a prefetch can never restart anything. */
 export function maintenanceRouter(maintenance: MaintenanceService): Router {
   const router = Router();
-  router.post('/restart-capture-app', async (_req, res) => {
-    res.json(await maintenance.restartCapture());
+  router.post('/restart-capture-app', (_req, res) => {
+    res.status(202).json(maintenance.restartCapture());
   });
   router.post('/restart-boothdeck', (_req, res) => {
     res.status(202).json(maintenance.restartBoothdeck());

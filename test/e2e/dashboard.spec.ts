@@ -28,7 +28,7 @@ test('status at a glance: capture app, current event with its chart, disks, boar
   await page.screenshot({ path: 'test-screens/dashboard-bottom.png' });
 });
 
-test('each button asks first, then runs its command and says what happened', async ({ page, service }) => {
+test('each button asks first, then runs its command and says what happened, in sentences', async ({ page, service }) => {
   await unlockConsole(page, '/admin/dashboard');
   const commands = () => service.system.calls.filter((c) => c.command === 'systemctl').map((c) => c.args.join(' '));
 
@@ -36,24 +36,29 @@ test('each button asks first, then runs its command and says what happened', asy
   await expect(page.getByTestId('confirm-dialog')).toContainText('Redémarrer l’application de capture ?');
   await page.getByTestId('confirm-cancel').click();
   await expect(page.getByTestId('confirm-dialog')).toBeHidden();
-  expect(commands()).toEqual([]);
 
+  // The same restart as the home screen's: the capture app's own restart, announced by the banner.
   await page.getByTestId('dash-restart-capture').click();
   await page.getByTestId('confirm-ok').click();
-  await expect(page.getByTestId('dash-result')).toHaveText('L’application de capture a redémarré.');
-  expect(commands()).toEqual(['--user restart photobooth-app']);
+  await expect(page.getByTestId('restart-banner')).toBeVisible();
+  await expect.poll(() => service.simulator!.state().restarts).toBe(1);
+  expect(commands()).toEqual([]);
 
-  service.system.respond('systemctl', { code: 1, stdout: '', stderr: 'Failed to reboot: Access denied' });
+  service.system.respond('systemctl', { code: 1, stdout: '', stderr: 'Failed to connect to bus: No medium found' });
   await page.getByTestId('dash-reboot').click();
   await expect(page.getByTestId('confirm-dialog')).toContainText('Toute la borne s’éteint et redémarre');
   await page.getByTestId('confirm-ok').click();
-  await expect(page.getByTestId('dash-result')).toContainText('La commande a échoué');
-  await expect(page.getByTestId('dash-result')).toContainText('Access denied');
-  expect(commands()).toEqual(['--user restart photobooth-app', 'reboot']);
+  await expect(page.getByTestId('dash-result')).toContainText('La borne n’a pas pu redémarrer');
+  expect(commands()).toEqual(['reboot']);
+  // No command, code or system words on screen until the operator asks for the details.
+  const main = page.locator('main');
+  await expect(main).not.toContainText(/exit code|systemctl|\/var\/|Failed to/);
   await page.screenshot({ path: 'test-screens/dashboard-failed.png' });
+  await page.getByTestId('dash-maintenance').getByTestId('details-toggle').click();
+  await expect(page.getByTestId('details-text')).toContainText('Failed to connect to bus');
 
   await page.getByTestId('dash-restart-boothdeck').click();
-  await expect(page.getByTestId('confirm-dialog')).toContainText('code PIN');
+  await expect(page.getByTestId('confirm-dialog')).toContainText('sans nouveau code PIN');
   await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('dash-result')).toContainText('Boothdeck redémarre');
   await expect.poll(() => service.relaunches.count).toBe(1);
@@ -64,6 +69,11 @@ test('the log tail shows the latest lines and filters them by level', async ({ p
   service.services.ports.log.error('Printer went offline', new Error('usb disconnected'));
   await unlockConsole(page, '/admin/dashboard');
   const lines = page.getByTestId('dash-log-line');
+  // Sentences in the console's language; the English lines wait behind "Détails".
+  await expect(lines.first()).toContainText('Erreur technique.');
+  await expect(page.getByTestId('dash-log-lines')).not.toContainText('Printer went offline');
+  await expect(page.getByTestId('dash-log-lines')).toContainText('L’application de capture est connectée.');
+  await page.getByTestId('dash-logs-details').click();
   await expect(lines.first()).toContainText('Printer went offline — usb disconnected');
   await expect(page.getByTestId('dash-log-lines')).toContainText('Capture app slow to answer');
   await page.getByTestId('dash-logs-level-error').click();
@@ -72,7 +82,7 @@ test('the log tail shows the latest lines and filters them by level', async ({ p
   await page.getByTestId('dash-logs-level-warn').click();
   await expect(lines).toHaveCount(2);
   await page.getByTestId('dash-logs-level-info').click();
-  await expect(page.getByTestId('dash-log-lines')).toContainText('Photo index');
+  await expect(page.getByTestId('dash-log-lines')).toContainText('Liste des photos mise à jour.');
   await page.getByTestId('dash-logs').screenshot({ path: 'test-screens/dashboard-logs.png' });
 });
 
@@ -123,6 +133,24 @@ test('backup: download one file, a bad file is refused with its faults, a good o
   await expect(page.getByTestId('dash-backup-error')).toContainText('Cette sauvegarde n’est pas valide, rien n’a été modifié');
   await expect(page.getByTestId('dash-backup-error')).toContainText('Quota d’impression : cette valeur est trop petite.');
   await page.getByTestId('dash-backup').screenshot({ path: 'test-screens/dashboard-backup-refused.png' });
+
+  // A wrong backup names each part at fault as the operator knows it, never "Un réglage".
+  const wrong = structuredClone(backup) as unknown as {
+    settings: { hardware: { led: { count: number } } };
+    presets: { name: string; description: string; created_at: string; actions: unknown[] }[];
+  };
+  wrong.settings.hardware.led.count = -3;
+  wrong.presets = [{ name: '', description: 'x', created_at: '2026-01-01', actions: [] }];
+  await page.getByTestId('dash-backup-file').setInputFiles(asFile('wrong-backup.json', JSON.stringify(wrong)));
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByTestId('dash-backup-error')).toContainText('Anneau LED — nombre de LED : cette valeur est trop petite.');
+  await expect(page.getByTestId('dash-backup-error')).toContainText('Préréglage 1 — nom : ce champ est obligatoire.');
+  await expect(page.getByTestId('dash-backup-error')).not.toContainText('Un réglage');
+  await page.getByTestId('dash-backup').screenshot({ path: 'test-screens/dashboard-backup-wrong.png' });
+
+  await page.getByTestId('dash-backup-file').setInputFiles(asFile('other.json', JSON.stringify({ hello: 'world' })));
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByTestId('dash-backup-error')).toHaveText('Ce fichier n’est pas une sauvegarde de Boothdeck. Rien n’a été modifié.');
 
   await page.getByTestId('dash-backup-file').setInputFiles(asFile('not-json.json', '{ oops'));
   await expect(page.getByTestId('dash-backup-error')).toContainText('JSON invalide');

@@ -1,3 +1,4 @@
+import type { FakePrinter } from '../../server/print/printer.fake.js';
 import { expect, isolatedTest as test } from './fixtures.js';
 import { BOOTH_SCREEN, unlockConsole } from './helpers.js';
 
@@ -22,5 +23,18 @@ test('home: photos arriving with no event are warned about; then the current eve
   await page.screenshot({ path: 'test-screens/home.png' });
 
   await page.getByRole('button', { name: 'Redémarrer l’application de capture' }).click();
+  await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('restart-banner')).toBeVisible();
+});
+
+test('home: the printer card says when the queue waits, within seconds, and leads to the print page', async ({ page, service }) => {
+  const printer = service.printer as FakePrinter;
+  await unlockConsole(page, '/admin');
+  await expect(page.getByTestId('printer-glance')).toHaveAttribute('data-pause', '');
+  printer.setState('Photo', 'stopped', ['media-empty-error'], 'Paper out');
+  await expect(page.getByTestId('printer-glance')).not.toHaveAttribute('data-pause', '', { timeout: 5000 });
+  await expect(page.getByTestId('printer-glance-state')).toContainText('papier');
+  await page.screenshot({ path: 'test-screens/home-printer-paused.png' });
+  await page.getByTestId('printer-glance-action').click();
+  await expect(page.getByTestId('print-page')).toBeVisible();
 });

@@ -14,7 +14,6 @@ async function typeOnScreen(page: Page, text: string): Promise<void> {
     else if (accents.has(char)) {
       await key(page, '{accents}').first().tap();
       await key(page, char).tap();
-      await key(page, '{abc}').first().tap();
     } else if (char !== char.toLowerCase()) {
       await key(page, '{shift}').first().tap();
       await key(page, char).tap();

@@ -21,6 +21,18 @@ describe('counts read as sentences, in each language', () => {
     expect(t('print.error.quota', { count: 1 })).toBe('You only have 1 print left.');
   });
 
+  it('a wait, a restored backup and the photos left agree with their numbers, written as the language writes them', () => {
+    setLocale('fr');
+    expect(t('restartConfirm.body', { event: 'Gala', seconds: 1 })).toContain('environ 1 seconde.');
+    expect(t('dash.backup.restored', { actions: 5, presets: 1 })).toBe('Sauvegarde restaurée : 5 actions et 1 préréglage.');
+    expect(t('dash.disk.photosLeft', { count: 12345 })).toBe('Environ 12\u202f345 photos possibles');
+    expect(t('hw.flash.preflashTooLate', { value: '0,0' })).toContain('0,2 s avant la fin');
+    setLocale('en');
+    expect(t('restartConfirm.body', { event: 'Gala', seconds: 1 })).toContain('about 1 second.');
+    expect(t('dash.backup.restored', { actions: 1, presets: 2 })).toBe('Backup restored: 1 action and 2 presets.');
+    expect(t('dash.disk.photosLeft', { count: 12345 })).toBe('About 12,345 more photos');
+  });
+
   it('no message in either language still says "(s)"', async () => {
     const { fr } = await import('../../renderer/shared/i18n/fr.js');
     const { en } = await import('../../renderer/shared/i18n/en.js');

@@ -1,5 +1,5 @@
 import { useI18n } from '../../shared/i18n/index.js';
-import { useDialogStore } from '../stores/dialog.store.js';
+import { useDialogStore, type ConfirmRequest } from '../stores/dialog.store.js';
 import { useEventsStore } from '../stores/events.store.js';
 import { useRestartStore } from '../stores/restart.store.js';
 
@@ -8,23 +8,25 @@ export const GUESTS_PRESENT_MS = 10 * 60_000;
 
 /**
  * Before a change that restarts the capture app: while an event is on and photos were taken in
- * the last ten minutes, the operator confirms, knowing how long guests will wait.
+ * the last ten minutes, the operator confirms, knowing how long guests will wait. A button whose
+ * only job is a restart asks `otherwise` when no guests are about (one question, never two).
  */
-export function useRestartConfirm(): () => Promise<boolean> {
+export function useRestartConfirm(): (otherwise?: ConfirmRequest) => Promise<boolean> {
   const events = useEventsStore();
   const restart = useRestartStore();
   const dialog = useDialogStore();
   const { t } = useI18n();
 
-  return async () => {
+  return async (otherwise?: ConfirmRequest) => {
+    const quiet = async (): Promise<boolean> => (otherwise ? dialog.confirm(otherwise) : true);
     try {
       await events.load();
     } catch {
-      return true; // Without the events, nothing says guests are waiting: do not block the save.
+      return quiet(); // Without the events, nothing says guests are waiting: do not block the save.
     }
     const current = events.events.find((e) => e.current);
     const last = current?.last_photo_at ? Date.parse(current.last_photo_at) : NaN;
-    if (!current || !(Date.now() - last < GUESTS_PRESENT_MS)) return true;
+    if (!current || !(Date.now() - last < GUESTS_PRESENT_MS)) return quiet();
     const seconds = restart.status?.typical_seconds ?? null;
     return dialog.confirm({
       title: t('restartConfirm.title'),

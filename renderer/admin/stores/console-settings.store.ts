@@ -3,27 +3,17 @@ import { ref } from 'vue';
 import type { Settings } from '../../../server/contract/settings.contract.js';
 import { ApiError } from '../../shared/http.js';
 import { t } from '../../shared/i18n/index.js';
-import { issueSentence } from '../../shared/error-text.js';
 import { describeError } from '../composables/useApiError.js';
+import { useRestartConfirm } from '../composables/useRestartConfirm.js';
 import { dashboardService } from '../services/dashboard.service.js';
+import { backupProblems } from './backup-problems.js';
 import { useDialogStore } from './dialog.store.js';
 import { useNoticeStore } from './notice.store.js';
-
-/** One sentence per fault of a backup file, worded by the shared mapping (never the server's words). */
-const issuesOf = (err: ApiError): string[] => {
-  const issues = (err.details as { issues?: unknown } | undefined)?.issues;
-  return Array.isArray(issues)
-    ? issues.flatMap((i: unknown) => {
-        const field = (i as { field?: unknown }).field;
-        const message = (i as { message?: unknown }).message;
-        return typeof field === 'string' ? [issueSentence({ field, message: typeof message === 'string' ? message : undefined })] : [];
-      })
-    : [describeError(err)];
-};
 
 /** The dashboard's settings section (what has no other home) and the backup file. */
 export const useConsoleSettingsStore = defineStore('console-settings', () => {
   const settings = ref<Settings | null>(null);
+  const confirmRestart = useRestartConfirm();
   const loadError = ref<string | null>(null);
   const saving = ref(false);
   /** What was wrong with the last backup file, one line per fault. */
@@ -75,15 +65,17 @@ export const useConsoleSettingsStore = defineStore('console-settings', () => {
       confirmLabel: t('dash.backup.restore').replace('…', ''),
       danger: true,
     });
-    if (!ok) return;
+    if (!ok || !(await confirmRestart())) return;
     try {
       const answer = await dashboardService.restoreBackup(body);
       useNoticeStore().show('success', t('dash.backup.restored', answer.restored));
       await load();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'validation_failed') {
-        restoreError.value = t('dash.backup.invalid');
-        restoreProblems.value = issuesOf(err);
+        const problems = backupProblems(err);
+        const whole = problems.length === 1 && (problems[0] === t('backup.notBackup') || problems[0] === t('backup.otherVersion'));
+        restoreError.value = whole ? (problems[0] ?? null) : t('dash.backup.invalid');
+        restoreProblems.value = whole ? [] : problems;
       } else if (err instanceof ApiError && err.status === 413) {
         restoreError.value = t('dash.backup.tooLarge');
       } else {

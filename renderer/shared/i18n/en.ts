@@ -4,6 +4,9 @@ import { enErrors } from './en/errors.js';
 import { enDashboard } from './en/dashboard.js';
 import { enGallery } from './en/gallery.js';
 import { enHardware } from './en/hardware.js';
+import { enHome } from './en/home.js';
+import { enLogs } from './en/logs.js';
+import { enBackup } from './en/backup.js';
 import { enPrint } from './en/print.js';
 import { enPublish } from './en/publish.js';
 import type { MessageKey } from './fr.js';
@@ -17,4 +20,7 @@ export const en: Record<MessageKey, string> = {
   ...enHardware,
   ...enErrors,
   ...enPublish,
+  ...enHome,
+  ...enLogs,
+  ...enBackup,
 };

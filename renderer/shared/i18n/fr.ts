@@ -4,6 +4,9 @@ import { frErrors } from './fr/errors.js';
 import { frDashboard } from './fr/dashboard.js';
 import { frGallery } from './fr/gallery.js';
 import { frHardware } from './fr/hardware.js';
+import { frHome } from './fr/home.js';
+import { frLogs } from './fr/logs.js';
+import { frBackup } from './fr/backup.js';
 import { frPrint } from './fr/print.js';
 import { frPublish } from './fr/publish.js';
 
@@ -17,6 +20,9 @@ export const fr = {
   ...frHardware,
   ...frErrors,
   ...frPublish,
+  ...frHome,
+  ...frLogs,
+  ...frBackup,
 } as const;
 
 export type MessageKey = keyof typeof fr;

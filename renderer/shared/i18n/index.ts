@@ -20,6 +20,11 @@ const locale: Ref<Locale> = ref(initialLocale());
 const PLURAL = /\{(\w+):([^|{}]*)\|([^{}]*)\}/g;
 
 const pluralRules: Record<Locale, Intl.PluralRules> = { fr: new Intl.PluralRules('fr'), en: new Intl.PluralRules('en') };
+/** Numbers read as the language writes them: "1 234", "0,2" in French. */
+const numbers: Record<Locale, Intl.NumberFormat> = {
+  fr: new Intl.NumberFormat('fr', { maximumFractionDigits: 2 }),
+  en: new Intl.NumberFormat('en', { maximumFractionDigits: 2 }),
+};
 
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
   const text = dictionaries[locale.value][key];
@@ -30,7 +35,11 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
       if (typeof value !== 'number') return whole;
       return rules.select(value) === 'one' ? one : other;
     })
-    .replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+    .replace(/\{(\w+)\}/g, (whole, name: string) => {
+      const value = params[name];
+      if (value === undefined) return whole;
+      return typeof value === 'number' ? numbers[locale.value].format(value) : value;
+    });
 }
 
 export function setLocale(next: Locale): void {

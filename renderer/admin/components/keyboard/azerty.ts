@@ -21,9 +21,16 @@ export const AZERTY_LAYOUT = {
     '{abc} œ Œ æ ’ « » ! ? {abc}',
     '{abc} " {space} * {done}',
   ],
+  /** Whole numbers: a keypad, nothing to miss-type. */
+  numeric: ['1 2 3', '4 5 6', '7 8 9', '{bksp} 0 {done}'],
+  /** Numbers with a decimal part: the separator the console's language writes. */
+  decimal: ['1 2 3', '4 5 6', '7 8 9', '{decimal} 0 {bksp}', '{done}'],
 };
 
+/** The layouts a field can open on. */
+export type LayoutName = keyof typeof AZERTY_LAYOUT;
+
 export const KEY_LABELS: Record<'fr' | 'en', Record<string, string>> = {
-  fr: { '{bksp}': '⌫', '{shift}': '⇧', '{space}': 'espace', '{done}': 'OK', '{accents}': 'éà&', '{abc}': 'abc' },
-  en: { '{bksp}': '⌫', '{shift}': '⇧', '{space}': 'space', '{done}': 'Done', '{accents}': 'éà&', '{abc}': 'abc' },
+  fr: { '{bksp}': '⌫', '{shift}': '⇧', '{space}': 'espace', '{done}': 'OK', '{accents}': 'éà&', '{abc}': 'abc', '{decimal}': ',' },
+  en: { '{bksp}': '⌫', '{shift}': '⇧', '{space}': 'space', '{done}': 'Done', '{accents}': 'éà&', '{abc}': 'abc', '{decimal}': '.' },
 };

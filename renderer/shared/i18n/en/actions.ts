@@ -116,10 +116,10 @@ export const enActions: Record<keyof typeof frActions, string> = {
 
   'restartConfirm.title': 'Restart during the event?',
   'restartConfirm.body':
-    'Photos were taken less than 10 minutes ago for “{event}”. Saving restarts the capture app: guests will wait about {seconds} seconds.',
+    'Photos were taken less than 10 minutes ago for “{event}”. This change restarts the capture app: guests will wait about {seconds} {seconds:second|seconds}.',
   'restartConfirm.bodyUnknown':
-    'Photos were taken less than 10 minutes ago for “{event}”. Saving restarts the capture app: guests will wait a few seconds.',
-  'restartConfirm.go': 'Save and restart',
+    'Photos were taken less than 10 minutes ago for “{event}”. This change restarts the capture app: guests will wait a few seconds.',
+  'restartConfirm.go': 'Go on and restart',
   'restart.pending': 'Changes saved. The capture app restarts in a moment…',
   'restart.restarting': 'Restarting the capture app…',
   'restart.refreshing': 'Refreshing the booth’s screen…',

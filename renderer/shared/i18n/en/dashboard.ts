@@ -15,7 +15,7 @@ export const enDashboard: Record<keyof typeof frDashboard, string> = {
 
   'dash.event.title': 'Current event',
   'dash.event.none': 'No current event.',
-  'dash.event.photos': '{count} photos',
+  'dash.event.photos': '{count} {count:photo|photos}',
   'dash.chart.title': 'Photos per hour',
   'dash.chart.empty': 'No photos in this event yet.',
   'dash.chart.series': 'Photos',
@@ -35,7 +35,7 @@ export const enDashboard: Record<keyof typeof frDashboard, string> = {
   'dash.disk.free': '{free} free of {total}',
   'dash.disk.unreadable': 'Unreadable',
   'dash.disk.low': 'Less than 1 GB free: make room before the event.',
-  'dash.disk.photosLeft': 'About {count} more photos',
+  'dash.disk.photosLeft': 'About {count} more {count:photo|photos}',
 
   'dash.board.title': 'Board',
   'dash.board.temperature': 'CPU temperature',
@@ -63,7 +63,7 @@ export const enDashboard: Record<keyof typeof frDashboard, string> = {
     'The booth screen pauses for about ten seconds while the capture app restarts. Photos already taken are kept.',
   'dash.confirm.restartBoothdeck.title': 'Restart Boothdeck?',
   'dash.confirm.restartBoothdeck.body':
-    'This console and the guest gallery stop for a few seconds and come back. You will need to enter the PIN again.',
+    'This console and the guest gallery stop for a few seconds and come back by themselves, without a new PIN.',
   'dash.confirm.reboot.title': 'Reboot the booth?',
   'dash.confirm.reboot.body':
     'The whole booth shuts down and starts again: it is unavailable for one to two minutes, captures and gallery included.',
@@ -99,7 +99,7 @@ export const enDashboard: Record<keyof typeof frDashboard, string> = {
   'dash.backup.restore': 'Restore a backup…',
   'dash.confirm.restore.title': 'Restore this backup?',
   'dash.confirm.restore.body': '“{file}” will replace the current settings, actions and presets. The capture app will restart.',
-  'dash.backup.restored': 'Backup restored: {actions} actions and {presets} presets.',
+  'dash.backup.restored': 'Backup restored: {actions} {actions:action|actions} and {presets} {presets:preset|presets}.',
   'dash.backup.notJson': 'This file is not a readable backup (invalid JSON). Nothing was changed.',
   'dash.backup.invalid': 'This backup is not valid, nothing was changed:',
   'dash.backup.tooLarge': 'This file is too large to be a backup. Nothing was changed.',

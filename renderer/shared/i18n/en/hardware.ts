@@ -39,9 +39,10 @@ export const enHardware: Record<keyof typeof frHardware, string> = {
   'hw.diag.noFire': 'The flash will not fire',
   'hw.reason.manual': 'Automatic flash is off: it always fires, at {brightness} %.',
   'hw.reason.dark': 'The light is below the {threshold} lux threshold.',
-  'hw.reason.dark-hold': 'Between {threshold} and {upper} lux: it keeps firing until the light passes {upper} lux (hysteresis).',
-  'hw.reason.bright': 'The light is above {upper} lux: bright enough.',
-  'hw.reason.bright-hold': 'Between {threshold} and {upper} lux: it stays off until the light drops below {threshold} lux (hysteresis).',
+  'hw.reason.dark-hold':
+    'A little above the {threshold} lux threshold: the flash keeps firing up to {upper} lux, so as not to switch with every cloud.',
+  'hw.reason.bright': 'The light is above the {threshold} lux threshold: bright enough.',
+  'hw.reason.bright-hold': 'The light is above the {threshold} lux threshold: bright enough.',
   'hw.reason.no-reading': 'The sensor does not answer: the flash fires to be safe.',
   'hw.diag.ledBrightness': 'Ring brightness',
   'hw.diag.ledAuto': '{value} % (automatic)',

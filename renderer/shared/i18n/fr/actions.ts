@@ -114,10 +114,10 @@ export const frActions = {
 
   'restartConfirm.title': 'Redémarrer pendant l’événement ?',
   'restartConfirm.body':
-    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Enregistrer redémarre l’application de capture : les invités attendront environ {seconds} secondes.',
+    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Ce changement redémarre l’application de capture : les invités attendront environ {seconds} {seconds:seconde|secondes}.',
   'restartConfirm.bodyUnknown':
-    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Enregistrer redémarre l’application de capture : les invités attendront quelques secondes.',
-  'restartConfirm.go': 'Enregistrer et redémarrer',
+    'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Ce changement redémarre l’application de capture : les invités attendront quelques secondes.',
+  'restartConfirm.go': 'Continuer et redémarrer',
   'restart.pending': 'Modifications enregistrées. Redémarrage de l’application de capture dans un instant…',
   'restart.restarting': 'Redémarrage de l’application de capture…',
   'restart.refreshing': 'Rafraîchissement de l’écran de la borne…',

@@ -13,7 +13,7 @@ export const frDashboard = {
 
   'dash.event.title': 'Événement en cours',
   'dash.event.none': 'Aucun événement en cours.',
-  'dash.event.photos': '{count} photos',
+  'dash.event.photos': '{count} {count:photo|photos}',
   'dash.chart.title': 'Photos par heure',
   'dash.chart.empty': 'Pas encore de photo pour cet événement.',
   'dash.chart.series': 'Photos',
@@ -33,7 +33,7 @@ export const frDashboard = {
   'dash.disk.free': '{free} libres sur {total}',
   'dash.disk.unreadable': 'Illisible',
   'dash.disk.low': 'Moins de 1 Go libre : libérez de la place avant l’événement.',
-  'dash.disk.photosLeft': 'Environ {count} photos possibles',
+  'dash.disk.photosLeft': 'Environ {count} {count:photo possible|photos possibles}',
 
   'dash.board.title': 'Carte',
   'dash.board.temperature': 'Température CPU',
@@ -61,7 +61,7 @@ export const frDashboard = {
     'L’écran de la borne s’interrompt une dizaine de secondes, le temps que l’application de capture redémarre. Les photos déjà prises sont conservées.',
   'dash.confirm.restartBoothdeck.title': 'Redémarrer Boothdeck ?',
   'dash.confirm.restartBoothdeck.body':
-    'Cette console et la galerie des invités s’arrêtent quelques secondes puis reviennent. Il faudra saisir le code PIN de nouveau.',
+    'Cette console et la galerie des invités s’arrêtent quelques secondes puis reviennent d’elles-mêmes, sans nouveau code PIN.',
   'dash.confirm.reboot.title': 'Redémarrer la borne ?',
   'dash.confirm.reboot.body':
     'Toute la borne s’éteint et redémarre : elle sera indisponible une à deux minutes, prises de vue et galerie comprises.',
@@ -98,7 +98,7 @@ export const frDashboard = {
   'dash.confirm.restore.title': 'Restaurer cette sauvegarde ?',
   'dash.confirm.restore.body':
     '« {file} » remplacera les réglages, les actions et les préréglages actuels. L’application de capture redémarrera.',
-  'dash.backup.restored': 'Sauvegarde restaurée : {actions} actions et {presets} préréglages.',
+  'dash.backup.restored': 'Sauvegarde restaurée : {actions} {actions:action|actions} et {presets} {presets:préréglage|préréglages}.',
   'dash.backup.notJson': 'Ce fichier n’est pas une sauvegarde lisible (JSON invalide). Rien n’a été modifié.',
   'dash.backup.invalid': 'Cette sauvegarde n’est pas valide, rien n’a été modifié :',
   'dash.backup.tooLarge': 'Ce fichier est trop volumineux pour être une sauvegarde. Rien n’a été modifié.',

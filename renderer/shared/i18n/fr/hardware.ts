@@ -38,9 +38,10 @@ export const frHardware = {
   'hw.diag.noFire': 'Le flash ne se déclenchera pas',
   'hw.reason.manual': 'Flash automatique désactivé : il se déclenche toujours, à {brightness} %.',
   'hw.reason.dark': 'La lumière est sous le seuil de {threshold} lux.',
-  'hw.reason.dark-hold': 'Entre {threshold} et {upper} lux : il reste actif jusqu’à dépasser {upper} lux (hystérésis).',
-  'hw.reason.bright': 'La lumière dépasse {upper} lux : assez clair.',
-  'hw.reason.bright-hold': 'Entre {threshold} et {upper} lux : il reste inactif jusqu’à passer sous {threshold} lux (hystérésis).',
+  'hw.reason.dark-hold':
+    'Un peu au-dessus du seuil de {threshold} lux : le flash reste actif jusqu’à {upper} lux, pour ne pas alterner à chaque nuage.',
+  'hw.reason.bright': 'La lumière est au-dessus du seuil de {threshold} lux : assez clair.',
+  'hw.reason.bright-hold': 'La lumière est au-dessus du seuil de {threshold} lux : assez clair.',
   'hw.reason.no-reading': 'Le capteur ne répond pas : le flash se déclenche par précaution.',
   'hw.diag.ledBrightness': 'Luminosité de l’anneau',
   'hw.diag.ledAuto': '{value} % (automatique)',

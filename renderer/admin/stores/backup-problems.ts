@@ -1,0 +1,54 @@
+import { type ApiError } from '../../shared/http.js';
+import { reasonOf } from '../../shared/error-text.js';
+import { fr } from '../../shared/i18n/fr.js';
+import { t, type MessageKey } from '../../shared/i18n/index.js';
+import { describeError } from '../composables/useApiError.js';
+
+interface Issue {
+  field: string;
+  message?: string;
+}
+
+const isKey = (key: string): key is MessageKey => key in fr;
+const TOP = ['created_at', 'settings', 'actions', 'presets'];
+
+/** "Préréglage 2 — nom", "Anneau LED — nombre de LED": a backup's part as the operator knows it. */
+export function backupFieldLabel(field: string): string {
+  const [top = '', index, ...rest] = field.split('.');
+  const number = Number(index) + 1;
+  if (top === 'settings' && index !== undefined) {
+    // The deepest part the console can name: "hardware.led.count", else "hardware.led", else "hardware".
+    const parts = [index, ...rest];
+    for (let n = parts.length; n > 0; n--) {
+      const key = `backup.field.${parts.slice(0, n).join('.')}`;
+      if (isKey(key)) return t(key);
+    }
+    return t('backup.field.settings');
+  }
+  if ((top === 'actions' || top === 'presets') && index !== undefined && Number.isInteger(number)) {
+    const one = top === 'actions' ? 'action' : 'preset';
+    const key = `backup.field.${one}.${rest[0] ?? ''}`;
+    return t(isKey(key) ? key : (`backup.field.${one}` as MessageKey), { number });
+  }
+  const key = `backup.field.${top}`;
+  return TOP.includes(top) && isKey(key) ? t(key) : t('backup.field.unknown', { name: top });
+}
+
+/** One sentence per fault of a refused backup, naming the part at fault (never the server's words). */
+export function backupProblems(err: ApiError): string[] {
+  const raw = (err.details as { issues?: unknown } | undefined)?.issues;
+  if (!Array.isArray(raw)) return [describeError(err)];
+  const issues = raw.flatMap((i: unknown): Issue[] => {
+    const field = (i as { field?: unknown }).field;
+    const message = (i as { message?: unknown }).message;
+    return typeof field === 'string' ? [{ field, message: typeof message === 'string' ? message : undefined }] : [];
+  });
+  // Not a backup at all, or one from elsewhere: one sentence says it better than a list of every field.
+  if (issues.some((i) => i.field === 'format' || i.field === '(body)')) return [t('backup.notBackup')];
+  if (issues.some((i) => i.field === 'version')) return [t('backup.otherVersion')];
+  return issues.map((i) => {
+    // The backup's own words for an empty name: a field to fill in.
+    const reason = /must not be empty/i.test(i.message ?? '') ? 'required' : reasonOf(i);
+    return t('error.sentence', { field: backupFieldLabel(i.field), reason: t(`error.reason.${reason}`) });
+  });
+}
