@@ -82,14 +82,19 @@ describe('every kind of media', () => {
       .put('/api/admin/settings')
       .set('Cookie', t.cookie)
       .send({ print: { enable: true } });
+    // A guest prints from a browser that visited the gallery.
+    const visit = await request(t.app).get('/api/gallery/session');
+    const cookie = String(visit.headers['set-cookie']).split(';')[0] ?? '';
     for (const kind of ['video', 'animation'] as const) {
-      const asGuest = await request(t.app).post(`/api/gallery/photos/${ids[kind]}/print`).send({ copies: 1 });
+      const asGuest = await request(t.app).post(`/api/gallery/photos/${ids[kind]}/print`).set('Cookie', cookie).send({ copies: 1 });
       expect(asGuest.status).toBe(409);
       expect(asGuest.body.error.code).toBe('not_printable');
       const asOperator = await request(t.app).post(`/api/admin/photos/${ids[kind]}/print`).set('Cookie', t.cookie).send({ copies: 1 });
       expect(asOperator.status).toBe(409);
     }
-    expect((await request(t.app).post(`/api/gallery/photos/${ids.collage}/print`).send({ copies: 1 })).status).toBe(201);
+    expect((await request(t.app).post(`/api/gallery/photos/${ids.collage}/print`).set('Cookie', cookie).send({ copies: 1 })).status).toBe(
+      201,
+    );
     expect((await request(t.app).get('/api/admin/print/queue').set('Cookie', t.cookie)).body.jobs).toHaveLength(1);
   });
 
