@@ -24,10 +24,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * the quota per address counts.
  */
 const addressOf = (guest: number): string => `127.0.${1 + Math.floor(guest / 250)}.${1 + (guest % 250)}`;
-const agents = Array.from(
-  { length: sessions },
-  (_, i) => new http.Agent({ keepAlive: true, localAddress: addressOf(i) }),
-);
+const agents = Array.from({ length: sessions }, (_, i) => new http.Agent({ keepAlive: true, localAddress: addressOf(i) }));
 
 function send(
   guest: number,
