@@ -182,4 +182,6 @@ export const enPrint: Record<keyof typeof frPrint, string> = {
   'printGlance.action.choose': 'Choose a printer',
   'printGlance.action.fix': 'See what blocks it',
   'printGlance.action.settle': 'Check the prints',
+  'printer.sentence.unknown_printer': 'Unknown to CUPS',
+  'printer.todo.unknown_printer': 'CUPS no longer knows this printer: plug it back in or choose another one in the settings.',
 };

@@ -181,4 +181,6 @@ export const frPrint = {
   'printGlance.action.choose': 'Choisir une imprimante',
   'printGlance.action.fix': 'Voir ce qui bloque',
   'printGlance.action.settle': 'Vérifier les impressions',
+  'printer.sentence.unknown_printer': 'Inconnue de CUPS',
+  'printer.todo.unknown_printer': 'Cette imprimante n’existe plus dans CUPS : rebranchez-la ou choisissez-en une autre dans les réglages.',
 } as const;
