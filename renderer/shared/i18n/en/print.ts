@@ -184,4 +184,5 @@ export const enPrint: Record<keyof typeof frPrint, string> = {
   'printGlance.action.settle': 'Check the prints',
   'printer.sentence.unknown_printer': 'Unknown to CUPS',
   'printer.todo.unknown_printer': 'CUPS no longer knows this printer: plug it back in or choose another one in the settings.',
+  'printer.todo.no_printer_elsewhere': 'Choose a printer on the Printing page.',
 };

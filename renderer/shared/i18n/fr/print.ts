@@ -183,4 +183,5 @@ export const frPrint = {
   'printGlance.action.settle': 'Vérifier les impressions',
   'printer.sentence.unknown_printer': 'Inconnue de CUPS',
   'printer.todo.unknown_printer': 'Cette imprimante n’existe plus dans CUPS : rebranchez-la ou choisissez-en une autre dans les réglages.',
+  'printer.todo.no_printer_elsewhere': 'Choisissez une imprimante sur la page Impression.',
 } as const;
