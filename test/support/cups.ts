@@ -42,9 +42,7 @@ const blank = (rgb: number[]): boolean => rgb.every((c) => c >= 245);
  * The first page rendered by pdftoppm (a small PNG), read as RGB: whether each edge is blank
  * paper, and the colour near the top and the bottom.
  */
-export async function pageEdges(
-  pdf: string,
-): Promise<{
+export async function pageEdges(pdf: string): Promise<{
   blank: Record<'top' | 'bottom' | 'left' | 'right', boolean>;
   top: number[];
   bottom: number[];
