@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { copyBounded, TooLargeError } from '../media/bounded-read.js';
 import { contentTypeOf } from '../photos/media-kind.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
-import type { PrinterStatus } from '../contract/print.contract.js';
+import type { PaperSize, PrinterStatus } from '../contract/print.contract.js';
 import type { PrintSettings } from '../contract/settings.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
@@ -203,7 +203,7 @@ export class PrintWorker {
         title: `Boothdeck ${job.id} ${job.photo_id}`,
         paper: settings.paper,
         layout: settings.layout,
-        orientation: await orientationOf(file),
+        orientation: pageOrientation(await shapeOf(file), this.watch.paper(settings.paper)),
       };
       const cupsJobId = await this.printer.submit(printer, file, options);
       this.repo.setCupsJob(job.id, cupsJobId, this.clock.now());
@@ -307,8 +307,18 @@ export class PrintWorker {
 
 class MissingPhotoError extends Error {}
 
+/**
+ * What CUPS is asked so that the photo's shape follows the paper's: a quarter turn when they
+ * differ. Paper of unknown size is taken as portrait, as PPDs declare their sizes.
+ */
+export function pageOrientation(photo: 'portrait' | 'landscape' | null, paper: PaperSize | null): SubmitOptions['orientation'] {
+  if (photo === null) return null;
+  const paperLandscape = paper?.width_mm != null && paper.height_mm != null && paper.width_mm > paper.height_mm;
+  return (photo === 'landscape') !== paperLandscape ? 'landscape' : 'portrait';
+}
+
 /** The photo's shape as it will be seen (EXIF orientations 5 to 8 turn it a quarter); null if unreadable. */
-async function orientationOf(file: string): Promise<SubmitOptions['orientation']> {
+async function shapeOf(file: string): Promise<'portrait' | 'landscape' | null> {
   try {
     const meta = await sharp(file).metadata();
     if (!meta.width || !meta.height) return null;

@@ -26,7 +26,11 @@ export interface SubmitOptions {
   /** A PageSize the printer declares; null leaves the printer's default. */
   paper: string | null;
   layout: 'fill' | 'fit';
-  /** The photo's shape; null when it could not be read (CUPS then turns the image itself). */
+  /**
+   * The page orientation asked of CUPS (orientation-requested): `landscape` turns the photo a
+   * quarter onto the paper (a landscape photo on portrait paper, or the reverse), `portrait`
+   * leaves it as it is; null when the photo could not be read (CUPS then decides).
+   */
   orientation: 'portrait' | 'landscape' | null;
 }
 

@@ -78,6 +78,11 @@ describe('the paper and layout through CUPS-PDF', () => {
     // Its left (red) and right (blue) halves now run along the page's length: top and bottom differ.
     expect([near(land.top, RED) || near(land.top, BLUE), near(land.bottom, RED) || near(land.bottom, BLUE)]).toEqual([true, true]);
     expect(near(land.top, RED)).not.toBe(near(land.bottom, RED));
+    // On landscape paper (6×4 in), a landscape photo stays as it is: red on the left, blue on the right.
+    const wide = await pageEdges(
+      await printed(await twoColourPhoto('l2.jpg', 1200, 800), { paper: 'Custom.6x4in', orientation: 'portrait' }),
+    );
+    expect([near(wide.left, RED), near(wide.right, BLUE)]).toEqual([true, true]);
     const port = await pageEdges(await printed(await twoColourPhoto('p.jpg', 800, 1200), { paper: 'A5', orientation: 'portrait' }));
     expect(near(port.top, RED)).toBe(true);
     expect(near(port.bottom, BLUE)).toBe(true);

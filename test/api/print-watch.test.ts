@@ -194,7 +194,12 @@ describe('paper and layout', () => {
     expect(res.body.job.copies).toBe(1);
     await jobReaches(t.services.hub, res.body.job.id as number, 'done', jobOf(res.body.job.id as number));
     expect(printer.jobs[0]?.options).toMatchObject({ paper: 'A6', layout: 'fit', copies: 1 });
-    expect(printer.jobs[0]?.options.orientation).toMatch(/^(portrait|landscape)$/);
+    // The simulator's photos are landscape: turned onto portrait A6, left as they are on landscape 6×4 in.
+    expect(printer.jobs[0]?.options.orientation).toBe('landscape');
+    await setPrint({ paper: 'w432h288' });
+    const wide = (await admin('post', '/print/test-page')).body.job.id as number;
+    await jobReaches(t.services.hub, wide, 'done', jobOf(wide));
+    expect(printer.jobs[1]?.options).toMatchObject({ paper: 'w432h288', orientation: 'portrait' });
     const papers = await admin('get', '/print/papers?printer=Photo');
     expect(papers.body).toEqual({
       papers: [

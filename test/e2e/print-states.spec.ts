@@ -76,17 +76,18 @@ async function setPrinter(service: TestService, c: PrinterCase): Promise<void> {
   expect(service.services.printWorker.printerStatus().pause).toBe(c.pause);
 }
 
-async function photo(service: TestService): Promise<void> {
+async function photo(service: TestService): Promise<string> {
   service.services.events.create({ name: 'Mariage' });
   const item = await service.simulator!.capture('a');
   await expect.poll(() => service.services.photoRepository.find(item.id)).toBeDefined();
+  return item.id;
 }
 
 test.describe('at the booth', () => {
   test.use({ viewport: BOOTH_SCREEN, hasTouch: true });
 
   test('the Impression page and the home screen say each printer state in words, live', async ({ page, service }) => {
-    await photo(service);
+    const photoId = await photo(service);
     await unlockConsole(page, '/admin/print');
     for (const c of CASES) {
       await setPrinter(service, c);
@@ -95,6 +96,25 @@ test.describe('at the booth', () => {
       await expect(page.getByText(/com\.dnp/)).toBeHidden();
       await page.screenshot({ path: `test-screens/print-page-${c.name}.png`, fullPage: true });
     }
+    await setPrinter(service, CASES[0]!);
+    await page.getByTestId('print-settings').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-screens/print-page-settings.png' });
+
+    // A job CUPS forgot: "état inconnu", retried or counted by hand, never counted by itself.
+    const printer = service.printer as FakePrinter;
+    printer.hold = true;
+    const jobId = (await service.services.print.requestAdmin(photoId, 2)).job.id;
+    await expect.poll(() => printer.jobs.length).toBe(1);
+    printer.forget(printer.jobs[0]!.id);
+    const row = page.getByTestId(`print-job-${jobId}`);
+    await expect(row.getByTestId('print-job-state')).toHaveText('État inconnu');
+    await expect(row.getByTestId('print-job-retry')).toBeVisible();
+    await row.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: 'test-screens/print-page-unknown-job.png' });
+    await row.getByTestId('print-job-count').click();
+    await expect(row.getByTestId('print-job-state')).toHaveText('Imprimée');
+    await expect(page.getByTestId('counter-total')).toContainText('2');
+
     await page.goto('/admin');
     for (const c of CASES) {
       await setPrinter(service, c);

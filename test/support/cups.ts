@@ -42,9 +42,13 @@ const blank = (rgb: number[]): boolean => rgb.every((c) => c >= 245);
  * The first page rendered by pdftoppm (a small PNG), read as RGB: whether each edge is blank
  * paper, and the colour near the top and the bottom.
  */
-export async function pageEdges(
-  pdf: string,
-): Promise<{ blank: Record<'top' | 'bottom' | 'left' | 'right', boolean>; top: number[]; bottom: number[] }> {
+export async function pageEdges(pdf: string): Promise<{
+  blank: Record<'top' | 'bottom' | 'left' | 'right', boolean>;
+  top: number[];
+  bottom: number[];
+  left: number[];
+  right: number[];
+}> {
   const png = execFileSync('pdftoppm', ['-r', '24', '-png', '-singlefile', pdf]);
   const { default: sharp } = await import('sharp');
   const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -65,6 +69,8 @@ export async function pageEdges(
     },
     top: at(w >> 1, Math.round(h * 0.1)),
     bottom: at(w >> 1, Math.round(h * 0.9)),
+    left: at(Math.round(w * 0.1), h >> 1),
+    right: at(Math.round(w * 0.9), h >> 1),
   };
 }
 

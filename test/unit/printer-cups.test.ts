@@ -3,6 +3,7 @@ import { pauseOf } from '../../server/print/printer-monitor.js';
 import { CupsPrinter, parsePrinters } from '../../server/print/printer.cups.js';
 import { jobRequest, parseJobAnswer, type IppJob } from '../../server/print/ipp.client.js';
 import { paperSize } from '../../server/print/paper-sizes.js';
+import { pageOrientation } from '../../server/print/print-worker.js';
 import { layoutOptions, parseAttributes, parsePapers, parseSupplies } from '../../server/print/printer.cups.js';
 import { PrinterUnreachableError } from '../../server/print/printer.port.js';
 import type { CommandResult, SystemCommand, SystemPort } from '../../server/system/system.port.js';
@@ -168,5 +169,18 @@ Resolution/Output Resolution: 150dpi *300dpi
     });
     expect(parseJobAnswer(answer(0x0406, Buffer.alloc(0)))).toBeNull();
     expect(jobRequest('PDF', 12).includes(Buffer.from('ipp://localhost/printers/PDF'))).toBe(true);
+  });
+});
+
+describe('the orientation asked of CUPS', () => {
+  it('turns the photo a quarter only when its shape and the paper’s differ', () => {
+    const a6 = paperSize('A6');
+    const sixByFour = paperSize('w432h288');
+    expect(pageOrientation('landscape', a6)).toBe('landscape');
+    expect(pageOrientation('portrait', a6)).toBe('portrait');
+    expect(pageOrientation('landscape', sixByFour)).toBe('portrait');
+    expect(pageOrientation('portrait', sixByFour)).toBe('landscape');
+    expect(pageOrientation('landscape', null)).toBe('landscape');
+    expect(pageOrientation(null, a6)).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import type { GuestPrintJob, GuestPrintSession, PrintPauseReason } from '../../.
 import { ApiError } from '../../shared/http.js';
 import { printService } from '../services/print.service.js';
 
-export type PrintRefusal = 'disabled' | 'unavailable' | 'quota' | null;
+export type PrintRefusal = 'disabled' | 'unavailable' | 'session' | 'quota' | null;
 export type SendError =
   { kind: 'quota'; remaining: number } | { kind: 'disabled' | 'unavailable' | 'session' | 'gone' | 'network' | 'other' };
 
@@ -20,6 +20,8 @@ export const usePrintStore = defineStore('guestPrint', () => {
     if (!session.value.enabled) return 'disabled';
     // No printer can be chosen at the booth: a print would never come out.
     if (paused.value === 'no_printer') return 'unavailable';
+    // This browser keeps no gallery cookie (blocked, or too many from this phone): a print would be refused.
+    if (!session.value.has_session) return 'session';
     return session.value.remaining <= 0 ? 'quota' : null;
   });
   /** The most a guest may ask for now: the settings' bound within what is left. */

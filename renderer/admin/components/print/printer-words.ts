@@ -43,6 +43,8 @@ export function reasonSentences(status: PrinterStatus | null): string[] {
 
 /** The printer's state in a few words: what a glance needs. */
 export function stateSentence(status: PrinterStatus | null): string {
+  // A printer chosen by name that CUPS does not list (unplugged, removed).
+  if (status?.pause === 'no_printer' && status.name) return t('printer.sentence.unknown_printer');
   if (!status || status.state === 'unknown') {
     return status?.pause === 'no_printer' ? t('printer.sentence.no_printer') : t('printer.sentence.unknown');
   }
@@ -50,8 +52,10 @@ export function stateSentence(status: PrinterStatus | null): string {
   return status.state === 'printing' ? t('printer.sentence.printing') : t('printer.sentence.ready');
 }
 
-/** What to do about it, or null when nothing is needed. */
-export function todoSentence(status: PrinterStatus | null): string | null {
+/** What to do about it, or null when nothing is needed; `elsewhere` when the settings are not on screen. */
+export function todoSentence(status: PrinterStatus | null, elsewhere = false): string | null {
+  if (status?.pause === 'no_printer' && status.name) return t('printer.todo.unknown_printer');
+  if (status?.pause === 'no_printer' && elsewhere) return t('printer.todo.no_printer_elsewhere');
   return status?.pause ? t(`printer.todo.${status.pause}`) : null;
 }
 

@@ -100,7 +100,7 @@ export const enPrint: Record<keyof typeof frPrint, string> = {
   'print.before.offline': 'The printer is offline: your print will wait until it is back.',
   'print.buttonUnavailable': 'Printing unavailable',
   'print.error.unavailable': 'Printing is unavailable: no printer is ready at the booth.',
-  'print.error.session': 'Your gallery session has expired: reload the page, then try again.',
+  'print.error.session': 'This page has no gallery session: reload it (cookies must be allowed), then try again.',
   'print.state.unknown': 'We do not know whether your photo came out. Ask the booth team.',
   'print.preview.fill': 'Preview: the photo fills the paper, its edges are cropped.',
   'print.preview.fit': 'Preview: the whole photo, with white margins.',
@@ -182,4 +182,7 @@ export const enPrint: Record<keyof typeof frPrint, string> = {
   'printGlance.action.choose': 'Choose a printer',
   'printGlance.action.fix': 'See what blocks it',
   'printGlance.action.settle': 'Check the prints',
+  'printer.sentence.unknown_printer': 'Unknown to CUPS',
+  'printer.todo.unknown_printer': 'CUPS no longer knows this printer: plug it back in or choose another one in the settings.',
+  'printer.todo.no_printer_elsewhere': 'Choose a printer on the Printing page.',
 };

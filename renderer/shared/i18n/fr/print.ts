@@ -98,7 +98,7 @@ export const frPrint = {
   'print.before.offline': 'L’imprimante est hors ligne : votre impression attendra qu’elle revienne.',
   'print.buttonUnavailable': 'Impression indisponible',
   'print.error.unavailable': 'L’impression est indisponible : aucune imprimante n’est prête à la borne.',
-  'print.error.session': 'Votre session de galerie a expiré : rechargez la page, puis réessayez.',
+  'print.error.session': 'Cette page n’a pas de session de galerie : rechargez-la (les cookies doivent être autorisés), puis réessayez.',
   'print.state.unknown': 'Nous ne savons pas si votre photo est sortie. Demandez à l’équipe de la borne.',
   'print.preview.fill': 'Aperçu : la photo remplit le papier, ses bords sont coupés.',
   'print.preview.fit': 'Aperçu : la photo entière, avec des marges blanches.',
@@ -181,4 +181,7 @@ export const frPrint = {
   'printGlance.action.choose': 'Choisir une imprimante',
   'printGlance.action.fix': 'Voir ce qui bloque',
   'printGlance.action.settle': 'Vérifier les impressions',
+  'printer.sentence.unknown_printer': 'Inconnue de CUPS',
+  'printer.todo.unknown_printer': 'Cette imprimante n’existe plus dans CUPS : rebranchez-la ou choisissez-en une autre dans les réglages.',
+  'printer.todo.no_printer_elsewhere': 'Choisissez une imprimante sur la page Impression.',
 } as const;
