@@ -68,6 +68,10 @@ export class MaintenanceService {
    * The restart service itself runs one restart at a time; a second request joins it.
    */
   restartCapture(): MaintenanceResult {
+    // The board or Boothdeck is going away: a restart of the capture app would not outlive it.
+    if (this.underWay !== null) {
+      throw new ConflictError(`${UNDER_WAY[this.underWay]}: wait for it to finish`, 'maintenance_busy');
+    }
     this.log.info('Dashboard: restarting the capture app');
     this.options.requestCaptureRestart();
     return { action: 'restart-capture', ok: true, message: 'The capture app is restarting' };
