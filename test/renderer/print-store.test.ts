@@ -118,3 +118,25 @@ describe('a guest facing a printer that cannot print', () => {
     expect(await store.send('p', 1)).toEqual({ error: { kind: 'unavailable' } });
   });
 });
+
+describe('a guest whose job starts before the answer to their request', () => {
+  beforeEach(() => {
+    setActivePinia(createPinia());
+    vi.mocked(printService.session).mockReset();
+    vi.mocked(printService.print).mockReset();
+  });
+
+  it('keeps the newest state the stream gave, not the answer’s older one', async () => {
+    vi.mocked(printService.session).mockResolvedValue(session({}));
+    const store = usePrintStore();
+    await store.load();
+    let answer: (value: { job: GuestPrintJob; remaining: number }) => void = () => undefined;
+    vi.mocked(printService.print).mockReturnValue(new Promise((resolve) => (answer = resolve)));
+    const sent = store.send('p', 1);
+    // The worker picked it up and said so on the stream while the answer was on its way.
+    store.jobChanged(job(7, 'printing'));
+    answer({ job: job(7, 'queued'), remaining: 4 });
+    expect(await sent).toEqual({ job: job(7, 'printing') });
+    expect(store.jobs[7]?.state).toBe('printing');
+  });
+});

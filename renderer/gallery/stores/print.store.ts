@@ -14,6 +14,12 @@ export const usePrintStore = defineStore('guestPrint', () => {
   const jobs = ref<Record<number, GuestPrintJob>>({});
   const paused = ref<PrintPauseReason>(null);
   const sending = ref(false);
+  /**
+   * Jobs the stream told of before this guest's own request answered (the worker may start a job
+   * before its POST's answer arrives): the newest word on each, the last few only.
+   */
+  const early = new Map<number, GuestPrintJob>();
+  const EARLY_KEPT = 50;
 
   const refusal = computed<PrintRefusal>(() => {
     if (!session.value) return null;
@@ -41,12 +47,12 @@ export const usePrintStore = defineStore('guestPrint', () => {
     sending.value = true;
     try {
       const result = await printService.print(photoId, copies);
-      jobs.value[result.job.id] = result.job;
+      jobs.value[result.job.id] = early.get(result.job.id) ?? result.job;
       if (session.value && result.remaining !== null) {
         session.value.remaining = result.remaining;
         session.value.used = session.value.quota - result.remaining;
       }
-      return { job: result.job };
+      return { job: jobs.value[result.job.id] ?? result.job };
     } catch (err) {
       // Whatever was refused, the session as the server now sees it is what the modal shows.
       await load();
@@ -60,11 +66,16 @@ export const usePrintStore = defineStore('guestPrint', () => {
       return { error: { kind: 'other' } };
     } finally {
       sending.value = false;
+      early.clear();
     }
   }
 
   /** From the gallery's live stream: only this guest's own jobs are kept. */
   function jobChanged(job: GuestPrintJob): void {
+    if (sending.value) {
+      if (early.size >= EARLY_KEPT) early.clear();
+      early.set(job.id, job);
+    }
     if (jobs.value[job.id]) jobs.value[job.id] = job;
     // Another job moved on: this guest's waiting jobs moved up the queue.
     else if (job.state !== 'queued') void refreshWaiting();
