@@ -20,6 +20,7 @@ import { PosterStore } from '../../server/photos/poster.store.js';
 import { ThumbnailStore } from '../../server/photos/thumbnail.store.js';
 import { defaultSettings } from '../../server/settings/settings.schema.js';
 import { announcingPng, mp4Bytes } from '../../test/support/crafted-images.js';
+import { photoRow } from '../../test/support/photo-row.js';
 import { round } from './seed.js';
 
 type Record = (measure: string, value: string, target: string, ok: boolean) => void;
@@ -75,24 +76,7 @@ export async function hostileThumbnails(record: Record): Promise<void> {
     (id) => versions.get(id),
   );
   const row = (n: number): PhotoRow => {
-    const photo: PhotoRow = {
-      id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
-      stem: '20261122-143005-123456',
-      file: 'media/processed_full/20261122-143005-123456.jpg',
-      kind: 'photo',
-      event_id: 1,
-      taken_at: 0,
-      created_at: 0,
-      updated_at: 0,
-      mtime: n,
-      size: 1,
-      processed: 1,
-      visible: 1,
-      missing: 0,
-      printed_copies: 0,
-      indexed_at: 0,
-      sort_key: '20261122-143005-123456',
-    };
+    const photo = photoRow(n);
     versions.set(photo.id, mediaVersion(photo));
     return photo;
   };

@@ -19,7 +19,8 @@ const TIMEOUT_MS = 5000;
 const MAX_ANSWER = 64 * 1024;
 const NOT_FOUND = 0x0406;
 
-const attribute = (tag: number, name: string, value: Buffer): Buffer => {
+/** One IPP attribute: its value tag, name and value, each length-prefixed. */
+export const ippAttribute = (tag: number, name: string, value: Buffer): Buffer => {
   const n = Buffer.from(name);
   const head = Buffer.alloc(3);
   head[0] = tag;
@@ -35,13 +36,13 @@ export function jobRequest(printer: string, jobNumber: number): Buffer {
   id.writeInt32BE(jobNumber);
   return Buffer.concat([
     Buffer.from([2, 0, 0, 0x09, 0, 0, 0, 1, 0x01]),
-    attribute(0x47, 'attributes-charset', Buffer.from('utf-8')),
-    attribute(0x48, 'attributes-natural-language', Buffer.from('en')),
-    attribute(0x45, 'printer-uri', Buffer.from(`ipp://localhost/printers/${printer}`)),
-    attribute(0x21, 'job-id', id),
-    attribute(0x44, 'requested-attributes', Buffer.from('job-state')),
-    attribute(0x44, '', Buffer.from('job-printer-state-message')),
-    attribute(0x44, '', Buffer.from('job-state-reasons')),
+    ippAttribute(0x47, 'attributes-charset', Buffer.from('utf-8')),
+    ippAttribute(0x48, 'attributes-natural-language', Buffer.from('en')),
+    ippAttribute(0x45, 'printer-uri', Buffer.from(`ipp://localhost/printers/${printer}`)),
+    ippAttribute(0x21, 'job-id', id),
+    ippAttribute(0x44, 'requested-attributes', Buffer.from('job-state')),
+    ippAttribute(0x44, '', Buffer.from('job-printer-state-message')),
+    ippAttribute(0x44, '', Buffer.from('job-state-reasons')),
     Buffer.from([0x03]),
   ]);
 }

@@ -1,23 +1,7 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../server/db/database.js';
 import { buildTestApp, signIn } from '../support/app.js';
-
-/**
- * A full disk as SQLite reports it: every statement that writes fails with SQLITE_FULL (the
- * code better-sqlite3 gives for "database or disk is full"), reads go on. Returns the way back.
- */
-function fillDisk(db: Db): () => void {
-  const statement = Object.getPrototypeOf(db.prepare('SELECT 1')) as { run: (...args: unknown[]) => unknown };
-  const run = statement.run;
-  statement.run = function (this: { reader: boolean }, ...args: unknown[]) {
-    if (!this.reader) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
-    return run.apply(this, args);
-  };
-  return () => {
-    statement.run = run;
-  };
-}
+import { fillDisk } from '../support/full-disk.js';
 
 let free: () => void = () => undefined;
 afterEach(() => free());

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ippAttribute } from '../../server/print/ipp.client.js';
 
 /** The CUPS-PDF printer `npm run test:deps` sets up. */
 export const CUPS_PRINTER = 'PDF';
@@ -81,16 +82,6 @@ export function pdfOf(cupsJobId: string): string | undefined {
   const name = readdirSync(PDF_OUTPUT).find((f) => f.endsWith(`-job_${n}.pdf`));
   return name ? path.join(PDF_OUTPUT, name) : undefined;
 }
-
-const ippAttribute = (tag: number, name: string, value: Buffer): Buffer => {
-  const n = Buffer.from(name);
-  const head = Buffer.alloc(3);
-  head[0] = tag;
-  head.writeUInt16BE(n.length, 1);
-  const length = Buffer.alloc(2);
-  length.writeUInt16BE(value.length);
-  return Buffer.concat([head, n, length, value]);
-};
 
 /**
  * The copies CUPS recorded for a job (`PDF-12`), asked over IPP (Get-Job-Attributes on

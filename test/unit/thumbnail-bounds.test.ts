@@ -18,6 +18,7 @@ import type { PhotoRow } from '../../server/photos/photo.repository.js';
 import { PosterStore } from '../../server/photos/poster.store.js';
 import { ThumbnailStore } from '../../server/photos/thumbnail.store.js';
 import { announcingPng, mp4Bytes } from '../support/crafted-images.js';
+import { photoRow } from '../support/photo-row.js';
 
 /** A capture app whose thumbnails are whatever the test says, with the bytes it had to send counted. */
 class HostileCapture extends FakeCaptureApp {
@@ -46,26 +47,8 @@ let n = 0;
 const versions = new Map<string, string>();
 const row = (): PhotoRow => {
   n++;
-  const id = `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
-  const photo: PhotoRow = {
-    id,
-    stem: '20261122-143005-123456',
-    file: 'media/processed_full/20261122-143005-123456.jpg',
-    kind: 'photo',
-    event_id: 1,
-    taken_at: 0,
-    created_at: 0,
-    updated_at: 0,
-    mtime: n,
-    size: 1,
-    processed: 1,
-    visible: 1,
-    missing: 0,
-    printed_copies: 0,
-    indexed_at: 0,
-    sort_key: '20261122-143005-123456',
-  };
-  versions.set(id, mediaVersion(photo));
+  const photo = photoRow(n);
+  versions.set(photo.id, mediaVersion(photo));
   return photo;
 };
 
