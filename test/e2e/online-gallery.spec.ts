@@ -59,6 +59,14 @@ test('guests see “Retrouvez vos photos en ligne” with the address and its QR
   await link.getByRole('button').click();
   await expect(link.getByTestId('online-qr')).toBeVisible();
   await page.screenshot({ path: 'test-screens/online-guest-link.png' });
+
+  // Over an open photo too: the guest who came for one photo learns where to find them all.
+  await page.getByTestId('photo-tile').first().click();
+  const inLightbox = page.getByTestId('lightbox-online-link');
+  await expect(inLightbox.getByTestId('online-url')).toHaveText(/^https:\/\/photos\.example\.com\/galeries\/booth\//);
+  await page.screenshot({ path: 'test-screens/online-guest-lightbox.png' });
+  await page.getByTestId('lightbox-close').click();
+  await expect(inLightbox).toHaveCount(0);
 });
 
 test('the published page works from a plain static server: first screen, lightbox, download, nothing from elsewhere', async ({
