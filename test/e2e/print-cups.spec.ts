@@ -4,14 +4,14 @@ import { CupsPrinter } from '../../server/print/printer.cups.js';
 import { createExecSystem } from '../../server/system/system.exec.js';
 import { CUPS_PRINTER, cupsCommand, cupsCopies, pdfOf, requireCups } from '../support/cups.js';
 import { startTestService, type TestService } from '../support/service.js';
-import { expect } from './fixtures.js';
-import { PHONE } from './helpers.js';
+import { ADMIN_PIN, expect } from './fixtures.js';
+import { BOOTH_SCREEN, PHONE, unlockConsole } from './helpers.js';
 
 /** A service of its own whose printer is the real CUPS server `npm run test:deps` set up. */
 const test = base.extend<{ service: TestService }>({
   service: async ({}, use) => {
     requireCups();
-    const service = await startTestService({}, { printer: new CupsPrinter(createExecSystem()) });
+    const service = await startTestService({ BOOTHDECK_ADMIN_PIN: ADMIN_PIN }, { printer: new CupsPrinter(createExecSystem()) });
     await service.services.settings.update({ print: { printer: CUPS_PRINTER } });
     await use(service);
     cupsCommand('cupsenable');
@@ -56,4 +56,17 @@ test('a guest’s print waits while the CUPS queue is disabled, then comes out a
   await page.getByTestId('print-close').click();
   await page.keyboard.press('Escape');
   await expect(page.locator(`[data-photo-id="${photo.id}"]`).getByTestId('print-badge')).toBeVisible();
+});
+
+test.describe('at the booth', () => {
+  test.use({ viewport: BOOTH_SCREEN, isMobile: false, hasTouch: true });
+
+  test('the home screen shows the printer paused within 5 s of cupsdisable, with nothing in the queue', async ({ page }) => {
+    await unlockConsole(page, '/admin');
+    await expect(page.getByTestId('printer-glance')).toHaveAttribute('data-pause', '');
+    cupsCommand('cupsdisable');
+    await expect(page.getByTestId('printer-glance')).not.toHaveAttribute('data-pause', '', { timeout: 5000 });
+    await expect(page.getByTestId('printer-glance-state')).not.toBeEmpty();
+    await page.screenshot({ path: 'test-screens/home-cups-paused.png' });
+  });
 });
