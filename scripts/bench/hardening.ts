@@ -2,15 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { createFakeHardware } from '../../native/hardware.js';
-import type { RelayChange } from '../../native/relay/relay.fake.js';
-import { CaptureLink } from '../../server/capture/capture-link.js';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { CaptureFile } from '../../server/capture/capture.port.js';
-import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { createSystemClock } from '../../server/core/clock/clock.system.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
-import { HardwareService } from '../../server/hardware/hardware.service.js';
+import type { HardwareService } from '../../server/hardware/hardware.service.js';
 import { DUTY_WINDOW_MS } from '../../server/hardware/relay.guard.js';
 import { configureImageDecoding } from '../../server/media/image-decoder.js';
 import { mediaVersion } from '../../server/photos/media-version.js';
@@ -18,9 +14,9 @@ import { PhotoMedia } from '../../server/photos/photo-media.js';
 import type { PhotoRow } from '../../server/photos/photo.repository.js';
 import { PosterStore } from '../../server/photos/poster.store.js';
 import { ThumbnailStore } from '../../server/photos/thumbnail.store.js';
-import { defaultSettings } from '../../server/settings/settings.schema.js';
 import { announcingPng, mp4Bytes } from '../../test/support/crafted-images.js';
 import { photoRow } from '../../test/support/photo-row.js';
+import { litPeriods, mergedPeriods, relayRig, worstWindow } from '../../test/support/relay-rig.js';
 import { round } from './seed.js';
 
 type Record = (measure: string, value: string, target: string, ok: boolean) => void;
@@ -101,25 +97,6 @@ export async function hostileThumbnails(record: Record): Promise<void> {
   );
 }
 
-/** Lit periods from a relay's record, quick off-on pairs (under 1 s apart) counted as one. */
-function litPeriods(history: readonly RelayChange[], end: number): [number, number][] {
-  const out: [number, number][] = [];
-  let since: number | null = null;
-  for (const c of history) {
-    if (c.on && since === null) {
-      const last = out.at(-1);
-      if (last && c.at - last[1] < 1000) since = (out.pop() as [number, number])[0];
-      else since = c.at;
-    }
-    if (!c.on && since !== null) {
-      out.push([since, c.at]);
-      since = null;
-    }
-  }
-  if (since !== null) out.push([since, end]);
-  return out;
-}
-
 /** The longest relay on-time and the worst 30 s duty under each flood of the test buttons (simulated time). */
 export async function relayFlood(record: Record): Promise<void> {
   const floods: [string, (s: HardwareService, c: FakeCaptureApp) => void, number][] = [
@@ -133,16 +110,7 @@ export async function relayFlood(record: Record): Promise<void> {
     ],
   ];
   for (const [name, press, every] of floods) {
-    const clock = new FakeClock();
-    const hardware = createFakeHardware(() => clock.monotonic());
-    const capture = new FakeCaptureApp();
-    const log = createRecordingLogger();
-    const link = new CaptureLink(capture, log);
-    link.start();
-    const settings = structuredClone(defaultSettings.hardware);
-    settings.flash = { ...settings.flash, auto: false, preflash_seconds: 3, hold_ms: 2000 };
-    const service = new HardwareService(hardware, link, clock, log, settings);
-    await service.start(settings);
+    const { clock, hardware, capture, service, run, stop } = await relayRig({ preflash_seconds: 3, hold_ms: 2000 });
     const total = 120_000;
     for (let t = 0; t < total; t += every) {
       try {
@@ -150,24 +118,13 @@ export async function relayFlood(record: Record): Promise<void> {
       } catch {
         /* 409 relay_resting: the button is refused, as on the page */
       }
-      for (let step = 0; step < every; step += 10) {
-        clock.advance(10);
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+      await run(every);
     }
     const limits = service.diagnostic().relay.limits;
-    const lit = litPeriods(hardware.relay.history, clock.monotonic());
+    const lit = mergedPeriods(litPeriods(hardware.relay.history, clock.monotonic()), 1000);
     const longest = Math.max(0, ...lit.map(([s, e]) => e - s));
-    let worst = 0;
-    for (const [, end] of lit) {
-      const from = end - DUTY_WINDOW_MS;
-      worst = Math.max(
-        worst,
-        lit.reduce((sum, [s, e]) => sum + Math.max(0, Math.min(e, end) - Math.max(s, from)), 0),
-      );
-    }
-    await service.stop();
-    link.stop();
+    const worst = worstWindow(lit, DUTY_WINDOW_MS);
+    await stop();
     record(
       `longest relay on-time under the ${name} (2 min; pre-flash 3 s, hold 2 s)`,
       `${round(longest / 1000)} s, worst ${DUTY_WINDOW_MS / 1000} s window ${round(worst / 1000)} s on`,

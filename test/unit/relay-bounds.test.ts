@@ -1,37 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createFakeHardware } from '../../native/hardware.js';
-import type { RelayChange } from '../../native/relay/relay.fake.js';
-import { CaptureLink } from '../../server/capture/capture-link.js';
-import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { HardwareSettings } from '../../server/contract/settings.contract.js';
-import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { ConflictError } from '../../server/core/errors.js';
-import { createRecordingLogger } from '../../server/core/logger.js';
-import { HardwareService } from '../../server/hardware/hardware.service.js';
 import { DUTY_RATIO, DUTY_WINDOW_MS, RELAY_TEST_MAX_MS } from '../../server/hardware/relay.guard.js';
-import { defaultSettings } from '../../server/settings/settings.schema.js';
+import { litPeriods, mergedPeriods, relayRig, worstWindow } from '../support/relay-rig.js';
 
-const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
+/** The rig, and a button pressed every `every` ms for `total` ms; refusals (409) are counted, not thrown. */
 async function rig(flash: Partial<HardwareSettings['flash']> = {}) {
-  const clock = new FakeClock();
-  // The relay's record is kept on the monotonic reading: a wall-clock step must not blur it.
-  const hardware = createFakeHardware(() => clock.monotonic());
-  const capture = new FakeCaptureApp();
-  const log = createRecordingLogger();
-  const link = new CaptureLink(capture, log);
-  link.start();
-  const settings = structuredClone(defaultSettings.hardware);
-  settings.flash = { ...settings.flash, auto: false, ...flash };
-  const service = new HardwareService(hardware, link, clock, log, settings);
-  await service.start(settings);
-  const run = async (ms: number, step = 10): Promise<void> => {
-    for (let t = 0; t < ms; t += step) {
-      clock.advance(Math.min(step, ms - t));
-      await flush();
-    }
-  };
-  /** Presses a button every `every` ms for `total` ms; refusals (409) are counted, not thrown. */
+  const r = await relayRig(flash);
   const flood = async (press: () => void, every: number, total: number): Promise<{ refused: number }> => {
     let refused = 0;
     for (let t = 0; t < total; t += every) {
@@ -42,48 +17,11 @@ async function rig(flash: Partial<HardwareSettings['flash']> = {}) {
         expect(err.code).toBe('relay_resting');
         refused++;
       }
-      await run(every);
+      await r.run(every);
     }
     return { refused };
   };
-  return { clock, hardware, capture, service, run, flood };
-}
-
-/** The lit periods of a relay's record, [start, end) in ms. */
-function periods(history: readonly RelayChange[], end: number): [number, number][] {
-  const out: [number, number][] = [];
-  let since: number | null = null;
-  for (const c of history) {
-    if (c.on && since === null) since = c.at;
-    if (!c.on && since !== null) {
-      out.push([since, c.at]);
-      since = null;
-    }
-  }
-  if (since !== null) out.push([since, end]);
-  return out;
-}
-
-/** Joins periods separated by less than `gap` ms: to a lamp, a blink off is still on. */
-const merged = (list: [number, number][], gap: number): [number, number][] =>
-  list.reduce<[number, number][]>((acc, [s, e]) => {
-    const last = acc.at(-1);
-    if (last && s - last[1] < gap) last[1] = e;
-    else acc.push([s, e]);
-    return acc;
-  }, []);
-
-/** The most on-time any window of `window` ms holds (windows ending at each switch-off). */
-function worstWindow(list: [number, number][], window: number): number {
-  let worst = 0;
-  for (const [, end] of list) {
-    const from = end - window;
-    worst = Math.max(
-      worst,
-      list.reduce((sum, [s, e]) => sum + Math.max(0, Math.min(e, end) - Math.max(s, from)), 0),
-    );
-  }
-  return worst;
+  return { ...r, flood };
 }
 
 describe('the flash relay keeps its bounds whatever asks', () => {
@@ -92,14 +30,14 @@ describe('the flash relay keeps its bounds whatever asks', () => {
     const start = clock.monotonic();
     service.testRelay(RELAY_TEST_MAX_MS);
     await run(RELAY_TEST_MAX_MS + 1000);
-    expect(periods(hardware.relay.history, clock.monotonic())).toEqual([[start, start + RELAY_TEST_MAX_MS]]);
+    expect(litPeriods(hardware.relay.history, clock.monotonic())).toEqual([[start, start + RELAY_TEST_MAX_MS]]);
   });
 
   it('is not held on by the test button pressed every 2 s with 5 s asked', async () => {
     const { clock, hardware, service, flood } = await rig();
     const { refused } = await flood(() => service.testRelay(5000), 2000, 90_000);
-    const lit = periods(hardware.relay.history, clock.monotonic());
-    const longest = Math.max(...merged(lit, 1000).map(([s, e]) => e - s));
+    const lit = litPeriods(hardware.relay.history, clock.monotonic());
+    const longest = Math.max(...mergedPeriods(lit, 1000).map(([s, e]) => e - s));
     expect(longest).toBeLessThanOrEqual(service.diagnostic().relay.limits.max_on_ms);
     expect(worstWindow(lit, DUTY_WINDOW_MS)).toBeLessThanOrEqual(DUTY_WINDOW_MS * DUTY_RATIO);
     expect(refused).toBeGreaterThan(0);
@@ -108,8 +46,8 @@ describe('the flash relay keeps its bounds whatever asks', () => {
   it('is not held on by the flash test every 200 ms', async () => {
     const { clock, hardware, service, flood } = await rig({ hold_ms: 2000 });
     await flood(() => service.testFlash(), 200, 60_000);
-    const lit = periods(hardware.relay.history, clock.monotonic());
-    expect(Math.max(...merged(lit, 1000).map(([s, e]) => e - s))).toBeLessThanOrEqual(service.diagnostic().relay.limits.max_on_ms);
+    const lit = litPeriods(hardware.relay.history, clock.monotonic());
+    expect(Math.max(...mergedPeriods(lit, 1000).map(([s, e]) => e - s))).toBeLessThanOrEqual(service.diagnostic().relay.limits.max_on_ms);
     expect(worstWindow(lit, DUTY_WINDOW_MS)).toBeLessThanOrEqual(DUTY_WINDOW_MS * DUTY_RATIO);
   });
 
@@ -118,8 +56,8 @@ describe('the flash relay keeps its bounds whatever asks', () => {
     const countdown = (): void =>
       capture.emit({ event: 'ProcessStateinfo', data: { source: 'start', target: 'counting', jobmodel: { typ: 'image', duration: 2 } } });
     await flood(countdown, 300, 60_000);
-    const lit = periods(hardware.relay.history, clock.monotonic());
-    const longest = Math.max(...merged(lit, 1000).map(([s, e]) => e - s));
+    const lit = litPeriods(hardware.relay.history, clock.monotonic());
+    const longest = Math.max(...mergedPeriods(lit, 1000).map(([s, e]) => e - s));
     expect(longest).toBeLessThanOrEqual(service.diagnostic().relay.limits.max_on_ms);
     expect(worstWindow(lit, DUTY_WINDOW_MS)).toBeLessThanOrEqual(DUTY_WINDOW_MS * DUTY_RATIO);
     const onTime = lit.reduce((sum, [s, e]) => sum + e - s, 0);
@@ -133,7 +71,7 @@ describe('the flash relay keeps its bounds whatever asks', () => {
     await run(1000);
     clock.stepWall(-2 * 3600_000);
     await run(2500);
-    expect(periods(hardware.relay.history, clock.monotonic())).toEqual([[start, start + 3000]]);
+    expect(litPeriods(hardware.relay.history, clock.monotonic())).toEqual([[start, start + 3000]]);
   });
 
   it('reports its bounds and what is left for the hardware page', async () => {
