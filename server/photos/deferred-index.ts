@@ -10,7 +10,7 @@ const MAX_DEFERRED = 5000;
 
 /**
  * Photos announced live whose indexing failed for lack of space (ENOSPC, SQLITE_FULL): kept,
- * and indexed again on a timer and as soon as any other write goes through (space is back).
+ * and indexed again on a timer and as soon as another write goes through (space is back).
  * Without this they stayed out of the galleries until the next rescan.
  */
 export class DeferredIndex {
