@@ -17,7 +17,7 @@ import { HardwareService } from './hardware/hardware.service.js';
 import { EventHub } from './core/event-hub.js';
 import { PhotoIndexer } from './photos/photo-indexer.js';
 import { PhotoRepository } from './photos/photo.repository.js';
-import { PhotoService } from './photos/photo.service.js';
+import { FIRST_SCREEN_PHOTOS, PhotoService } from './photos/photo.service.js';
 import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
 import { PosterStore } from './photos/poster.store.js';
@@ -190,6 +190,12 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
       const shown = photos.announce(change);
       if (shown) thumbnailQueue.push(shown.id, shown.taken_at, photos.onFirstScreen(shown));
       else thumbnailQueue.drop(change.id);
+    },
+    {
+      photos: FIRST_SCREEN_PHOTOS,
+      ready: async (ids) => {
+        await Promise.allSettled(ids.map((id) => photos.prepareThumbnail(id, true)));
+      },
     },
   );
   const photoSync = new PhotoSync(indexer, captureLink, ports.log);

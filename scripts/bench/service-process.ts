@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { BENCH_PIN, adminCookie } from './setup.js';
 
@@ -12,6 +14,8 @@ export interface ServiceProcess {
   url: string;
   /** The service's process, to read its memory from /proc. */
   pid: number;
+  /** How long its last photo rescan took, as it logged it (ms), the first screen's thumbnails included. */
+  rescanMs: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -66,7 +70,13 @@ export async function startServiceProcess(dataDir: string, captureDataDir: strin
       BOOTHDECK_HARDWARE: 'fake',
       BOOTHDECK_SIMULATOR_INTERVAL: '0',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let rescanMs: number | undefined;
+  // Read to the end whatever it says: a pipe left full would stop the service's logging.
+  createInterface({ input: child.stdout as Readable }).on('line', (line) => {
+    const took = / Photo index: .*\((\d+) ms\)$/.exec(line);
+    if (took) rescanMs = Number(took[1]);
   });
   const exited = once(child, 'exit');
   const stop = async (): Promise<void> => {
@@ -87,5 +97,12 @@ export async function startServiceProcess(dataDir: string, captureDataDir: strin
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { url, pid: child.pid as number, stop };
+  return {
+    url,
+    pid: child.pid as number,
+    get rescanMs() {
+      return rescanMs;
+    },
+    stop,
+  };
 }

@@ -14,6 +14,7 @@ import { captureMediaPath } from '../capture/capture-media.js';
 import { MEDIA_FILE, mediaKindOf } from './media-kind.js';
 import { fileInfoOf, statInSlices, type FileInfo } from './file-stats.js';
 import { mediaVersion } from './media-version.js';
+import { FirstScreenLead, type FirstScreenOptions } from './first-screen-lead.js';
 
 export interface RescanReport {
   files: number;
@@ -68,6 +69,9 @@ export class PhotoIndexer {
   private readonly unresolvable = new Map<string, number>();
   /** Live photos refused for lack of space, indexed again once there is some. */
   readonly deferred: DeferredIndex;
+  /** Photos indexed live while a rescan runs: its own, older, view of them must not overwrite them. */
+  private liveDuringRescan: Set<string> | undefined;
+  private readonly stopWaiters = new Set<() => void>();
 
   constructor(
     private readonly photos: PhotoRepository,
@@ -77,6 +81,7 @@ export class PhotoIndexer {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly onChange: (change: PhotoChange) => void,
+    private readonly firstScreen?: FirstScreenOptions,
   ) {
     this.deferred = new DeferredIndex(clock, log, (item) => this.indexItem(item));
   }
@@ -137,6 +142,7 @@ export class PhotoIndexer {
 
   /** Indexes one item the capture app announced. */
   async indexItem(item: MediaItem): Promise<PhotoRow | undefined> {
+    this.liveDuringRescan?.add(item.id);
     this.unresolvable.delete(path.basename(item.processed).replace(/\.[^.]+$/, ''));
     const before = this.photos.find(item.id);
     const file = await this.statFile(captureMediaPath(this.captureDataDir, item.processed));
@@ -190,6 +196,8 @@ export class PhotoIndexer {
     if (this.recheckTimer) this.clock.clearTimeout(this.recheckTimer);
     this.recheckTimer = undefined;
     this.deferred.stop();
+    this.stopWaiters.forEach((wake) => wake());
+    this.stopWaiters.clear();
   }
 
   remove(id: string): void {
@@ -263,17 +271,30 @@ export class PhotoIndexer {
     // An item still being processed has no file yet: it has not vanished.
     const vanished = [...known.values()].filter((f) => !f.missing && f.processed && !onDisk.has(f.stem));
 
-    // Each page of new photos is saved and announced as soon as it is matched, newest first: on a
-    // first index of a large folder, the current event's photos reach the galleries, and their
-    // thumbnails the background queue, while older pages are still being matched.
+    // Each page of new photos is saved and announced as soon as it is matched, newest first, the
+    // current event's first screen ahead of the rest (FirstScreenLead): on a first index of a large
+    // folder, galleries get the newest photos, drawn, while older pages are still being matched.
     let added = 0;
-    if (fresh.size > 0)
-      await this.resolve(fresh, names.length, (page) => {
-        const rows = page.filter((r) => !this.removed.has(r.id));
-        this.photos.upsertMany(rows);
-        rows.forEach((r) => this.onChange({ type: 'added', id: r.id }));
-        added += rows.length;
-      });
+    if (fresh.size > 0) {
+      this.liveDuringRescan = new Set();
+      let wake = (): void => undefined;
+      const stopped = new Promise<void>((resolve) => this.stopWaiters.add((wake = resolve)));
+      const save = (rows: PhotoRow[]): void => {
+        const kept = rows.filter((r) => !this.removed.has(r.id) && !this.liveDuringRescan?.has(r.id));
+        this.photos.upsertMany(kept);
+        kept.forEach((r) => this.onChange({ type: 'added', id: r.id }));
+        added += kept.length;
+      };
+      const order = new FirstScreenLead(this.events.current()?.id, this.firstScreen, save, this.clock, stopped);
+      try {
+        await this.resolve(fresh, names.length, (page) => order.take(page));
+        // A full disk: what was not saved is found new again by the next rescan.
+        await order.done().catch((err: unknown) => this.log.error('Could not save newly found photos to the index', err));
+      } finally {
+        this.stopWaiters.delete(wake);
+        this.liveDuringRescan = undefined;
+      }
+    }
     const at = this.clock.now();
     changed.forEach((c) => this.photos.updateFile(c.stem, c.info.mtime, c.info.size, at));
     const gone = await this.settleVanished(vanished);

@@ -75,8 +75,10 @@ describe('the upload queue', () => {
     await s.sim.capture();
     await s.services.indexer.rescan();
     s.services.publishing.service.update({ remote: REMOTE, booth_name: 'b', enabled: true, public_base_url: 'https://p.example.com' });
-    await expect.poll(async () => (await overview(s)).status.state).toBe('waiting');
-    const waiting = await overview(s);
+    // One answer read whole: a retry (every 50 to 200 ms here) may run between two readings.
+    let waiting: PublishOverview | undefined;
+    await expect.poll(async () => (waiting = await overview(s)).status.state).toBe('waiting');
+    if (!waiting) throw new Error('no overview');
     expect(waiting.status.last_error?.reason).toBe('auth');
     expect(waiting.status.retry_at).not.toBeNull();
     expect(waiting.events[0]).toMatchObject({ state: 'publishing', photos_online: 0, photos_total: 2, url: null });
