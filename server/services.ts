@@ -193,8 +193,15 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     },
     {
       photos: FIRST_SCREEN_PHOTOS,
-      ready: async (ids) => {
-        await Promise.allSettled(ids.map((id) => photos.prepareThumbnail(id, true)));
+      // Two at a time, as the store's slots allow; none started once the index stops waiting.
+      ready: async (ids, signal) => {
+        const left = [...ids];
+        const worker = async (): Promise<void> => {
+          for (let id = left.shift(); id !== undefined && !signal.aborted; id = left.shift()) {
+            await photos.prepareThumbnail(id, true).catch(() => undefined);
+          }
+        };
+        await Promise.all([worker(), worker()]);
       },
     },
   );

@@ -5,8 +5,11 @@ import type { PhotoRow } from './photo.repository.js';
 export interface FirstScreenOptions {
   /** Photos on a gallery's first screen (its first page). */
   photos: number;
-  /** Resolves once these photos' thumbnails are made (or found unmakeable). */
-  ready: (ids: string[]) => Promise<void>;
+  /**
+   * Resolves once these photos' thumbnails are made (or found unmakeable). `signal` aborts when
+   * the index no longer waits for them: what has not started by then is left to the queue.
+   */
+  ready: (ids: string[], signal: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -16,6 +19,8 @@ export interface FirstScreenOptions {
 export const FIRST_SCREEN_WAIT_MS = 15_000;
 
 const newestFirst = (a: PhotoRow, b: PhotoRow): number => (a.sort_key < b.sort_key ? 1 : a.sort_key > b.sort_key ? -1 : 0);
+/** Lets requests in between two held pages: saving and announcing 500 rows is a few milliseconds of work. */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The order in which one rescan saves the new photos it matched. The current event's newest ones
@@ -25,7 +30,11 @@ const newestFirst = (a: PhotoRow, b: PhotoRow): number => (a.sort_key < b.sort_k
  * The capture app's list keeps being read meanwhile: only the saving waits.
  */
 export class FirstScreenLead {
-  private led = false;
+  private leadLeft: number;
+  private readonly readies: Promise<void>[] = [];
+  private readonly abort = new AbortController();
+  private deadline: Promise<void> | undefined;
+  private timer: TimerHandle | undefined;
   private held: Promise<void> = Promise.resolve();
 
   constructor(
@@ -35,38 +44,61 @@ export class FirstScreenLead {
     private readonly clock: Clock,
     /** Resolves when the service stops: nothing is waited for past that. */
     private readonly stopped: Promise<void>,
-  ) {}
+  ) {
+    this.leadLeft = options?.photos ?? 0;
+  }
 
   /** A page of new rows, newest pages first. */
   take(rows: PhotoRow[]): void {
-    if (!this.led && this.options && this.currentEventId !== undefined) {
-      const lead = rows
-        .filter((r) => r.event_id === this.currentEventId && r.processed === 1 && r.visible === 1)
-        .sort(newestFirst)
-        .slice(0, this.options.photos);
-      if (lead.length > 0) {
-        this.led = true;
-        const ids = new Set(lead.map((r) => r.id));
-        const rest = rows.filter((r) => !ids.has(r.id));
-        this.save(lead);
-        const ready = this.bounded(this.options.ready([...ids]));
-        this.held = this.held.then(() => ready).then(() => this.save(rest));
-        return;
-      }
+    const lead = this.leadOf(rows);
+    if (lead.length > 0 && this.options) {
+      // The capture app lists newest first: an event's newest photos may end one page and go on
+      // into the next, so the first screen is filled from as many pages as it takes.
+      this.leadLeft -= lead.length;
+      this.save(lead);
+      this.deadline ??= new Promise<void>((resolve) => (this.timer = this.clock.setTimeout(resolve, FIRST_SCREEN_WAIT_MS)));
+      this.readies.push(
+        this.options
+          .ready(
+            lead.map((r) => r.id),
+            this.abort.signal,
+          )
+          .catch(() => undefined),
+      );
+      const ids = new Set(lead.map((r) => r.id));
+      rows = rows.filter((r) => !ids.has(r.id));
     }
-    this.held = this.held.then(() => this.save(rows));
+    if (rows.length === 0) return;
+    const readies = [...this.readies];
+    this.chain(async () => {
+      if (readies.length > 0) await Promise.race([Promise.all(readies), this.deadline, this.stopped]);
+      await nextTurn();
+      this.save(rows);
+    });
   }
 
   /** Resolves once every row taken is saved; rejects if a save failed (those after it are not tried). */
-  done(): Promise<void> {
-    return this.held;
+  async done(): Promise<void> {
+    try {
+      await this.held;
+    } finally {
+      if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+      this.abort.abort();
+    }
   }
 
-  private bounded(work: Promise<void>): Promise<void> {
-    let timer: TimerHandle | undefined;
-    const deadline = new Promise<void>((resolve) => (timer = this.clock.setTimeout(resolve, FIRST_SCREEN_WAIT_MS)));
-    return Promise.race([work.catch(() => undefined), deadline, this.stopped]).finally(() => {
-      if (timer !== undefined) this.clock.clearTimeout(timer);
-    });
+  private leadOf(rows: PhotoRow[]): PhotoRow[] {
+    if (this.leadLeft <= 0 || this.currentEventId === undefined) return [];
+    return rows
+      .filter((r) => r.event_id === this.currentEventId && r.processed === 1 && r.visible === 1)
+      .sort(newestFirst)
+      .slice(0, this.leadLeft);
+  }
+
+  private chain(next: () => Promise<void>): void {
+    this.held = this.held.then(next);
+    // A failed save is reported by done(), once paging is over; until then it must not count as
+    // an unhandled rejection (which would end the process).
+    this.held.catch(() => undefined);
   }
 }

@@ -72,6 +72,7 @@ export class PhotoIndexer {
   /** Photos indexed live while a rescan runs: its own, older, view of them must not overwrite them. */
   private liveDuringRescan: Set<string> | undefined;
   private readonly stopWaiters = new Set<() => void>();
+  private stopped = false;
 
   constructor(
     private readonly photos: PhotoRepository,
@@ -196,6 +197,7 @@ export class PhotoIndexer {
     if (this.recheckTimer) this.clock.clearTimeout(this.recheckTimer);
     this.recheckTimer = undefined;
     this.deferred.stop();
+    this.stopped = true;
     this.stopWaiters.forEach((wake) => wake());
     this.stopWaiters.clear();
   }
@@ -278,7 +280,7 @@ export class PhotoIndexer {
     if (fresh.size > 0) {
       this.liveDuringRescan = new Set();
       let wake = (): void => undefined;
-      const stopped = new Promise<void>((resolve) => this.stopWaiters.add((wake = resolve)));
+      const stopped = new Promise<void>((resolve) => (this.stopped ? resolve() : this.stopWaiters.add((wake = resolve))));
       const save = (rows: PhotoRow[]): void => {
         const kept = rows.filter((r) => !this.removed.has(r.id) && !this.liveDuringRescan?.has(r.id));
         this.photos.upsertMany(kept);

@@ -3,14 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { MediaItem } from '../../server/capture/capture.types.js';
 import { FIRST_SCREEN_WAIT_MS } from '../../server/photos/first-screen-lead.js';
 import { FIRST_SCREEN_PHOTOS } from '../../server/photos/photo.service.js';
 import { buildTestApp, signIn, type TestApp } from '../support/app.js';
 
-const COUNT = 100;
 const stem = (n: number): string => `20261122-12${String(Math.floor(n / 60)).padStart(2, '0')}${String(n % 60).padStart(2, '0')}-000000`;
 /** Photo n of the folder, n = 0 the oldest; the capture app lists them newest first. */
 const item = (n: number): MediaItem => ({
@@ -21,9 +20,8 @@ const item = (n: number): MediaItem => ({
   processed: `media/processed_full/${stem(n)}.jpg`,
   show_in_gallery: true,
 });
-/** The photos a guest's first screen shows: the newest of the event. */
-const firstScreen = Array.from({ length: FIRST_SCREEN_PHOTOS }, (_, i) => item(COUNT - 1 - i).id);
-const older = Array.from({ length: COUNT - FIRST_SCREEN_PHOTOS }, (_, i) => item(i).id);
+/** The ids of photos n = to − count … to − 1, newest first. */
+const newest = (to: number, count: number): string[] => Array.from({ length: count }, (_, i) => item(to - 1 - i).id);
 
 const gate = (): { promise: Promise<void>; open: () => void } => {
   let open!: () => void;
@@ -31,69 +29,101 @@ const gate = (): { promise: Promise<void>; open: () => void } => {
   return { promise, open };
 };
 
+/** The capture app; its list's pages after the first answer only once the test lets them. */
+class PagedCaptureApp extends FakeCaptureApp {
+  readonly asked: number[] = [];
+  private later = Promise.resolve();
+  holdLaterPages(): () => void {
+    const held = gate();
+    this.later = held.promise;
+    return held.open;
+  }
+  override async listMedia(offset: number, limit: number): Promise<MediaItem[]> {
+    this.asked.push(offset);
+    if (offset > 0) await this.later;
+    return super.listMedia(offset, limit);
+  }
+}
+
 const galleryCount = async (t: TestApp): Promise<number> =>
   ((await request(t.app).get('/api/gallery/photos?limit=3')).body as { event: { photo_count: number } }).event.photo_count;
+const galleryIds = async (t: TestApp): Promise<string[]> =>
+  ((await request(t.app).get('/api/gallery/photos?limit=200')).body as { photos: { id: string }[] }).photos.map((p) => p.id);
+
+let t: TestApp;
+let capture: PagedCaptureApp;
+let captureDataDir: string;
+const hasThumb = (id: string): boolean => {
+  const version = t.services.photos.versionOf(id);
+  return version !== undefined && t.services.thumbnails.has(id, version);
+};
+
+/** A folder of `count` photos (those `onDisk` says have their file), listed by the capture app, and a current event. */
+async function booth(count: number, onDisk: (n: number) => boolean = () => true): Promise<void> {
+  captureDataDir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-capture-'));
+  mkdirSync(path.join(captureDataDir, 'media', 'processed_full'), { recursive: true });
+  const jpeg = await sharp({ create: { width: 96, height: 64, channels: 3, background: '#3a6ea5' } })
+    .jpeg()
+    .toBuffer();
+  capture = new PagedCaptureApp();
+  for (let n = count - 1; n >= 0; n--) {
+    capture.items.push(item(n));
+    if (onDisk(n)) writeFileSync(path.join(captureDataDir, item(n).processed), jpeg);
+  }
+  t = await buildTestApp({ capture, captureDataDir });
+  await request(t.app)
+    .post('/api/admin/events')
+    .set('Cookie', await signIn(t.app))
+    .send({ name: 'Gala' });
+}
+
+afterEach(async () => {
+  await t.services.photoSync.stop();
+});
 
 describe('a first index of a folder of photos', () => {
-  let t: TestApp;
-  let capture: FakeCaptureApp;
-  const hasThumb = (id: string): boolean => {
-    const version = t.services.photos.versionOf(id);
-    return version !== undefined && t.services.thumbnails.has(id, version);
-  };
-
-  beforeEach(async () => {
-    const captureDataDir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-capture-'));
-    mkdirSync(path.join(captureDataDir, 'media', 'processed_full'), { recursive: true });
-    const jpeg = await sharp({ create: { width: 96, height: 64, channels: 3, background: '#3a6ea5' } })
-      .jpeg()
-      .toBuffer();
-    capture = new FakeCaptureApp();
-    for (let n = COUNT - 1; n >= 0; n--) {
-      capture.items.push(item(n));
-      writeFileSync(path.join(captureDataDir, item(n).processed), jpeg);
-    }
-    t = await buildTestApp({ capture, captureDataDir });
-    await request(t.app)
-      .post('/api/admin/events')
-      .set('Cookie', await signIn(t.app))
-      .send({ name: 'Gala' });
-  });
-  afterEach(async () => {
-    await t.services.photoSync.stop();
-  });
-
   it('ends with the first screen drawn: the older photos join once the newest ones have their thumbnails', async () => {
+    await booth(100);
+    const firstScreen = newest(100, FIRST_SCREEN_PHOTOS);
+    const older = newest(100 - FIRST_SCREEN_PHOTOS, 100 - FIRST_SCREEN_PHOTOS);
     const joined: { id: string; firstScreenDrawn: boolean }[] = [];
     t.services.hub.subscribe('gallery', (event) => {
       if (event.event === 'photo-added') joined.push({ id: event.data.id, firstScreenDrawn: firstScreen.every(hasThumb) });
     });
     // The thumbnail queue is not started: only the index itself can have made a thumbnail.
     const report = await t.services.indexer.rescan();
-    expect(report.added).toBe(COUNT);
+    expect(report.added).toBe(100);
     expect(firstScreen.every(hasThumb)).toBe(true);
     expect(older.some(hasThumb)).toBe(false);
-    expect(
-      joined
-        .slice(0, FIRST_SCREEN_PHOTOS)
-        .map((j) => j.id)
-        .sort(),
-    ).toEqual([...firstScreen].sort());
+    expect(joined.slice(0, FIRST_SCREEN_PHOTOS).map((j) => j.id)).toEqual(firstScreen);
     expect(joined.slice(FIRST_SCREEN_PHOTOS).every((j) => j.firstScreenDrawn)).toBe(true);
-    const page = (await request(t.app).get(`/api/gallery/photos?limit=${COUNT}`)).body as { photos: { id: string }[] };
-    expect(page.photos.map((p) => p.id)).toEqual(Array.from({ length: COUNT }, (_, i) => item(COUNT - 1 - i).id));
+    expect(await galleryIds(t)).toEqual(newest(100, 100));
   });
 
-  it('does not bring back a photo deleted at the booth while the first screen was being drawn, nor announce a live one twice', async () => {
+  it('keeps reading the capture app’s list meanwhile, and fills the first screen from as many pages as it takes', async () => {
+    // The first page of 500 brings only 30 new photos (the others have no file yet); the next page the rest.
+    await booth(600, (n) => n >= 570 || n < 100);
+    const drawn = gate();
+    vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => drawn.promise);
+    const rescan = t.services.indexer.rescan();
+    await expect.poll(() => galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
+    expect(capture.asked).toEqual([0, 500]);
+    expect(await galleryIds(t)).toEqual([...newest(600, 30), ...newest(100, FIRST_SCREEN_PHOTOS - 30)]);
+    drawn.open();
+    expect((await rescan).added).toBe(130);
+    expect(await galleryIds(t)).toEqual([...newest(600, 30), ...newest(100, 100)]);
+  });
+
+  it('does not undo what happened at the booth while the first screen was being drawn', async () => {
+    await booth(100);
     const drawn = gate();
     vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => drawn.promise);
     const rescan = t.services.indexer.rescan();
     await expect.poll(() => galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
     const deleted = item(3);
-    const retaken = item(5);
+    const hidden = { ...item(5), show_in_gallery: false };
     await t.services.indexer.handle({ event: 'DbRemove', data: deleted });
-    await t.services.indexer.handle({ event: 'DbUpdate', data: retaken });
-    const keyWhenLive = t.services.photoRepository.find(retaken.id)?.sort_key;
+    await t.services.indexer.handle({ event: 'DbUpdate', data: hidden });
     const added: string[] = [];
     t.services.hub.subscribe('gallery', (event) => {
       if (event.event === 'photo-added') added.push(event.data.id);
@@ -101,12 +131,13 @@ describe('a first index of a folder of photos', () => {
     drawn.open();
     await rescan;
     expect(t.services.photoRepository.find(deleted.id)).toBeUndefined();
-    expect(t.services.photoRepository.find(retaken.id)?.sort_key).toBe(keyWhenLive);
-    expect(added).not.toContain(retaken.id);
-    expect(await galleryCount(t)).toBe(COUNT - 1);
+    expect(t.services.photoRepository.find(hidden.id)?.visible).toBe(0);
+    expect(added).not.toContain(hidden.id);
+    expect(await galleryCount(t)).toBe(98);
   });
 
   it('saves the rest anyway when the first screen’s thumbnails take too long', async () => {
+    await booth(100);
     vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => new Promise<void>(() => undefined));
     const rescan = t.services.indexer.rescan();
     await expect.poll(() => galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
@@ -114,16 +145,45 @@ describe('a first index of a folder of photos', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(await galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
     t.clock.advance(1);
-    expect((await rescan).added).toBe(COUNT);
-    expect(await galleryCount(t)).toBe(COUNT);
+    expect((await rescan).added).toBe(100);
+    expect(await galleryCount(t)).toBe(100);
   });
 
-  it('saves the rest at once when the service stops during the wait', async () => {
+  it('waits for nothing once the service stops, before the wait began or during it', async () => {
+    await booth(100);
     vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => new Promise<void>(() => undefined));
     const rescan = t.services.indexer.rescan();
     await expect.poll(() => galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
     t.services.indexer.stop();
-    expect((await rescan).added).toBe(COUNT);
-    expect(t.services.photoRepository.count()).toBe(COUNT);
+    expect((await rescan).added).toBe(100);
+
+    await booth(100);
+    vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => new Promise<void>(() => undefined));
+    t.services.indexer.stop();
+    expect((await t.services.indexer.rescan()).added).toBe(100);
+  });
+
+  it('survives a save that fails while the list is still being read, and a later rescan brings the rest', async () => {
+    await booth(600);
+    const drawn = gate();
+    vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => drawn.promise);
+    const release = capture.holdLaterPages();
+    const upsertMany = t.services.photoRepository.upsertMany.bind(t.services.photoRepository);
+    const full = vi.spyOn(t.services.photoRepository, 'upsertMany').mockImplementation((rows) => {
+      if (rows.length > FIRST_SCREEN_PHOTOS) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      upsertMany(rows);
+    });
+    const rescan = t.services.indexer.rescan();
+    await expect.poll(() => galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
+    // The held page fails to save while the next page of the list is still awaited.
+    drawn.open();
+    await expect.poll(() => full.mock.results.some((r) => r.type === 'throw')).toBe(true);
+    release();
+    expect((await rescan).added).toBe(FIRST_SCREEN_PHOTOS);
+    expect(t.log.lines.join('\n')).toContain('Could not save newly found photos');
+
+    full.mockRestore();
+    expect((await t.services.indexer.rescan()).added).toBe(600 - FIRST_SCREEN_PHOTOS);
+    expect(await galleryCount(t)).toBe(600);
   });
 });
