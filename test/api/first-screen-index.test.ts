@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { MediaItem } from '../../server/capture/capture.types.js';
 import { FIRST_SCREEN_WAIT_MS } from '../../server/photos/first-screen-lead.js';
+import type { RescanReport } from '../../server/photos/photo-indexer.js';
 import { FIRST_SCREEN_PHOTOS } from '../../server/photos/photo.service.js';
 import { buildTestApp, signIn, type TestApp } from '../support/app.js';
 
@@ -77,6 +78,19 @@ async function booth(count: number, onDisk: (n: number) => boolean = () => true)
     .send({ name: 'Gala' });
 }
 
+const never = new Promise<void>(() => undefined);
+
+/**
+ * Starts a rescan whose first screen's thumbnails are made only once `drawn` settles; returns
+ * once that first screen is in the gallery, with the rescan still running.
+ */
+async function rescanHeldAtFirstScreen(drawn: Promise<void>): Promise<{ rescan: Promise<RescanReport> }> {
+  vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => drawn);
+  const rescan = t.services.indexer.rescan();
+  await expect.poll(() => galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
+  return { rescan };
+}
+
 afterEach(async () => {
   await t.services.photoSync.stop();
 });
@@ -104,9 +118,7 @@ describe('a first index of a folder of photos', () => {
     // The first page of 500 brings only 30 new photos (the others have no file yet); the next page the rest.
     await booth(600, (n) => n >= 570 || n < 100);
     const drawn = gate();
-    vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => drawn.promise);
-    const rescan = t.services.indexer.rescan();
-    await expect.poll(() => galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
+    const { rescan } = await rescanHeldAtFirstScreen(drawn.promise);
     expect(capture.asked).toEqual([0, 500]);
     expect(await galleryIds(t)).toEqual([...newest(600, 30), ...newest(100, FIRST_SCREEN_PHOTOS - 30)]);
     drawn.open();
@@ -117,9 +129,7 @@ describe('a first index of a folder of photos', () => {
   it('does not undo what happened at the booth while the first screen was being drawn', async () => {
     await booth(100);
     const drawn = gate();
-    vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => drawn.promise);
-    const rescan = t.services.indexer.rescan();
-    await expect.poll(() => galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
+    const { rescan } = await rescanHeldAtFirstScreen(drawn.promise);
     const deleted = item(3);
     const hidden = { ...item(5), show_in_gallery: false };
     await t.services.indexer.handle({ event: 'DbRemove', data: deleted });
@@ -138,9 +148,7 @@ describe('a first index of a folder of photos', () => {
 
   it('saves the rest anyway when the first screen’s thumbnails take too long', async () => {
     await booth(100);
-    vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => new Promise<void>(() => undefined));
-    const rescan = t.services.indexer.rescan();
-    await expect.poll(() => galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
+    const { rescan } = await rescanHeldAtFirstScreen(never);
     t.clock.advance(FIRST_SCREEN_WAIT_MS - 1);
     await new Promise((resolve) => setImmediate(resolve));
     expect(await galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
@@ -151,30 +159,26 @@ describe('a first index of a folder of photos', () => {
 
   it('waits for nothing once the service stops, before the wait began or during it', async () => {
     await booth(100);
-    vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => new Promise<void>(() => undefined));
-    const rescan = t.services.indexer.rescan();
-    await expect.poll(() => galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
+    const { rescan } = await rescanHeldAtFirstScreen(never);
     t.services.indexer.stop();
     expect((await rescan).added).toBe(100);
 
     await booth(100);
-    vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => new Promise<void>(() => undefined));
+    vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => never);
     t.services.indexer.stop();
     expect((await t.services.indexer.rescan()).added).toBe(100);
   });
 
   it('survives a save that fails while the list is still being read, and a later rescan brings the rest', async () => {
     await booth(600);
-    const drawn = gate();
-    vi.spyOn(t.services.photos, 'prepareThumbnail').mockImplementation(() => drawn.promise);
     const release = capture.holdLaterPages();
     const upsertMany = t.services.photoRepository.upsertMany.bind(t.services.photoRepository);
     const full = vi.spyOn(t.services.photoRepository, 'upsertMany').mockImplementation((rows) => {
       if (rows.length > FIRST_SCREEN_PHOTOS) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
       upsertMany(rows);
     });
-    const rescan = t.services.indexer.rescan();
-    await expect.poll(() => galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
+    const drawn = gate();
+    const { rescan } = await rescanHeldAtFirstScreen(drawn.promise);
     // The held page fails to save while the next page of the list is still awaited.
     drawn.open();
     await expect.poll(() => full.mock.results.some((r) => r.type === 'throw')).toBe(true);
@@ -185,5 +189,18 @@ describe('a first index of a folder of photos', () => {
     full.mockRestore();
     expect((await t.services.indexer.rescan()).added).toBe(600 - FIRST_SCREEN_PHOTOS);
     expect(await galleryCount(t)).toBe(600);
+  });
+
+  it('shows guests the newest photos while older pages of the capture app’s list are still being matched', async () => {
+    await booth(600);
+    const release = capture.holdLaterPages();
+    const rescan = t.services.indexer.rescan();
+    await expect.poll(() => galleryCount(t)).toBe(500);
+    expect((await galleryIds(t)).slice(0, 3)).toEqual(newest(600, 3));
+    release();
+    const report = await rescan;
+    expect(report.added).toBe(600);
+    expect(report.unresolved).toBe(0);
+    expect(t.services.photoRepository.count()).toBe(600);
   });
 });
