@@ -60,7 +60,7 @@ export async function firstVisitAfterIndex(record: RecordFn, cleanups: string[],
           s.ms <= TARGET_MS,
         );
       });
-      // The guest who does not wait for the index: the visit as soon as any photo is in.
+      // The guest who does not wait for the index: the visit as soon as its first photos are in.
       await visitAfter(1, async (service) => {
         const s = await firstScreen(browser, `${service.url}/`, viewport);
         record(`first visit as soon as the index has its first photos, ${name}`, describeScreen(s), 'printed only', true);
