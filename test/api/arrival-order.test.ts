@@ -1,8 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { MediaItem } from '../../server/capture/capture.types.js';
-import { buildTestApp, signIn } from '../support/app.js';
+import { signedInApp } from '../support/app.js';
 
 const item = (n: number, time: string): MediaItem => ({
   id: `4b0d6d3c-0000-4000-8000-${String(n).padStart(12, '0')}`,
@@ -15,9 +14,7 @@ const item = (n: number, time: string): MediaItem => ({
 
 describe('the current event’s order', () => {
   it('puts a live photo first though its stem is earlier (a booth clock set back), and pages through it', async () => {
-    const capture = new FakeCaptureApp();
-    const t = await buildTestApp({ capture });
-    const cookie = await signIn(t.app);
+    const { t, cookie } = await signedInApp();
     expect((await request(t.app).post('/api/admin/events').set('Cookie', cookie).send({ name: 'Gala' })).status).toBe(201);
     const live = (n: number, time: string) => t.services.indexer.handle({ event: 'DbInsert', data: item(n, time) });
     await live(1, '120001');
@@ -45,9 +42,7 @@ describe('the current event’s order', () => {
   });
 
   it('orders photos found in the folder, with no arrival known, by their capture time', async () => {
-    const capture = new FakeCaptureApp();
-    const t = await buildTestApp({ capture });
-    const cookie = await signIn(t.app);
+    const { t, cookie } = await signedInApp();
     await request(t.app).post('/api/admin/events').set('Cookie', cookie).send({ name: 'Gala' });
     const eventId = (t.db.prepare('SELECT id FROM events WHERE slug = ?').get('gala') as { id: number }).id;
     const found = (n: number, time: string) => ({

@@ -11,7 +11,7 @@ import { FakeSystem } from '../../server/system/system.fake.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { buildTestApp, signIn } from '../support/app.js';
+import { buildTestApp, signIn, signedInApp } from '../support/app.js';
 
 const state = async (app: Express, cookie: string) => {
   const [settings, presets, actions] = await Promise.all([
@@ -32,9 +32,7 @@ const state = async (app: Express, cookie: string) => {
 
 describe('backup and restore', () => {
   it('downloads settings, actions and presets as one file and puts them all back', async () => {
-    const capture = new FakeCaptureApp();
-    const t = await buildTestApp({ capture });
-    const cookie = await signIn(t.app);
+    const { t, capture, cookie } = await signedInApp();
     await request(t.app).post('/api/admin/actions/presets').set('Cookie', cookie).send({ name: 'Mariage', description: 'Cadre doré' });
     await request(t.app)
       .put('/api/admin/settings')
@@ -66,9 +64,7 @@ describe('backup and restore', () => {
   });
 
   it('refuses a bad file whole, says what is wrong, and changes nothing', async () => {
-    const capture = new FakeCaptureApp();
-    const t = await buildTestApp({ capture });
-    const cookie = await signIn(t.app);
+    const { t, capture, cookie } = await signedInApp();
     await request(t.app).post('/api/admin/actions/presets').set('Cookie', cookie).send({ name: 'Mariage' });
     const good = (await request(t.app).get('/api/admin/backup').set('Cookie', cookie)).body as Record<string, unknown>;
     const before = await state(t.app, cookie);

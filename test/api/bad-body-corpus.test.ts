@@ -4,23 +4,19 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_FIELD_NAMES } from '../../server/actions/action.fields.js';
-import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
-import { buildTestApp, signIn, type TestApp } from '../support/app.js';
+import { signedInApp, type TestApp } from '../support/app.js';
 import { PROTOTYPE_NAMES, badBodies, type BadBody } from '../support/bad-bodies.js';
 
 const CORPUS = 1000;
 
 let t: TestApp;
-let capture: FakeCaptureApp;
 let cookie: string;
 let server: http.Server;
 let base: string;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
 
 beforeAll(async () => {
-  capture = new FakeCaptureApp();
-  t = await buildTestApp({ capture });
-  cookie = await signIn(t.app);
+  ({ t, cookie } = await signedInApp());
   server = http.createServer(t.app).listen(0, '127.0.0.1');
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

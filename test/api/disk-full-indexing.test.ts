@@ -1,9 +1,8 @@
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { MediaItem } from '../../server/capture/capture.types.js';
 import { DEFERRED_RETRY_MS } from '../../server/photos/deferred-index.js';
-import { buildTestApp, signIn } from '../support/app.js';
+import { signedInApp } from '../support/app.js';
 import { fillDisk } from '../support/full-disk.js';
 
 let free: () => void = () => undefined;
@@ -19,9 +18,7 @@ const item = (n: number): MediaItem => ({
 });
 
 async function boothWithFullDisk() {
-  const capture = new FakeCaptureApp();
-  const t = await buildTestApp({ capture });
-  const cookie = await signIn(t.app);
+  const { t, cookie } = await signedInApp();
   expect((await request(t.app).post('/api/admin/events').set('Cookie', cookie).send({ name: 'Gala' })).status).toBe(201);
   free = fillDisk(t.db);
   for (let n = 0; n < 7; n++) await t.services.indexer.handle({ event: 'DbInsert', data: item(n) });

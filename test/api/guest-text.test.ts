@@ -1,16 +1,14 @@
 import request from 'supertest';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
+import type { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import { hasNoControl } from '../../server/core/util/text.js';
-import { buildTestApp, signIn, type TestApp } from '../support/app.js';
+import { signedInApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
 let capture: FakeCaptureApp;
 let cookie: string;
 beforeEach(async () => {
-  capture = new FakeCaptureApp();
-  t = await buildTestApp({ capture });
-  cookie = await signIn(t.app);
+  ({ t, capture, cookie } = await signedInApp());
 });
 
 const post = (path: string, body: unknown) =>

@@ -1,15 +1,13 @@
 import request from 'supertest';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
-import { buildTestApp, signIn, type TestApp } from '../support/app.js';
+import type { FakeCaptureApp } from '../../server/capture/capture.fake.js';
+import { signedInApp, type TestApp } from '../support/app.js';
 
 let t: TestApp;
 let capture: FakeCaptureApp;
 let cookie: string;
 beforeEach(async () => {
-  capture = new FakeCaptureApp();
-  t = await buildTestApp({ capture });
-  cookie = await signIn(t.app);
+  ({ t, capture, cookie } = await signedInApp());
 });
 
 const actionCount = async (): Promise<number> =>

@@ -110,6 +110,13 @@ export async function buildTestApp<C extends Clock = FakeClock>(
   return { app: createApp({ services, rendererDir, log }), services, db, clock, system, log, rendererDir, printer };
 }
 
+/** A test app on a recording capture app, signed in: where most tests of the operator's API start. */
+export async function signedInApp(): Promise<{ t: TestApp; capture: FakeCaptureApp; cookie: string }> {
+  const capture = new FakeCaptureApp();
+  const t = await buildTestApp({ capture });
+  return { t, capture, cookie: await signIn(t.app) };
+}
+
 /** Signs in and returns the session cookie, ready for supertest's `.set('Cookie', …)`. */
 export async function signIn(app: Express, pin = TEST_PIN): Promise<string> {
   const { default: request } = await import('supertest');
