@@ -1,7 +1,9 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import type { MediaItem } from '../../server/capture/capture.types.js';
+import type { NewPhotoRow } from '../../server/photos/photo.repository.js';
 import { signedInApp } from '../support/app.js';
+import { photoRow } from '../support/photo-row.js';
 
 const item = (n: number, time: string): MediaItem => ({
   id: `4b0d6d3c-0000-4000-8000-${String(n).padStart(12, '0')}`,
@@ -45,23 +47,12 @@ describe('the current event’s order', () => {
     const { t, cookie } = await signedInApp();
     await request(t.app).post('/api/admin/events').set('Cookie', cookie).send({ name: 'Gala' });
     const eventId = (t.db.prepare('SELECT id FROM events WHERE slug = ?').get('gala') as { id: number }).id;
-    const found = (n: number, time: string) => ({
-      id: item(n, time).id,
-      stem: `20261122-${time}-000000`,
-      file: item(n, time).processed,
-      kind: 'photo' as const,
-      event_id: eventId,
-      taken_at: 0,
-      created_at: null,
-      updated_at: null,
-      mtime: 0,
-      size: 1,
-      processed: 1,
-      visible: 1,
-      missing: 0,
-      printed_copies: 0,
-      indexed_at: 0,
-    });
+    const found = (n: number, time: string): NewPhotoRow => {
+      // Without a sort key, as a row found in the folder is written: it sorts by its stem.
+      const { sort_key: _none, ...row } = photoRow(n);
+      const { id, processed: file } = item(n, time);
+      return { ...row, id, stem: `20261122-${time}-000000`, file, event_id: eventId, created_at: null, updated_at: null, mtime: 0 };
+    };
     t.services.photoRepository.upsertMany([found(1, '120001'), found(2, '110000'), found(3, '130000')]);
     const res = await request(t.app).get('/api/admin/photos?event=gala').set('Cookie', cookie);
     expect((res.body.photos as { id: string }[]).map((p) => p.id.slice(-1))).toEqual(['3', '1', '2']);
