@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MediaItem } from '../../server/capture/capture.types.js';
 import type { AdminPrintJob, GuestPrintSession, PrinterGlance } from '../../server/contract/print.contract.js';
 import { FakePrinter } from '../../server/print/printer.fake.js';
-import { guestCookie, jobReaches, printerPause } from '../support/print.js';
+import { adminRequest, guestCookie, jobReaches, printerPause, savePrintSettings } from '../support/print.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
 /** The watched printer's pause reaching `pause` (at once when it already has). */
@@ -23,10 +23,6 @@ afterEach(async () => {
   await t.close();
 });
 
-const admin = (method: 'get' | 'post' | 'put', p: string) => request(t.app)[method](`/api/admin${p}`).set('Cookie', t.cookie);
-const setPrint = async (print: Record<string, unknown>): Promise<void> => {
-  expect((await admin('put', '/settings').send({ print })).status).toBe(200);
-};
 const guestPrint = (cookie: string | undefined, id: string, copies = 1) => {
   const req = request(t.app).post(`/api/gallery/photos/${id}/print`);
   return (cookie ? req.set('Cookie', cookie) : req).send({ copies });
@@ -38,7 +34,7 @@ const sessionRows = (): number => (t.db.prepare('SELECT COUNT(*) AS n FROM guest
 const jobRows = (): number => (t.db.prepare('SELECT COUNT(*) AS n FROM print_jobs').get() as { n: number }).n;
 
 async function photos(n = 1): Promise<MediaItem[]> {
-  expect((await admin('post', '/events').send({ name: 'Mariage' })).status).toBe(201);
+  expect((await adminRequest(t, 'post', '/events').send({ name: 'Mariage' })).status).toBe(201);
   const items: MediaItem[] = [];
   for (let i = 0; i < n; i++) items.push(await t.sim.capture());
   await t.services.indexer.rescan();
@@ -58,7 +54,7 @@ describe('the watched printer', () => {
     await printerPause(t.services.hub, 'stopped');
     expect(guestHeard).toContain('stopped');
     expect(await session(cookie)).toMatchObject({ paused: 'stopped' });
-    const glance = (await admin('get', '/print/glance')).body as PrinterGlance;
+    const glance = (await adminRequest(t, 'get', '/print/glance')).body as PrinterGlance;
     expect(glance).toMatchObject({ printer: { name: 'Photo', state: 'stopped', pause: 'stopped' }, queued: 0 });
     printer.setState('Photo', 'idle');
     await printerPause(t.services.hub, null);
@@ -69,7 +65,7 @@ describe('the watched printer', () => {
     printer.declared.Photo = { papers: ['A6'], defaultPaper: 'A6', supplies: [{ name: 'Ribbon', level: 12, type: 'ribbon-wax' }] };
     t.services.printWorker.start();
     await printerPause(t.services.hub, null);
-    expect(((await admin('get', '/print/glance')).body as PrinterGlance).printer.supplies).toEqual([
+    expect(((await adminRequest(t, 'get', '/print/glance')).body as PrinterGlance).printer.supplies).toEqual([
       { name: 'Ribbon', level: 12, type: 'ribbon-wax' },
     ]);
     const cookie = await guestCookie(t.app);
@@ -89,15 +85,15 @@ describe('the watched printer', () => {
     const guest = await guestPrint(cookie, photo!.id);
     expect(guest.status).toBe(503);
     expect(guest.body.error.code).toBe('print_unavailable');
-    const operator = await admin('post', `/photos/${photo!.id}/print`).send({ copies: 2 });
+    const operator = await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 2 });
     expect(operator.status).toBe(409);
     expect(operator.body.error).toMatchObject({ code: 'no_printer' });
     expect(operator.body.error.message).toMatch(/choose one on the Printing page/);
     expect(jobRows()).toBe(0);
 
-    await setPrint({ printer: 'DNP' });
+    await savePrintSettings(t, { printer: 'DNP' });
     await pauseReaches(null);
-    const sent = await admin('post', `/photos/${photo!.id}/print`).send({ copies: 2 });
+    const sent = await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 2 });
     expect(sent.status).toBe(201);
     expect(sent.body.printer_pause).toBeNull();
   });
@@ -105,7 +101,7 @@ describe('the watched printer', () => {
   it('tells the operator that a print will wait at a paused printer', async () => {
     const [photo] = await photos();
     printer.setState('Photo', 'stopped', ['paused'], '');
-    const res = await admin('post', `/photos/${photo!.id}/print`).send({ copies: 1 });
+    const res = await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 1 });
     expect(res.status).toBe(201);
     expect(res.body.printer_pause).toBe('stopped');
   });
@@ -126,7 +122,7 @@ describe('the quota that holds', () => {
 
   it('bounds the copies of one address however many sessions it collects', async () => {
     const [photo] = await photos();
-    await setPrint({ quota: 3, max_copies: 3, sessions_per_address: 2 });
+    await savePrintSettings(t, { quota: 3, max_copies: 3, sessions_per_address: 2 });
     let printed = 0;
     // Cleared cookies or a private tab: a fresh session each time, from the same address.
     for (let i = 0; i < 6; i++) {
@@ -160,7 +156,7 @@ describe('honest settlement', () => {
     const [photo] = await photos();
     printer.hold = true;
     t.services.printWorker.start();
-    const id = (await admin('post', `/photos/${photo!.id}/print`).send({ copies: 2 })).body.job.id as number;
+    const id = (await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 2 })).body.job.id as number;
     await new Promise<void>((resolve) => {
       const off = t.services.hub.subscribe('admin', (m) => {
         if (m.event === 'print-job' && m.data.id === id && m.data.cups_job_id) {
@@ -174,33 +170,33 @@ describe('honest settlement', () => {
     const unknown = await jobReaches(t.services.hub, id, 'failed', jobOf(id));
     expect(unknown.error).toBe('unknown_outcome');
     expect(t.services.photoRepository.find(photo!.id)?.printed_copies).toBe(0);
-    expect(((await admin('get', '/print/glance')).body as PrinterGlance).unknown).toBe(1);
+    expect(((await adminRequest(t, 'get', '/print/glance')).body as PrinterGlance).unknown).toBe(1);
 
-    const counted = await admin('post', `/print/jobs/${id}/count`);
+    const counted = await adminRequest(t, 'post', `/print/jobs/${id}/count`);
     expect(counted.status).toBe(200);
     expect(counted.body.job.state).toBe('done');
     expect(t.services.photoRepository.find(photo!.id)?.printed_copies).toBe(2);
-    expect((await admin('post', `/print/jobs/${id}/count`)).status).toBe(409);
+    expect((await adminRequest(t, 'post', `/print/jobs/${id}/count`)).status).toBe(409);
   });
 });
 
 describe('paper and layout', () => {
   it('sends the chosen paper, layout and the photo’s orientation to the printer, and prints a test page', async () => {
     await photos(2);
-    await setPrint({ paper: 'A6', layout: 'fit' });
+    await savePrintSettings(t, { paper: 'A6', layout: 'fit' });
     t.services.printWorker.start();
-    const res = await admin('post', '/print/test-page');
+    const res = await adminRequest(t, 'post', '/print/test-page');
     expect(res.status).toBe(201);
     expect(res.body.job.copies).toBe(1);
     await jobReaches(t.services.hub, res.body.job.id as number, 'done', jobOf(res.body.job.id as number));
     expect(printer.jobs[0]?.options).toMatchObject({ paper: 'A6', layout: 'fit', copies: 1 });
     // The simulator's photos are landscape: turned onto portrait A6, left as they are on landscape 6×4 in.
     expect(printer.jobs[0]?.options.orientation).toBe('landscape');
-    await setPrint({ paper: 'w432h288' });
-    const wide = (await admin('post', '/print/test-page')).body.job.id as number;
+    await savePrintSettings(t, { paper: 'w432h288' });
+    const wide = (await adminRequest(t, 'post', '/print/test-page')).body.job.id as number;
     await jobReaches(t.services.hub, wide, 'done', jobOf(wide));
     expect(printer.jobs[1]?.options).toMatchObject({ paper: 'w432h288', orientation: 'portrait' });
-    const papers = await admin('get', '/print/papers?printer=Photo');
+    const papers = await adminRequest(t, 'get', '/print/papers?printer=Photo');
     expect(papers.body).toEqual({
       papers: [
         { name: 'w288h432', width_mm: 101.6, height_mm: 152.4 },
@@ -209,11 +205,11 @@ describe('paper and layout', () => {
       ],
       default: 'w288h432',
     });
-    expect((await admin('get', '/print/papers?printer=a;b')).status).toBe(400);
+    expect((await adminRequest(t, 'get', '/print/papers?printer=a;b')).status).toBe(400);
   });
 
   it('refuses a test page when there is no photo', async () => {
-    const res = await admin('post', '/print/test-page');
+    const res = await adminRequest(t, 'post', '/print/test-page');
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('no_photo');
   });

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MediaItem } from '../../server/capture/capture.types.js';
 import type { AdminPrintJob, GuestPrintSession, PrintQueueView } from '../../server/contract/print.contract.js';
 import { FakePrinter } from '../../server/print/printer.fake.js';
-import { guestCookie, jobReaches, printerPause } from '../support/print.js';
+import { adminRequest, guestCookie, jobReaches, printerPause, savePrintSettings } from '../support/print.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
 let t: SimApp;
@@ -16,10 +16,6 @@ afterEach(async () => {
   await t.close();
 });
 
-const admin = (method: 'get' | 'post' | 'put', p: string) => request(t.app)[method](`/api/admin${p}`).set('Cookie', t.cookie);
-const setPrint = async (print: Record<string, unknown>): Promise<void> => {
-  expect((await admin('put', '/settings').send({ print })).status).toBe(200);
-};
 const guestPrint = (cookie: string, id: string, body: unknown) =>
   request(t.app)
     .post(`/api/gallery/photos/${id}/print`)
@@ -27,13 +23,13 @@ const guestPrint = (cookie: string, id: string, body: unknown) =>
     .send(body as object);
 const session = async (cookie: string): Promise<GuestPrintSession['print']> =>
   ((await request(t.app).get('/api/gallery/session').set('Cookie', cookie)).body as GuestPrintSession).print;
-const queue = async (): Promise<PrintQueueView> => (await admin('get', '/print/queue')).body as PrintQueueView;
+const queue = async (): Promise<PrintQueueView> => (await adminRequest(t, 'get', '/print/queue')).body as PrintQueueView;
 const jobOf = (id: number) => (): AdminPrintJob | undefined => t.services.print.job(id);
 const copiesOf = (id: string): number => t.services.photoRepository.find(id)?.printed_copies ?? -1;
 
 /** The current event with photos in it, indexed. */
 async function photos(n = 1): Promise<MediaItem[]> {
-  expect((await admin('post', '/events').send({ name: 'Mariage' })).status).toBe(201);
+  expect((await adminRequest(t, 'post', '/events').send({ name: 'Mariage' })).status).toBe(201);
   const items: MediaItem[] = [];
   for (let i = 0; i < n; i++) items.push(await t.sim.capture());
   await t.services.indexer.rescan();
@@ -111,7 +107,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
 
   it('answers 403 when printing is turned off', async () => {
     const [photo] = await photos();
-    await setPrint({ enable: false });
+    await savePrintSettings(t, { enable: false });
     const cookie = await guestCookie(t.app);
     const res = await guestPrint(cookie, photo!.id, { copies: 1 });
     expect(res.status).toBe(403);
@@ -122,7 +118,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
 
   it('answers 404 for a photo not indexed, of another event, or lost by the capture app', async () => {
     const [old] = await photos();
-    expect((await admin('post', '/events').send({ name: 'Anniversaire' })).status).toBe(201);
+    expect((await adminRequest(t, 'post', '/events').send({ name: 'Anniversaire' })).status).toBe(201);
     const current = await t.sim.capture();
     const lost = await t.sim.capture();
     await t.services.indexer.rescan();
@@ -137,7 +133,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
 
   it('answers 429 with the remaining count when the quota would be exceeded', async () => {
     const [photo] = await photos();
-    await setPrint({ quota: 3 });
+    await savePrintSettings(t, { quota: 3 });
     const cookie = await guestCookie(t.app);
     expect((await guestPrint(cookie, photo!.id, { copies: 2 })).body.remaining).toBe(1);
     const res = await guestPrint(cookie, photo!.id, { copies: 2 });
@@ -150,7 +146,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
 
   it('never lets 200 simultaneous requests of one session exceed its quota', async () => {
     const [photo] = await photos();
-    await setPrint({ quota: 37 });
+    await savePrintSettings(t, { quota: 37 });
     const cookie = await guestCookie(t.app);
     const results = await Promise.all(Array.from({ length: 200 }, () => guestPrint(cookie, photo!.id, { copies: 1 })));
     const statuses = results.map((r) => r.status);
@@ -166,8 +162,8 @@ describe('the queue', () => {
     const [a, b] = await photos(2);
     printer.hold = true;
     t.services.printWorker.start();
-    const first = (await admin('post', `/photos/${a!.id}/print`).send({ copies: 1 })).body.job.id as number;
-    const second = (await admin('post', `/photos/${b!.id}/print`).send({ copies: 1 })).body.job.id as number;
+    const first = (await adminRequest(t, 'post', `/photos/${a!.id}/print`).send({ copies: 1 })).body.job.id as number;
+    const second = (await adminRequest(t, 'post', `/photos/${b!.id}/print`).send({ copies: 1 })).body.job.id as number;
     await new Promise<void>((resolve) => {
       const off = t.services.hub.subscribe('admin', (m) => {
         if (m.event === 'print-job' && m.data.id === first && m.data.cups_job_id !== null) {
@@ -190,7 +186,7 @@ describe('the queue', () => {
 
   it('sends again a job that a crash left printing before CUPS took it', async () => {
     const [photo] = await photos();
-    const id = (await admin('post', `/photos/${photo!.id}/print`).send({ copies: 1 })).body.job.id as number;
+    const id = (await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 1 })).body.job.id as number;
     t.db.prepare("UPDATE print_jobs SET state = 'printing' WHERE id = ?").run(id);
     t.services.printWorker.start();
     await jobReaches(t.services.hub, id, 'done', jobOf(id));
@@ -223,7 +219,7 @@ describe('the queue', () => {
     printer.reachable = false;
     t.services.printWorker.start();
     const paused = printerPause(t.services.hub, 'unreachable');
-    const id = (await admin('post', `/photos/${photo!.id}/print`).send({ copies: 1 })).body.job.id as number;
+    const id = (await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 1 })).body.job.id as number;
     await paused;
     expect((await queue()).printer.state).toBe('unreachable');
     printer.reachable = true;
@@ -235,12 +231,12 @@ describe('the queue', () => {
     const cookie = await guestCookie(t.app);
     const id = (await guestPrint(cookie, photo!.id, { copies: 3 })).body.job.id as number;
     expect(await session(cookie)).toMatchObject({ remaining: 2 });
-    const cancelled = await admin('post', `/print/jobs/${id}/cancel`);
+    const cancelled = await adminRequest(t, 'post', `/print/jobs/${id}/cancel`);
     expect(cancelled.body.job).toMatchObject({ id, state: 'cancelled' });
     expect(await session(cookie)).toMatchObject({ remaining: 5 });
-    expect((await admin('post', `/print/jobs/${id}/cancel`)).status).toBe(409);
-    expect((await admin('post', '/print/jobs/999/cancel')).status).toBe(404);
-    expect((await admin('post', '/print/jobs/abc/cancel')).status).toBe(400);
+    expect((await adminRequest(t, 'post', `/print/jobs/${id}/cancel`)).status).toBe(409);
+    expect((await adminRequest(t, 'post', '/print/jobs/999/cancel')).status).toBe(404);
+    expect((await adminRequest(t, 'post', '/print/jobs/abc/cancel')).status).toBe(400);
 
     printer.hold = true;
     t.services.printWorker.start();
@@ -254,14 +250,14 @@ describe('the queue', () => {
       });
     });
     await sent;
-    expect((await admin('post', `/print/jobs/${failing}/retry`)).status).toBe(409);
+    expect((await adminRequest(t, 'post', `/print/jobs/${failing}/retry`)).status).toBe(409);
     printer.finish('Photo-1', 'failed', 'Unable to open image file for printing!');
     const failed = await jobReaches(t.services.hub, failing, 'failed', jobOf(failing));
     expect(failed).toMatchObject({ error: 'printer_failed', error_detail: 'Unable to open image file for printing!' });
     expect(printer.cancelled).toEqual(['Photo-1']);
     expect(copiesOf(photo!.id)).toBe(0);
     printer.hold = false;
-    expect((await admin('post', `/print/jobs/${failing}/retry`)).body.job.state).toBe('queued');
+    expect((await adminRequest(t, 'post', `/print/jobs/${failing}/retry`)).body.job.state).toBe('queued');
     await jobReaches(t.services.hub, failing, 'done', jobOf(failing));
     expect(copiesOf(photo!.id)).toBe(1);
     expect(printer.jobs).toHaveLength(2);
@@ -269,35 +265,35 @@ describe('the queue', () => {
 
   it('prints for the operator without quota, clears finished jobs, counts and resets counters', async () => {
     const [photo] = await photos();
-    await setPrint({ quota: 0, enable: false });
+    await savePrintSettings(t, { quota: 0, enable: false });
     t.services.printWorker.start();
-    const res = await admin('post', `/photos/${photo!.id}/print`).send({ copies: 4 });
+    const res = await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 4 });
     expect(res.status).toBe(201);
     expect(res.body.remaining).toBeNull();
     await jobReaches(t.services.hub, res.body.job.id as number, 'done', jobOf(res.body.job.id as number));
-    expect((await admin('post', `/photos/${photo!.id}/print`).send({ copies: 21 })).status).toBe(400);
+    expect((await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 21 })).status).toBe(400);
     expect((await request(t.app).post(`/api/admin/photos/${photo!.id}/print`).send({ copies: 1 })).status).toBe(401);
     expect((await queue()).counters).toEqual({ event: 4, today: 4, total: 4 });
-    expect((await admin('post', '/print/queue/clear')).body).toEqual({ cleared: 1 });
+    expect((await adminRequest(t, 'post', '/print/queue/clear')).body).toEqual({ cleared: 1 });
     expect((await queue()).jobs).toEqual([]);
     expect((await queue()).counters.total).toBe(4);
-    expect((await admin('post', '/print/counters/reset').send({ counter: 'today' })).body.counters).toEqual({
+    expect((await adminRequest(t, 'post', '/print/counters/reset').send({ counter: 'today' })).body.counters).toEqual({
       event: 4,
       today: 0,
       total: 4,
     });
-    expect((await admin('post', '/print/counters/reset').send({ counter: 'all' })).status).toBe(400);
+    expect((await adminRequest(t, 'post', '/print/counters/reset').send({ counter: 'all' })).status).toBe(400);
     expect(t.services.print.summary()).toMatchObject({ queued: 0, printing: 0, failed: 0, paused: false, printer: 'Photo' });
   });
 
   it('lists the printers CUPS knows and keeps the chosen one in the settings', async () => {
     printer.printers.push({ name: 'Selphy', state: 'stopped', reasons: ['paused'], message: '', isDefault: false });
-    expect((await admin('get', '/print/printers')).body.printers).toEqual([
+    expect((await adminRequest(t, 'get', '/print/printers')).body.printers).toEqual([
       { name: 'Photo', is_default: true, state: 'idle' },
       { name: 'Selphy', is_default: false, state: 'stopped' },
     ]);
-    await setPrint({ printer: 'Selphy' });
+    await savePrintSettings(t, { printer: 'Selphy' });
     expect((await queue()).printer).toMatchObject({ name: 'Selphy', state: 'stopped', pause: 'stopped' });
-    expect((await admin('put', '/settings').send({ print: { printer: 'bad name; rm' } })).status).toBe(400);
+    expect((await adminRequest(t, 'put', '/settings').send({ print: { printer: 'bad name; rm' } })).status).toBe(400);
   });
 });

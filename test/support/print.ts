@@ -2,6 +2,8 @@ import request from 'supertest';
 import type { Express } from 'express';
 import type { AdminPrintJob, PrintJobState } from '../../server/contract/print.contract.js';
 import type { EventHub } from '../../server/core/event-hub.js';
+import { expect } from 'vitest';
+import type { SimApp } from './sim-app.js';
 
 /** A fresh guest: visits the gallery and keeps the session cookie it was given. */
 export async function guestCookie(app: Express): Promise<string> {
@@ -41,4 +43,13 @@ export function printerPause(hub: EventHub, pause: string | null): Promise<void>
       }
     });
   });
+}
+
+/** The operator's signed-in request to `/api/admin<p>` on a simulated booth. */
+export const adminRequest = (t: SimApp, method: 'get' | 'post' | 'put', p: string) =>
+  request(t.app)[method](`/api/admin${p}`).set('Cookie', t.cookie);
+
+/** Saves print settings as the operator does; the test fails if they are refused. */
+export async function savePrintSettings(t: SimApp, print: Record<string, unknown>): Promise<void> {
+  expect((await adminRequest(t, 'put', '/settings').send({ print })).status).toBe(200);
 }
