@@ -30,8 +30,11 @@ export const ippAttribute = (tag: number, name: string, value: Buffer): Buffer =
   return Buffer.concat([head, n, length, value]);
 };
 
-/** A Get-Job-Attributes request (IPP 2.0) for job-state and its message. */
-export function jobRequest(printer: string, jobNumber: number): Buffer {
+/** What the print worker asks of a job: its state and why. */
+const JOB_ATTRIBUTES = ['job-state', 'job-printer-state-message', 'job-state-reasons'] as const;
+
+/** A Get-Job-Attributes request (IPP 2.0) for `attributes` of one job (the worker's by default). */
+export function jobRequest(printer: string, jobNumber: number, attributes: readonly string[] = JOB_ATTRIBUTES): Buffer {
   const id = Buffer.alloc(4);
   id.writeInt32BE(jobNumber);
   return Buffer.concat([
@@ -40,9 +43,8 @@ export function jobRequest(printer: string, jobNumber: number): Buffer {
     ippAttribute(0x48, 'attributes-natural-language', Buffer.from('en')),
     ippAttribute(0x45, 'printer-uri', Buffer.from(`ipp://localhost/printers/${printer}`)),
     ippAttribute(0x21, 'job-id', id),
-    ippAttribute(0x44, 'requested-attributes', Buffer.from('job-state')),
-    ippAttribute(0x44, '', Buffer.from('job-printer-state-message')),
-    ippAttribute(0x44, '', Buffer.from('job-state-reasons')),
+    // The first value names the attribute; the others follow with an empty name.
+    ...attributes.map((a, i) => ippAttribute(0x44, i === 0 ? 'requested-attributes' : '', Buffer.from(a))),
     Buffer.from([0x03]),
   ]);
 }

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ippAttribute } from '../../server/print/ipp.client.js';
+import { jobRequest } from '../../server/print/ipp.client.js';
 
 /** The CUPS-PDF printer `npm run test:deps` sets up. */
 export const CUPS_PRINTER = 'PDF';
@@ -88,22 +88,11 @@ export function pdfOf(cupsJobId: string): string | undefined {
  * localhost:631): cups-pdf writes one PDF whatever the copies, so the job is what tells.
  */
 export async function cupsCopies(cupsJobId: string): Promise<number | undefined> {
-  const jobId = Buffer.alloc(4);
-  jobId.writeInt32BE(Number(cupsJobId.split('-').pop()));
-  const body = Buffer.concat([
-    // IPP 2.0, operation Get-Job-Attributes (0x0009), request 1, operation attributes
-    Buffer.from([2, 0, 0, 9, 0, 0, 0, 1, 1]),
-    ippAttribute(0x47, 'attributes-charset', Buffer.from('utf-8')),
-    ippAttribute(0x48, 'attributes-natural-language', Buffer.from('en')),
-    ippAttribute(0x45, 'printer-uri', Buffer.from(`ipp://localhost/printers/${CUPS_PRINTER}`)),
-    ippAttribute(0x21, 'job-id', jobId),
-    ippAttribute(0x44, 'requested-attributes', Buffer.from('copies')),
-    Buffer.from([3]),
-  ]);
+  const body = jobRequest(CUPS_PRINTER, Number(cupsJobId.split('-').pop()), ['copies']);
   const res = await fetch(`http://localhost:631/printers/${CUPS_PRINTER}`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/ipp' },
-    body,
+    body: new Uint8Array(body),
   });
   const data = Buffer.from(await res.arrayBuffer());
   const marker = Buffer.concat([Buffer.from([0x21, 0x00, 0x06]), Buffer.from('copies'), Buffer.from([0x00, 0x04])]);
