@@ -1,9 +1,8 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MediaItem } from '../../server/capture/capture.types.js';
 import type { AdminPrintJob, GuestPrintSession, PrinterGlance } from '../../server/contract/print.contract.js';
 import { FakePrinter } from '../../server/print/printer.fake.js';
-import { adminRequest, guestCookie, jobReaches, printerPause, savePrintSettings } from '../support/print.js';
+import { adminRequest, guestCookie, jobReaches, printerPause, savePrintSettings, eventWithPhotos } from '../support/print.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
 /** The watched printer's pause reaching `pause` (at once when it already has). */
@@ -32,14 +31,6 @@ const session = async (cookie: string): Promise<GuestPrintSession['print']> =>
 const jobOf = (id: number) => (): AdminPrintJob | undefined => t.services.print.job(id);
 const sessionRows = (): number => (t.db.prepare('SELECT COUNT(*) AS n FROM guest_sessions').get() as { n: number }).n;
 const jobRows = (): number => (t.db.prepare('SELECT COUNT(*) AS n FROM print_jobs').get() as { n: number }).n;
-
-async function photos(n = 1): Promise<MediaItem[]> {
-  expect((await adminRequest(t, 'post', '/events').send({ name: 'Mariage' })).status).toBe(201);
-  const items: MediaItem[] = [];
-  for (let i = 0; i < n; i++) items.push(await t.sim.capture());
-  await t.services.indexer.rescan();
-  return items;
-}
 
 describe('the watched printer', () => {
   it('reports a printer paused with an empty queue to the console and to guests, and its return', async () => {
@@ -73,7 +64,7 @@ describe('the watched printer', () => {
   });
 
   it('refuses prints while no printer can be chosen, instead of calling them sent', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     printer.printers = [
       { name: 'Selphy', state: 'idle', reasons: [], message: '', isDefault: false },
       { name: 'DNP', state: 'idle', reasons: [], message: '', isDefault: false },
@@ -99,7 +90,7 @@ describe('the watched printer', () => {
   });
 
   it('tells the operator that a print will wait at a paused printer', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     printer.setState('Photo', 'stopped', ['paused'], '');
     const res = await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 1 });
     expect(res.status).toBe(201);
@@ -109,7 +100,7 @@ describe('the watched printer', () => {
 
 describe('the quota that holds', () => {
   it('refuses a print without a gallery session and keeps no row for it', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     for (let i = 0; i < 20; i++) {
       const res = await guestPrint(undefined, photo!.id);
       expect(res.status).toBe(403);
@@ -121,7 +112,7 @@ describe('the quota that holds', () => {
   });
 
   it('bounds the copies of one address however many sessions it collects', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     await savePrintSettings(t, { quota: 3, max_copies: 3, sessions_per_address: 2 });
     let printed = 0;
     // Cleared cookies or a private tab: a fresh session each time, from the same address.
@@ -153,7 +144,7 @@ describe('the quota that holds', () => {
 
 describe('honest settlement', () => {
   it('leaves a job CUPS forgot as unknown, counted only when a person says so', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     printer.hold = true;
     t.services.printWorker.start();
     const id = (await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 2 })).body.job.id as number;
@@ -182,7 +173,7 @@ describe('honest settlement', () => {
 
 describe('paper and layout', () => {
   it('sends the chosen paper, layout and the photo’s orientation to the printer, and prints a test page', async () => {
-    await photos(2);
+    await eventWithPhotos(t, 2);
     await savePrintSettings(t, { paper: 'A6', layout: 'fit' });
     t.services.printWorker.start();
     const res = await adminRequest(t, 'post', '/print/test-page');

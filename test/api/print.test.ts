@@ -1,9 +1,8 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MediaItem } from '../../server/capture/capture.types.js';
 import type { AdminPrintJob, GuestPrintSession, PrintQueueView } from '../../server/contract/print.contract.js';
 import { FakePrinter } from '../../server/print/printer.fake.js';
-import { adminRequest, guestCookie, jobReaches, printerPause, savePrintSettings } from '../support/print.js';
+import { adminRequest, guestCookie, jobReaches, printerPause, savePrintSettings, eventWithPhotos } from '../support/print.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
 let t: SimApp;
@@ -27,15 +26,6 @@ const queue = async (): Promise<PrintQueueView> => (await adminRequest(t, 'get',
 const jobOf = (id: number) => (): AdminPrintJob | undefined => t.services.print.job(id);
 const copiesOf = (id: string): number => t.services.photoRepository.find(id)?.printed_copies ?? -1;
 
-/** The current event with photos in it, indexed. */
-async function photos(n = 1): Promise<MediaItem[]> {
-  expect((await adminRequest(t, 'post', '/events').send({ name: 'Mariage' })).status).toBe(201);
-  const items: MediaItem[] = [];
-  for (let i = 0; i < n; i++) items.push(await t.sim.capture());
-  await t.services.indexer.rescan();
-  return items;
-}
-
 describe('the guest session', () => {
   it('is a signed HttpOnly SameSite=Lax cookie issued on the first gallery visit, and kept after', async () => {
     const first = await request(t.app).get('/api/gallery/photos');
@@ -52,7 +42,7 @@ describe('the guest session', () => {
   });
 
   it('is not handed out with a thumbnail, which a first visit asks for by dozens before any cookie is set', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     const thumb = await request(t.app).get(`/api/gallery/photos/${photo!.id}/thumb`);
     expect(thumb.status).toBe(200);
     expect(thumb.headers['set-cookie']).toBeUndefined();
@@ -69,7 +59,7 @@ describe('the guest session', () => {
 describe('POST /api/gallery/photos/{id}/print', () => {
   it('queues, prints through the printer port and raises the copy badge once per copy', async () => {
     t.services.printWorker.start();
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     const cookie = await guestCookie(t.app);
     const res = await guestPrint(cookie, photo!.id, { copies: 2 });
     expect(res.status).toBe(201);
@@ -93,7 +83,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
   });
 
   it('answers 400 for copies outside 1..max_copies and queues nothing', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     const cookie = await guestCookie(t.app);
     for (const body of [{ copies: 0 }, { copies: 4 }, { copies: 1.5 }, { copies: '2' }, {}, { copies: 1, extra: true }]) {
       const res = await guestPrint(cookie, photo!.id, body);
@@ -106,7 +96,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
   });
 
   it('answers 403 when printing is turned off', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     await savePrintSettings(t, { enable: false });
     const cookie = await guestCookie(t.app);
     const res = await guestPrint(cookie, photo!.id, { copies: 1 });
@@ -117,7 +107,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
   });
 
   it('answers 404 for a photo not indexed, of another event, or lost by the capture app', async () => {
-    const [old] = await photos();
+    const [old] = await eventWithPhotos(t);
     expect((await adminRequest(t, 'post', '/events').send({ name: 'Anniversaire' })).status).toBe(201);
     const current = await t.sim.capture();
     const lost = await t.sim.capture();
@@ -132,7 +122,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
   });
 
   it('answers 429 with the remaining count when the quota would be exceeded', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     await savePrintSettings(t, { quota: 3 });
     const cookie = await guestCookie(t.app);
     expect((await guestPrint(cookie, photo!.id, { copies: 2 })).body.remaining).toBe(1);
@@ -145,7 +135,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
   });
 
   it('never lets 200 simultaneous requests of one session exceed its quota', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     await savePrintSettings(t, { quota: 37 });
     const cookie = await guestCookie(t.app);
     const results = await Promise.all(Array.from({ length: 200 }, () => guestPrint(cookie, photo!.id, { copies: 1 })));
@@ -159,7 +149,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
 
 describe('the queue', () => {
   it('settles a job left printing by a crash with CUPS, by its job id, without sending it again', async () => {
-    const [a, b] = await photos(2);
+    const [a, b] = await eventWithPhotos(t, 2);
     printer.hold = true;
     t.services.printWorker.start();
     const first = (await adminRequest(t, 'post', `/photos/${a!.id}/print`).send({ copies: 1 })).body.job.id as number;
@@ -185,7 +175,7 @@ describe('the queue', () => {
   });
 
   it('sends again a job that a crash left printing before CUPS took it', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     const id = (await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 1 })).body.job.id as number;
     t.db.prepare("UPDATE print_jobs SET state = 'printing' WHERE id = ?").run(id);
     t.services.printWorker.start();
@@ -194,7 +184,7 @@ describe('the queue', () => {
   });
 
   it('pauses on a stopped or out-of-paper printer, tells guests why, and resumes by itself', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     printer.setState('Photo', 'idle', ['media-empty-error'], 'Out of paper');
     const paused = printerPause(t.services.hub, 'out_of_paper');
     t.services.printWorker.start();
@@ -215,7 +205,7 @@ describe('the queue', () => {
   });
 
   it('pauses while CUPS does not answer', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     printer.reachable = false;
     t.services.printWorker.start();
     const paused = printerPause(t.services.hub, 'unreachable');
@@ -227,7 +217,7 @@ describe('the queue', () => {
   });
 
   it('cancels a queued job and gives the copies back; retries a failed one', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     const cookie = await guestCookie(t.app);
     const id = (await guestPrint(cookie, photo!.id, { copies: 3 })).body.job.id as number;
     expect(await session(cookie)).toMatchObject({ remaining: 2 });
@@ -264,7 +254,7 @@ describe('the queue', () => {
   });
 
   it('prints for the operator without quota, clears finished jobs, counts and resets counters', async () => {
-    const [photo] = await photos();
+    const [photo] = await eventWithPhotos(t);
     await savePrintSettings(t, { quota: 0, enable: false });
     t.services.printWorker.start();
     const res = await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 4 });

@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import type { AdminPrintJob, PrintJobState } from '../../server/contract/print.contract.js';
 import type { EventHub } from '../../server/core/event-hub.js';
 import { expect } from 'vitest';
+import type { MediaItem } from '../../server/capture/capture.types.js';
 import type { SimApp } from './sim-app.js';
 
 /** A fresh guest: visits the gallery and keeps the session cookie it was given. */
@@ -52,4 +53,13 @@ export const adminRequest = (t: SimApp, method: 'get' | 'post' | 'put', p: strin
 /** Saves print settings as the operator does; the test fails if they are refused. */
 export async function savePrintSettings(t: SimApp, print: Record<string, unknown>): Promise<void> {
   expect((await adminRequest(t, 'put', '/settings').send({ print })).status).toBe(200);
+}
+
+/** A current event with `n` photos taken in it, indexed. */
+export async function eventWithPhotos(t: SimApp, n = 1): Promise<MediaItem[]> {
+  expect((await adminRequest(t, 'post', '/events').send({ name: 'Mariage' })).status).toBe(201);
+  const items: MediaItem[] = [];
+  for (let i = 0; i < n; i++) items.push(await t.sim.capture());
+  await t.services.indexer.rescan();
+  return items;
 }
