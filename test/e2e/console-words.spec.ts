@@ -11,10 +11,17 @@ test('the Actions page draws the button icons and keeps the trigger addresses be
   await unlockConsole(page, '/admin/actions');
   const icon = page.getByTestId('action-card-0').getByTestId('material-icon');
   await expect(icon).toBeVisible();
-  // Drawn by the bundled font: a square glyph, not the name spelled out in letters.
-  expect(await page.evaluate(() => document.fonts.check('24px "Material Icons"'))).toBe(true);
-  const box = await icon.boundingBox();
-  expect(box && box.width <= 30).toBe(true);
+  // Drawn by the bundled font: a square glyph, not the name spelled out in letters. The font
+  // arrives after the icon's box is laid out, so its load is awaited rather than sampled once.
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        [...document.fonts].some((face) => face.family.replace(/"/g, '') === 'Material Icons' && face.status === 'loaded'),
+      ),
+    )
+    .toBe(true);
+  // The glyph's own width, not the box's (which is clipped to 1em): letters would run far wider.
+  expect(await icon.evaluate((el) => el.scrollWidth)).toBeLessThanOrEqual(30);
   expect(await visibleText(page)).not.toMatch(/\/api\/actions\//);
   // The simulator's badge sits in the rail, over no button of the page.
   const badge = await page.getByTestId('simulator-badge').boundingBox();
