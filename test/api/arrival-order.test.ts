@@ -3,16 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { MediaItem } from '../../server/capture/capture.types.js';
 import type { NewPhotoRow } from '../../server/photos/photo.repository.js';
 import { signedInApp } from '../support/app.js';
+import { captureItem } from '../support/capture-item.js';
 import { photoRow } from '../support/photo-row.js';
 
-const item = (n: number, time: string): MediaItem => ({
-  id: `4b0d6d3c-0000-4000-8000-${String(n).padStart(12, '0')}`,
-  media_type: 'image',
-  created_at: '2026-11-22T12:00:00',
-  updated_at: '2026-11-22T12:00:00',
-  processed: `media/processed_full/20261122-${time}-000000.jpg`,
-  show_in_gallery: true,
-});
+const item = (n: number, time: string): MediaItem => captureItem(n, `20261122-${time}-000000`);
 
 describe('the current event’s order', () => {
   it('puts a live photo first though its stem is earlier (a booth clock set back), and pages through it', async () => {

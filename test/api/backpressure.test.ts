@@ -7,6 +7,7 @@ import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { MediaItem } from '../../server/capture/capture.types.js';
 import { MAX_UNREAD_BYTES } from '../../server/http/sse.js';
 import { buildTestApp, signIn } from '../support/app.js';
+import { captureItem } from '../support/capture-item.js';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -81,14 +82,7 @@ describe('streams respect backpressure', () => {
       const [h, m, sec] = [Math.floor(n / 3600), Math.floor(n / 60) % 60, n % 60].map((v) => String(v).padStart(2, '0'));
       return `20261122-${h}${m}${sec}-000000`;
     };
-    const items: MediaItem[] = Array.from({ length: 20_000 }, (_, n) => ({
-      id: `7c0d6d3c-0000-4000-8000-${String(n).padStart(12, '0')}`,
-      media_type: 'image',
-      created_at: '2026-11-22T12:00:00',
-      updated_at: '2026-11-22T12:00:00',
-      processed: `media/processed_full/${stem(n)}.jpg`,
-      show_in_gallery: true,
-    }));
+    const items: MediaItem[] = Array.from({ length: 20_000 }, (_, n) => captureItem(n, stem(n)));
     for (const item of items) capture.emit({ event: 'DbInsert', data: item });
     expect(await healthz(port)).toBe(200);
     const indexed = (t.db.prepare('SELECT COUNT(*) AS n FROM photos').get() as { n: number }).n;

@@ -3,19 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MediaItem } from '../../server/capture/capture.types.js';
 import { DEFERRED_RETRY_MS } from '../../server/photos/deferred-index.js';
 import { signedInApp } from '../support/app.js';
+import { captureItem } from '../support/capture-item.js';
 import { fillDisk } from '../support/full-disk.js';
 
 let free: () => void = () => undefined;
 afterEach(() => free());
 
-const item = (n: number): MediaItem => ({
-  id: `3a0d6d3c-0000-4000-8000-${String(n).padStart(12, '0')}`,
-  media_type: 'image',
-  created_at: '2026-11-22T12:00:00',
-  updated_at: '2026-11-22T12:00:00',
-  processed: `media/processed_full/20261122-1200${String(n).padStart(2, '0')}-000000.jpg`,
-  show_in_gallery: true,
-});
+const item = (n: number): MediaItem => captureItem(n, `20261122-1200${String(n).padStart(2, '0')}-000000`);
 
 async function boothWithFullDisk() {
   const { t, cookie } = await signedInApp();

@@ -10,17 +10,11 @@ import { FIRST_SCREEN_WAIT_MS } from '../../server/photos/first-screen-lead.js';
 import type { RescanReport } from '../../server/photos/photo-indexer.js';
 import { FIRST_SCREEN_PHOTOS } from '../../server/photos/photo.service.js';
 import { buildTestApp, signIn, type TestApp } from '../support/app.js';
+import { captureItem } from '../support/capture-item.js';
 
 const stem = (n: number): string => `20261122-12${String(Math.floor(n / 60)).padStart(2, '0')}${String(n % 60).padStart(2, '0')}-000000`;
 /** Photo n of the folder, n = 0 the oldest; the capture app lists them newest first. */
-const item = (n: number): MediaItem => ({
-  id: `5c2d7e10-0000-4000-8000-${String(n).padStart(12, '0')}`,
-  media_type: 'image',
-  created_at: '2026-11-22T12:00:00',
-  updated_at: '2026-11-22T12:00:00',
-  processed: `media/processed_full/${stem(n)}.jpg`,
-  show_in_gallery: true,
-});
+const item = (n: number): MediaItem => captureItem(n, stem(n));
 /** The ids of photos n = to − count … to − 1, newest first. */
 const newest = (to: number, count: number): string[] => Array.from({ length: count }, (_, i) => item(to - 1 - i).id);
 

@@ -6,15 +6,9 @@ import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { MediaItem } from '../../server/capture/capture.types.js';
 import { MAX_RESCAN_PAGES, rescanPageBound } from '../../server/photos/photo-indexer.js';
 import { buildTestApp } from '../support/app.js';
+import { captureItem } from '../support/capture-item.js';
 
-const item = (n: number): MediaItem => ({
-  id: `9b1e6a80-0000-4000-8000-${String(n).padStart(12, '0')}`,
-  media_type: 'image',
-  created_at: '2026-11-22T12:00:00',
-  updated_at: '2026-11-22T12:00:00',
-  processed: `media/processed_full/20261122-120000-${String(n).padStart(6, '0')}.jpg`,
-  show_in_gallery: true,
-});
+const item = (n: number): MediaItem => captureItem(n, `20261122-120000-${String(n).padStart(6, '0')}`);
 
 /** A capture app whose list answers every page full, as `answer` says; the pages asked are counted. */
 class FullPagesCapture extends FakeCaptureApp {
