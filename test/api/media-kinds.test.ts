@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AdminPhoto, PublicPhoto } from '../../server/contract/photos.contract.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 import { readZip } from '../support/zip.js';
-import { guestCookie } from '../support/print.js';
+import { guestCookie, guestPrint } from '../support/print.js';
 import { binary } from '../support/binary.js';
 
 let t: SimApp;
@@ -86,15 +86,13 @@ describe('every kind of media', () => {
     // A guest prints from the gallery page, which gave the phone its session.
     const guestSession = await guestCookie(t.app);
     for (const kind of ['video', 'animation'] as const) {
-      const asGuest = await request(t.app).post(`/api/gallery/photos/${ids[kind]}/print`).set('Cookie', guestSession).send({ copies: 1 });
+      const asGuest = await guestPrint(t.app, guestSession, ids[kind]!, { copies: 1 });
       expect(asGuest.status).toBe(409);
       expect(asGuest.body.error.code).toBe('not_printable');
       const asOperator = await request(t.app).post(`/api/admin/photos/${ids[kind]}/print`).set('Cookie', t.cookie).send({ copies: 1 });
       expect(asOperator.status).toBe(409);
     }
-    expect(
-      (await request(t.app).post(`/api/gallery/photos/${ids.collage}/print`).set('Cookie', guestSession).send({ copies: 1 })).status,
-    ).toBe(201);
+    expect((await guestPrint(t.app, guestSession, ids.collage!, { copies: 1 })).status).toBe(201);
     expect((await request(t.app).get('/api/admin/print/queue').set('Cookie', t.cookie)).body.jobs).toHaveLength(1);
   });
 

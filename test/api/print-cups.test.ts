@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CupsPrinter } from '../../server/print/printer.cups.js';
 import { createExecSystem } from '../../server/system/system.exec.js';
 import { CUPS_PRINTER, cupsCommand, cupsCopies, pdfOf, requireCups } from '../support/cups.js';
-import { guestCookie, jobReaches, printerPause } from '../support/print.js';
+import { guestCookie, guestPrint, guestPrintSession, jobReaches, printerPause } from '../support/print.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
 /** The whole path through a real CUPS server and its PDF printer. */
@@ -35,10 +35,7 @@ describe('printing through CUPS', () => {
   it('turns a guest’s request into a PDF with the copies asked', async () => {
     const id = await photo();
     t.services.printWorker.start();
-    const res = await request(t.app)
-      .post(`/api/gallery/photos/${id}/print`)
-      .set('Cookie', await guestCookie(t.app))
-      .send({ copies: 2 });
+    const res = await guestPrint(t.app, await guestCookie(t.app), id, { copies: 2 });
     expect(res.status).toBe(201);
     const jobId = res.body.job.id as number;
     const done = await jobReaches(t.services.hub, jobId, 'done', () => t.services.print.job(jobId));
@@ -60,13 +57,12 @@ describe('printing through CUPS', () => {
     t.services.printWorker.start();
     const paused = printerPause(t.services.hub, 'out_of_paper');
     const cookie = await guestCookie(t.app);
-    const jobId = (await request(t.app).post(`/api/gallery/photos/${id}/print`).set('Cookie', cookie).send({ copies: 1 })).body.job
-      .id as number;
+    const jobId = (await guestPrint(t.app, cookie, id, { copies: 1 })).body.job.id as number;
     await paused;
     const view = (await request(t.app).get('/api/admin/print/queue').set('Cookie', t.cookie)).body;
     expect(view.printer).toMatchObject({ name: 'PDF', state: 'stopped', message: 'Paper out', pause: 'out_of_paper' });
     expect(view.jobs[0]).toMatchObject({ id: jobId, state: 'queued', cups_job_id: null });
-    expect((await request(t.app).get('/api/gallery/session').set('Cookie', cookie)).body.print.paused).toBe('out_of_paper');
+    expect((await guestPrintSession(t.app, cookie)).paused).toBe('out_of_paper');
     cupsCommand('cupsenable');
     const done = await jobReaches(t.services.hub, jobId, 'done', () => t.services.print.job(jobId));
     expect(pdfOf(done.cups_job_id ?? '')).toBeDefined();

@@ -8,7 +8,7 @@ import { CupsPrinter } from '../../server/print/printer.cups.js';
 import type { SubmitOptions } from '../../server/print/printer.port.js';
 import { createExecSystem } from '../../server/system/system.exec.js';
 import { CUPS_PRINTER, cupsCommand, pageEdges, pageSize, pdfOf, requireCups } from '../support/cups.js';
-import { guestCookie, jobReaches } from '../support/print.js';
+import { guestCookie, guestPrintSession, jobReaches } from '../support/print.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
 /** Paper, layout and orientation as the real CUPS-PDF printer lays them out; the watcher against real CUPS. */
@@ -144,7 +144,7 @@ describe('the booth with the real CUPS printer', () => {
     cupsCommand('cupsdisable');
     const [a, g] = await Promise.all([console, guest]);
     expect(Math.max(a, g) - start).toBeLessThan(5000);
-    expect((await request(t.app).get('/api/gallery/session').set('Cookie', cookie)).body.print.paused).toBe('stopped');
+    expect((await guestPrintSession(t.app, cookie)).paused).toBe('stopped');
   });
 
   it('leaves a job that CUPS forgot (cancel -x) unknown, not done', async () => {

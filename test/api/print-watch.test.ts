@@ -1,8 +1,17 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AdminPrintJob, GuestPrintSession, PrinterGlance } from '../../server/contract/print.contract.js';
+import type { AdminPrintJob, PrinterGlance } from '../../server/contract/print.contract.js';
 import { FakePrinter } from '../../server/print/printer.fake.js';
-import { adminRequest, guestCookie, jobReaches, printerPause, savePrintSettings, eventWithPhotos } from '../support/print.js';
+import {
+  adminRequest,
+  guestCookie,
+  guestPrint,
+  guestPrintSession,
+  jobReaches,
+  printerPause,
+  savePrintSettings,
+  eventWithPhotos,
+} from '../support/print.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
 /** The watched printer's pause reaching `pause` (at once when it already has). */
@@ -22,12 +31,6 @@ afterEach(async () => {
   await t.close();
 });
 
-const guestPrint = (cookie: string | undefined, id: string, copies = 1) => {
-  const req = request(t.app).post(`/api/gallery/photos/${id}/print`);
-  return (cookie ? req.set('Cookie', cookie) : req).send({ copies });
-};
-const session = async (cookie: string): Promise<GuestPrintSession['print']> =>
-  ((await request(t.app).get('/api/gallery/session').set('Cookie', cookie)).body as GuestPrintSession).print;
 const jobOf = (id: number) => (): AdminPrintJob | undefined => t.services.print.job(id);
 const sessionRows = (): number => (t.db.prepare('SELECT COUNT(*) AS n FROM guest_sessions').get() as { n: number }).n;
 const jobRows = (): number => (t.db.prepare('SELECT COUNT(*) AS n FROM print_jobs').get() as { n: number }).n;
@@ -44,12 +47,12 @@ describe('the watched printer', () => {
     printer.setState('Photo', 'stopped', ['paused'], 'Paused');
     await printerPause(t.services.hub, 'stopped');
     expect(guestHeard).toContain('stopped');
-    expect(await session(cookie)).toMatchObject({ paused: 'stopped' });
+    expect(await guestPrintSession(t.app, cookie)).toMatchObject({ paused: 'stopped' });
     const glance = (await adminRequest(t, 'get', '/print/glance')).body as PrinterGlance;
     expect(glance).toMatchObject({ printer: { name: 'Photo', state: 'stopped', pause: 'stopped' }, queued: 0 });
     printer.setState('Photo', 'idle');
     await printerPause(t.services.hub, null);
-    expect(await session(cookie)).toMatchObject({ paused: null });
+    expect(await guestPrintSession(t.app, cookie)).toMatchObject({ paused: null });
   });
 
   it('reports supplies where the printer declares them, and nothing where it does not', async () => {
@@ -60,7 +63,7 @@ describe('the watched printer', () => {
       { name: 'Ribbon', level: 12, type: 'ribbon-wax' },
     ]);
     const cookie = await guestCookie(t.app);
-    expect((await session(cookie)).paper).toEqual({ name: 'A6', width_mm: 105, height_mm: 148 });
+    expect((await guestPrintSession(t.app, cookie)).paper).toEqual({ name: 'A6', width_mm: 105, height_mm: 148 });
   });
 
   it('refuses prints while no printer can be chosen, instead of calling them sent', async () => {
@@ -72,8 +75,8 @@ describe('the watched printer', () => {
     t.services.printWorker.start();
     await printerPause(t.services.hub, 'no_printer');
     const cookie = await guestCookie(t.app);
-    expect(await session(cookie)).toMatchObject({ paused: 'no_printer' });
-    const guest = await guestPrint(cookie, photo!.id);
+    expect(await guestPrintSession(t.app, cookie)).toMatchObject({ paused: 'no_printer' });
+    const guest = await guestPrint(t.app, cookie, photo!.id, { copies: 1 });
     expect(guest.status).toBe(503);
     expect(guest.body.error.code).toBe('print_unavailable');
     const operator = await adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 2 });
@@ -102,7 +105,7 @@ describe('the quota that holds', () => {
   it('refuses a print without a gallery session and keeps no row for it', async () => {
     const [photo] = await eventWithPhotos(t);
     for (let i = 0; i < 20; i++) {
-      const res = await guestPrint(undefined, photo!.id);
+      const res = await guestPrint(t.app, undefined, photo!.id, { copies: 1 });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('session_required');
       expect(res.headers['set-cookie']).toBeUndefined();
@@ -118,7 +121,7 @@ describe('the quota that holds', () => {
     // Cleared cookies or a private tab: a fresh session each time, from the same address.
     for (let i = 0; i < 6; i++) {
       const cookie = await guestCookie(t.app);
-      const res = await guestPrint(cookie, photo!.id, 3);
+      const res = await guestPrint(t.app, cookie, photo!.id, { copies: 3 });
       if (res.status === 201) printed += 3;
       else {
         expect(res.status).toBe(429);
@@ -127,7 +130,7 @@ describe('the quota that holds', () => {
     }
     expect(printed).toBe(6);
     const fresh = await guestCookie(t.app);
-    expect(await session(fresh)).toMatchObject({ used: 0, remaining: 0 });
+    expect(await guestPrintSession(t.app, fresh)).toMatchObject({ used: 0, remaining: 0 });
     expect(sessionRows()).toBe(2);
   });
 

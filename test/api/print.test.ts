@@ -1,8 +1,17 @@
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AdminPrintJob, GuestPrintSession, PrintQueueView } from '../../server/contract/print.contract.js';
+import type { AdminPrintJob, PrintQueueView } from '../../server/contract/print.contract.js';
 import { FakePrinter } from '../../server/print/printer.fake.js';
-import { adminRequest, guestCookie, jobReaches, printerPause, savePrintSettings, eventWithPhotos } from '../support/print.js';
+import {
+  adminRequest,
+  guestCookie,
+  guestPrint,
+  guestPrintSession,
+  jobReaches,
+  printerPause,
+  savePrintSettings,
+  eventWithPhotos,
+} from '../support/print.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
 let t: SimApp;
@@ -15,13 +24,6 @@ afterEach(async () => {
   await t.close();
 });
 
-const guestPrint = (cookie: string, id: string, body: unknown) =>
-  request(t.app)
-    .post(`/api/gallery/photos/${id}/print`)
-    .set('Cookie', cookie)
-    .send(body as object);
-const session = async (cookie: string): Promise<GuestPrintSession['print']> =>
-  ((await request(t.app).get('/api/gallery/session').set('Cookie', cookie)).body as GuestPrintSession).print;
 const queue = async (): Promise<PrintQueueView> => (await adminRequest(t, 'get', '/print/queue')).body as PrintQueueView;
 const jobOf = (id: number) => (): AdminPrintJob | undefined => t.services.print.job(id);
 const copiesOf = (id: string): number => t.services.photoRepository.find(id)?.printed_copies ?? -1;
@@ -61,7 +63,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
     t.services.printWorker.start();
     const [photo] = await eventWithPhotos(t);
     const cookie = await guestCookie(t.app);
-    const res = await guestPrint(cookie, photo!.id, { copies: 2 });
+    const res = await guestPrint(t.app, cookie, photo!.id, { copies: 2 });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ job: { photo_id: photo!.id, copies: 2, state: 'queued' }, remaining: 3 });
     const done = await jobReaches(t.services.hub, res.body.job.id as number, 'done', jobOf(res.body.job.id as number));
@@ -72,7 +74,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
     expect(copiesOf(photo!.id)).toBe(2);
     const pub = await request(t.app).get('/api/gallery/photos');
     expect(pub.body.photos[0]).toMatchObject({ id: photo!.id, printed_copies: 2 });
-    expect(await session(cookie)).toMatchObject({ used: 2, remaining: 3 });
+    expect(await guestPrintSession(t.app, cookie)).toMatchObject({ used: 2, remaining: 3 });
     expect((await queue()).counters).toEqual({ event: 2, today: 2, total: 2 });
     const own = await request(t.app).get(`/api/gallery/print/jobs/${done.id}`).set('Cookie', cookie);
     expect(own.body.job).toMatchObject({ id: done.id, state: 'done', copies: 2 });
@@ -86,23 +88,23 @@ describe('POST /api/gallery/photos/{id}/print', () => {
     const [photo] = await eventWithPhotos(t);
     const cookie = await guestCookie(t.app);
     for (const body of [{ copies: 0 }, { copies: 4 }, { copies: 1.5 }, { copies: '2' }, {}, { copies: 1, extra: true }]) {
-      const res = await guestPrint(cookie, photo!.id, body);
+      const res = await guestPrint(t.app, cookie, photo!.id, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error.code).toBe('validation_failed');
     }
-    expect((await guestPrint(cookie, 'not-a-uuid', { copies: 1 })).status).toBe(400);
+    expect((await guestPrint(t.app, cookie, 'not-a-uuid', { copies: 1 })).status).toBe(400);
     expect((await queue()).jobs).toEqual([]);
-    expect(await session(cookie)).toMatchObject({ used: 0 });
+    expect(await guestPrintSession(t.app, cookie)).toMatchObject({ used: 0 });
   });
 
   it('answers 403 when printing is turned off', async () => {
     const [photo] = await eventWithPhotos(t);
     await savePrintSettings(t, { enable: false });
     const cookie = await guestCookie(t.app);
-    const res = await guestPrint(cookie, photo!.id, { copies: 1 });
+    const res = await guestPrint(t.app, cookie, photo!.id, { copies: 1 });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('print_disabled');
-    expect(await session(cookie)).toMatchObject({ enabled: false, used: 0 });
+    expect(await guestPrintSession(t.app, cookie)).toMatchObject({ enabled: false, used: 0 });
     expect((await queue()).jobs).toEqual([]);
   });
 
@@ -115,9 +117,9 @@ describe('POST /api/gallery/photos/{id}/print', () => {
     expect(await t.client.deleteMedia(lost.id)).toBe(true);
     const cookie = await guestCookie(t.app);
     for (const id of ['00000000-0000-4000-8000-000000000000', old!.id, lost.id]) {
-      expect((await guestPrint(cookie, id, { copies: 1 })).status, id).toBe(404);
+      expect((await guestPrint(t.app, cookie, id, { copies: 1 })).status, id).toBe(404);
     }
-    expect((await guestPrint(cookie, current.id, { copies: 1 })).status).toBe(201);
+    expect((await guestPrint(t.app, cookie, current.id, { copies: 1 })).status).toBe(201);
     expect((await queue()).jobs).toHaveLength(1);
   });
 
@@ -125,24 +127,24 @@ describe('POST /api/gallery/photos/{id}/print', () => {
     const [photo] = await eventWithPhotos(t);
     await savePrintSettings(t, { quota: 3 });
     const cookie = await guestCookie(t.app);
-    expect((await guestPrint(cookie, photo!.id, { copies: 2 })).body.remaining).toBe(1);
-    const res = await guestPrint(cookie, photo!.id, { copies: 2 });
+    expect((await guestPrint(t.app, cookie, photo!.id, { copies: 2 })).body.remaining).toBe(1);
+    const res = await guestPrint(t.app, cookie, photo!.id, { copies: 2 });
     expect(res.status).toBe(429);
     expect(res.body.error).toMatchObject({ code: 'quota_exceeded', details: { remaining: 1 } });
     expect((await queue()).jobs).toHaveLength(1);
     // Another guest has a quota of their own.
-    expect((await guestPrint(await guestCookie(t.app), photo!.id, { copies: 2 })).status).toBe(201);
+    expect((await guestPrint(t.app, await guestCookie(t.app), photo!.id, { copies: 2 })).status).toBe(201);
   });
 
   it('never lets 200 simultaneous requests of one session exceed its quota', async () => {
     const [photo] = await eventWithPhotos(t);
     await savePrintSettings(t, { quota: 37 });
     const cookie = await guestCookie(t.app);
-    const results = await Promise.all(Array.from({ length: 200 }, () => guestPrint(cookie, photo!.id, { copies: 1 })));
+    const results = await Promise.all(Array.from({ length: 200 }, () => guestPrint(t.app, cookie, photo!.id, { copies: 1 })));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(37);
     expect(statuses.filter((s) => s === 429)).toHaveLength(163);
-    expect(await session(cookie)).toMatchObject({ used: 37, remaining: 0 });
+    expect(await guestPrintSession(t.app, cookie)).toMatchObject({ used: 37, remaining: 0 });
     expect((await queue()).jobs).toHaveLength(37);
   });
 });
@@ -189,9 +191,9 @@ describe('the queue', () => {
     const paused = printerPause(t.services.hub, 'out_of_paper');
     t.services.printWorker.start();
     const cookie = await guestCookie(t.app);
-    const id = (await guestPrint(cookie, photo!.id, { copies: 1 })).body.job.id as number;
+    const id = (await guestPrint(t.app, cookie, photo!.id, { copies: 1 })).body.job.id as number;
     await paused;
-    expect(await session(cookie)).toMatchObject({ paused: 'out_of_paper' });
+    expect(await guestPrintSession(t.app, cookie)).toMatchObject({ paused: 'out_of_paper' });
     const view = await queue();
     expect(view.printer).toMatchObject({ name: 'Photo', pause: 'out_of_paper', reasons: ['media-empty-error'] });
     expect(view.jobs[0]).toMatchObject({ id, state: 'queued' });
@@ -201,7 +203,7 @@ describe('the queue', () => {
     await printerPause(t.services.hub, 'stopped');
     printer.setState('Photo', 'idle');
     await jobReaches(t.services.hub, id, 'done', jobOf(id));
-    expect(await session(cookie)).toMatchObject({ paused: null });
+    expect(await guestPrintSession(t.app, cookie)).toMatchObject({ paused: null });
   });
 
   it('pauses while CUPS does not answer', async () => {
@@ -219,18 +221,18 @@ describe('the queue', () => {
   it('cancels a queued job and gives the copies back; retries a failed one', async () => {
     const [photo] = await eventWithPhotos(t);
     const cookie = await guestCookie(t.app);
-    const id = (await guestPrint(cookie, photo!.id, { copies: 3 })).body.job.id as number;
-    expect(await session(cookie)).toMatchObject({ remaining: 2 });
+    const id = (await guestPrint(t.app, cookie, photo!.id, { copies: 3 })).body.job.id as number;
+    expect(await guestPrintSession(t.app, cookie)).toMatchObject({ remaining: 2 });
     const cancelled = await adminRequest(t, 'post', `/print/jobs/${id}/cancel`);
     expect(cancelled.body.job).toMatchObject({ id, state: 'cancelled' });
-    expect(await session(cookie)).toMatchObject({ remaining: 5 });
+    expect(await guestPrintSession(t.app, cookie)).toMatchObject({ remaining: 5 });
     expect((await adminRequest(t, 'post', `/print/jobs/${id}/cancel`)).status).toBe(409);
     expect((await adminRequest(t, 'post', '/print/jobs/999/cancel')).status).toBe(404);
     expect((await adminRequest(t, 'post', '/print/jobs/abc/cancel')).status).toBe(400);
 
     printer.hold = true;
     t.services.printWorker.start();
-    const failing = (await guestPrint(cookie, photo!.id, { copies: 1 })).body.job.id as number;
+    const failing = (await guestPrint(t.app, cookie, photo!.id, { copies: 1 })).body.job.id as number;
     const sent = new Promise<void>((resolve) => {
       const off = t.services.hub.subscribe('admin', (m) => {
         if (m.event === 'print-job' && m.data.id === failing && m.data.cups_job_id) {

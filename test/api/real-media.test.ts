@@ -10,7 +10,7 @@ import type { AdminPhoto, PublicPhoto } from '../../server/contract/photos.contr
 import { FfmpegVideoFrames } from '../../server/media/video-frame.ffmpeg.js';
 import { FakePrinter } from '../../server/print/printer.fake.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
-import { guestCookie, jobReaches } from '../support/print.js';
+import { guestCookie, guestPrint, jobReaches } from '../support/print.js';
 import { startSimulator } from '../../server/capture/simulator/simulator.server.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 import { nextStreamMessage } from '../support/stream.js';
@@ -185,10 +185,7 @@ describe('printing what the capture app made', () => {
     await newEvent();
     const item = await t.sim.capture('Tirage');
     await t.services.indexer.rescan();
-    const res = await request(t.app)
-      .post(`/api/gallery/photos/${item.id}/print`)
-      .set('Cookie', await guestCookie(t.app))
-      .send({ copies: 1 });
+    const res = await guestPrint(t.app, await guestCookie(t.app), item.id, { copies: 1 });
     expect(res.status).toBe(201);
     await jobReaches(t.services.hub, res.body.job.id as number, 'done', () => t.services.print.job(res.body.job.id as number));
     const processed = readFileSync(path.join(t.sim.dataDir, item.processed));
@@ -205,7 +202,7 @@ describe('printing what the capture app made', () => {
     const cookie = await guestCookie(t.app);
     const unknown = '00000000-0000-4000-8000-000000000000';
     for (const id of [vanished.id, unknown]) {
-      const byGuest = await request(t.app).post(`/api/gallery/photos/${id}/print`).set('Cookie', cookie).send({ copies: 1 });
+      const byGuest = await guestPrint(t.app, cookie, id, { copies: 1 });
       expect(byGuest.status).toBe(404);
       expect(byGuest.body.error.code).toBe('photo_unavailable');
       const byOperator = await request(t.app).post(`/api/admin/photos/${id}/print`).set('Cookie', t.cookie).send({ copies: 1 });
@@ -215,10 +212,8 @@ describe('printing what the capture app made', () => {
     // Flagged missing by a rescan, it stays unprintable; the other photo prints.
     await t.services.indexer.rescan();
     expect(t.services.photoRepository.find(vanished.id)?.missing).toBe(1);
-    expect((await request(t.app).post(`/api/gallery/photos/${vanished.id}/print`).set('Cookie', cookie).send({ copies: 1 })).status).toBe(
-      404,
-    );
-    expect((await request(t.app).post(`/api/gallery/photos/${kept.id}/print`).set('Cookie', cookie).send({ copies: 1 })).status).toBe(201);
+    expect((await guestPrint(t.app, cookie, vanished.id, { copies: 1 })).status).toBe(404);
+    expect((await guestPrint(t.app, cookie, kept.id, { copies: 1 })).status).toBe(201);
   });
 
   it('answers 404 when only the capture app knows the file is gone (its "does not exist" 500)', async () => {
@@ -228,10 +223,7 @@ describe('printing what the capture app made', () => {
     await t.services.indexer.rescan();
     // The unprocessed original is gone: Boothdeck's folder view still has the processed file.
     rmSync(path.join(t.sim.dataDir, item.unprocessed!));
-    const res = await request(t.app)
-      .post(`/api/gallery/photos/${item.id}/print`)
-      .set('Cookie', await guestCookie(t.app))
-      .send({ copies: 1 });
+    const res = await guestPrint(t.app, await guestCookie(t.app), item.id, { copies: 1 });
     expect(res.status).toBe(404);
     expect(res.body.error.code).toBe('photo_unavailable');
   });

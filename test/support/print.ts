@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { Express } from 'express';
-import type { AdminPrintJob, PrintJobState } from '../../server/contract/print.contract.js';
+import type { AdminPrintJob, GuestPrintSession, PrintJobState } from '../../server/contract/print.contract.js';
 import type { EventHub } from '../../server/core/event-hub.js';
 import { expect } from 'vitest';
 import type { MediaItem } from '../../server/capture/capture.types.js';
@@ -13,6 +13,17 @@ export async function guestCookie(app: Express): Promise<string> {
   const first = Array.isArray(header) ? header[0] : header;
   if (!first) throw new Error('no guest cookie issued');
   return first.split(';')[0] ?? '';
+}
+
+/** A guest's print request as the gallery sends it; without a cookie, as a phone that kept none. */
+export function guestPrint(app: Express, cookie: string | undefined, id: string, body: unknown) {
+  const req = request(app).post(`/api/gallery/photos/${id}/print`);
+  return (cookie ? req.set('Cookie', cookie) : req).send(body as object);
+}
+
+/** What the gallery tells this guest about printing: quota, paper, why it would wait. */
+export async function guestPrintSession(app: Express, cookie: string): Promise<GuestPrintSession['print']> {
+  return ((await request(app).get('/api/gallery/session').set('Cookie', cookie)).body as GuestPrintSession).print;
 }
 
 /** Resolves when the hub announces the job in the wanted state (or at once if it already is). */
