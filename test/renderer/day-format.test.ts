@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDay } from '../../renderer/shared/i18n/day.js';
+import { formatDay } from '../../renderer/shared/i18n/dates.js';
 
 describe('a day in a date filter', () => {
   it('reads in the page’s language, never as mm/dd/yyyy', () => {
