@@ -1,6 +1,5 @@
 import { ref, type Ref } from 'vue';
 import { useI18n } from '../../shared/i18n/index.js';
-import { systemService } from '../services/system.service.js';
 import { useNoticeStore } from '../stores/notice.store.js';
 import { useRestartStore } from '../stores/restart.store.js';
 import { describeError } from './useApiError.js';
@@ -25,7 +24,7 @@ export function useCaptureRestart(): { restart: () => Promise<void>; busy: Ref<b
     if (!ok) return;
     busy.value = true;
     try {
-      useRestartStore().status = await systemService.requestRestart();
+      await useRestartStore().retry();
     } catch (err) {
       useNoticeStore().show('error', describeError(err));
     } finally {
