@@ -20,7 +20,7 @@ export const useConnectionStore = defineStore('connection', () => {
   let users = 0;
 
   const restart = useRestartStore();
-  const restarting = computed(() => ['pending', 'restarting', 'refreshing'].includes(restart.status?.state ?? ''));
+  const restarting = computed(() => restart.underWay);
 
   function schedule(): void {
     clearTimeout(timer);

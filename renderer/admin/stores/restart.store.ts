@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { ref } from 'vue';
+import { computed, ref } from 'vue';
 import type { RestartStatus } from '../../../server/contract/system.contract.js';
 import { systemService } from '../services/system.service.js';
 import { useAdminStreamStore } from './stream.store.js';
@@ -7,6 +7,8 @@ import { useAdminStreamStore } from './stream.store.js';
 /** Where the "apply to the capture app" chain stands, live from the console's stream. */
 export const useRestartStore = defineStore('restart', () => {
   const status = ref<RestartStatus | null>(null);
+  /** The capture app is being restarted or its screen refreshed: its being down is expected, not a fault. */
+  const underWay = computed(() => ['pending', 'restarting', 'refreshing'].includes(status.value?.state ?? ''));
   let unsubscribe: (() => void) | undefined;
   let users = 0;
 
@@ -27,5 +29,5 @@ export const useRestartStore = defineStore('restart', () => {
     status.value = await systemService.requestRestart();
   }
 
-  return { status, connect, disconnect, retry };
+  return { status, underWay, connect, disconnect, retry };
 });
