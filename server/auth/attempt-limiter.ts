@@ -1,6 +1,6 @@
-import ipaddr from 'ipaddr.js';
 import type { Clock } from '../core/clock/clock.port.js';
 import { TooManyRequestsError } from '../core/errors.js';
+import { clientKey } from '../core/util/client-key.js';
 
 export interface AttemptLimiterOptions {
   /** Failures one client may make in the window. */
@@ -43,16 +43,6 @@ export class AttemptLimiter {
     private readonly options: AttemptLimiterOptions = defaultLimiterOptions,
   ) {}
 
-  static keyOf(address: string): string {
-    if (!ipaddr.isValid(address)) return address;
-    let parsed = ipaddr.parse(address);
-    if (parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress()) parsed = parsed.toIPv4Address();
-    if (parsed instanceof ipaddr.IPv4) return parsed.toString();
-    // One phone rotates its addresses within its /64: the network prefix is the client.
-    const prefix = parsed.parts.slice(0, 4).map((part) => part.toString(16));
-    return `${prefix.join(':')}::/64`;
-  }
-
   private recent(key: string): number[] {
     const since = this.clock.monotonic() - this.options.windowMs;
     const list = (this.failures.get(key) ?? []).filter((t) => t > since);
@@ -85,7 +75,7 @@ export class AttemptLimiter {
    */
   begin(address: string, isLocal: boolean): () => void {
     if (isLocal) return this.beginLocal();
-    const key = AttemptLimiter.keyOf(address);
+    const key = clientKey(address);
     this.check(key, this.options.maxFailures);
     this.check(GLOBAL, this.options.maxGlobalFailures);
     const at = this.clock.monotonic();

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { TooManyRequestsError } from './errors.js';
+import { clientKey } from './util/client-key.js';
 
 export interface StreamSlotOptions {
   /** Live streams one network client (an address; an IPv6 /64) may hold at once. */
@@ -28,12 +29,6 @@ export function defaultStreamSlots(fdLimit = openFileLimit()): StreamSlotOptions
   const total = Math.max(16, Math.min(1000, Math.floor((fdLimit ?? 1024) / 4)));
   return { perClient: 6, perLocalClient: 32, total };
 }
-
-const clientKey = (address: string): string => {
-  const plain = address.replace(/^::ffff:/, '');
-  if (!plain.includes(':')) return plain;
-  return `${(plain.split('::')[0] ?? '').split(':').slice(0, 4).join(':')}::/64`;
-};
 
 /**
  * Counts live streams (server-sent events) by client. One phone opening a thousand streams

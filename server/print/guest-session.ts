@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isIPv6 } from 'node:net';
 import type { Request, RequestHandler, Response } from 'express';
+import { clientKey } from '../core/util/client-key.js';
 import { readCookie } from '../http/request-context.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
 
@@ -17,22 +17,8 @@ const ISSUE_WINDOW_MS = 3600 * 1000;
 /** Addresses remembered for that count; beyond, the oldest are forgotten first. */
 const ISSUE_TRACKED = 4096;
 
-/**
- * The client address as the quota counts it, from the socket (never a header). An IPv6 phone
- * may change its address within its /64 at will: the /64 is what it cannot leave.
- */
-export function clientAddressOf(req: Request): string {
-  const raw = (req.socket.remoteAddress ?? 'unknown').replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
-  if (!isIPv6(raw)) return raw;
-  const [head = '', tail = ''] = raw.split('::');
-  const left = head === '' ? [] : head.split(':');
-  const right = tail === '' ? [] : tail.split(':');
-  const groups = raw.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.toLowerCase().replace(/^0+(?=.)/, ''))
-    .join(':')}::/64`;
-}
+/** The client address as the quota counts it (see clientKey). */
+export const clientAddressOf = (req: Request): string => clientKey(req.socket.remoteAddress ?? 'unknown');
 
 /**
  * Signs and checks guest session cookies (`<id>.<hmac>`). The key is made once and kept in
@@ -96,8 +82,9 @@ export class GuestSessions {
       if (PHOTO_FILE.test(req.path)) return next();
       const known = this.verify(readCookie(req, GUEST_COOKIE));
       const visit = req.method === 'GET' || req.method === 'HEAD';
-      res.locals.guestSession = known ?? (visit && this.mayIssue(clientAddressOf(req)) ? this.start(res) : undefined);
-      res.locals.clientAddress = clientAddressOf(req);
+      const address = clientAddressOf(req);
+      res.locals.guestSession = known ?? (visit && this.mayIssue(address) ? this.start(res) : undefined);
+      res.locals.clientAddress = address;
       next();
     };
   }
