@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { RELAY_TEST_MAX_MS } from './relay.guard.js';
+
+const RELAY_TEST_RANGE = `must be 100 to ${RELAY_TEST_MAX_MS} ms`;
 
 export const diagnosticQuery = z.object({
   since: z.coerce.number().int().min(0).optional(),
 });
 
 export const relayTestBody = z.strictObject({
-  ms: z.number().int().min(100, 'must be 100 to 5000 ms').max(5000, 'must be 100 to 5000 ms').default(1000),
+  ms: z.number().int().min(100, RELAY_TEST_RANGE).max(RELAY_TEST_MAX_MS, RELAY_TEST_RANGE).default(1000),
 });
 
 export const ledTestBody = z.strictObject({

@@ -32,7 +32,6 @@ export class RelayGuard {
   private since: number | null = null;
   private cut: TimerHandle | undefined;
   private periods: Period[] = [];
-  private longest = 0;
   private refusedLogged = false;
 
   constructor(
@@ -86,12 +85,6 @@ export class RelayGuard {
     return this.relay().isOn();
   }
 
-  /** The longest lit period seen since start, in ms (the bench reads it). */
-  get longestOnMs(): number {
-    const current = this.since === null ? 0 : this.clock.monotonic() - this.since;
-    return Math.max(this.longest, current);
-  }
-
   limits(): RelayLimits {
     const now = this.clock.monotonic();
     return {
@@ -116,10 +109,7 @@ export class RelayGuard {
 
   private closePeriod(end: number): void {
     if (this.since === null) return;
-    if (end > this.since) {
-      this.periods.push({ start: this.since, end });
-      this.longest = Math.max(this.longest, end - this.since);
-    }
+    if (end > this.since) this.periods.push({ start: this.since, end });
     this.since = null;
   }
 
