@@ -1,4 +1,5 @@
 import type { GalleryEvent, PhotoPage, PublicPhoto } from '../contract/photos.contract.js';
+import { escapeHtml } from '../core/util/html.js';
 
 export type GalleryFirstPage = PhotoPage<PublicPhoto> & { event: GalleryEvent | null };
 
@@ -6,9 +7,6 @@ export type GalleryFirstPage = PhotoPage<PublicPhoto> & { event: GalleryEvent | 
 const FIRST_PAGE_ELEMENT_ID = 'boothdeck-first-page';
 /** The empty mount point in the built page, which the shell fills until the app mounts on it. */
 const APP_MOUNT = '<div id="app"></div>';
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
 
 /**
  * JSON inside a `<script>` element: no `<` may appear (a `</script>` in an event name would end

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { MediaKind } from '../contract/photos.contract.js';
+import { escapeHtml as esc } from '../core/util/html.js';
 import { LIGHTBOX_SCRIPT } from './publish-page.script.js';
 
 export interface PagePhoto {
@@ -45,9 +46,6 @@ const TEXT = {
     footer: 'Private gallery: only people who have the link can find it.',
   },
 } as const;
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const esc = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 
 /** Tiles that fill a phone's first screen load at once; the rest as they are scrolled to. */
 const EAGER_TILES = 12;
