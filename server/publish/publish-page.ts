@@ -63,6 +63,10 @@ dialog{padding:0;border:0;width:100vw;height:100vh;max-width:none;max-height:non
 button,.btn{font:inherit;color:#fff;background:rgba(255,255,255,.14);border:0;border-radius:22px;min-width:44px;min-height:44px;padding:0 16px;display:inline-flex;align-items:center;justify-content:center;text-decoration:none;cursor:pointer}
 .btn{background:#f4f4f4;color:#111;font-weight:600}`;
 
+/** The page allows its one inline script by hash: nothing injected into it could run. */
+const SCRIPT_HASH = createHash('sha256').update(LIGHTBOX_SCRIPT).digest('base64');
+const CSP = `default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'; base-uri 'none'; form-action 'none'`;
+
 /**
  * The event's page as it is published: one self-contained HTML file, the tiles drawn into it (a
  * phone shows the first screen before any script runs), a lightbox, downloads of the full files.
@@ -70,8 +74,6 @@ button,.btn{font:inherit;color:#fff;background:rgba(255,255,255,.14);border:0;bo
  */
 export function renderEventPage(page: EventPage): string {
   const t = TEXT[page.language];
-  const scriptHash = createHash('sha256').update(LIGHTBOX_SCRIPT).digest('base64');
-  const csp = `default-src 'none'; img-src 'self'; media-src 'self'; style-src 'unsafe-inline'; script-src 'sha256-${scriptHash}'; base-uri 'none'; form-action 'none'`;
   const tiles = page.photos
     .map((p, i) => {
       const label = p.kind === 'video' ? t.video : p.kind === 'animation' ? t.animation : t.photo;
@@ -92,7 +94,7 @@ export function renderEventPage(page: EventPage): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex, nofollow, noarchive">
 <meta name="referrer" content="no-referrer">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
 <title>${esc(page.eventName)}</title>
 <style>${STYLE}</style>
 </head>
