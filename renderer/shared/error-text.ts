@@ -62,7 +62,7 @@ export function reasonOf(issue: FieldIssue): IssueReason {
   return PATTERNS.find(([pattern]) => pattern.test(message))?.[1] ?? 'invalid';
 }
 
-const isKey = (key: string): key is MessageKey => key in fr;
+export const isKey = (key: string): key is MessageKey => key in fr;
 
 /** The field as its form names it ("Cadre"), never its dotted API name. */
 export function fieldLabel(field: string): string {
@@ -79,7 +79,8 @@ export function issueSentence(issue: FieldIssue): string {
   return typeof issue.index === 'number' ? t('error.action', { number: issue.index + 1, sentence }) : sentence;
 }
 
-function issuesOf(details: unknown): FieldIssue[] {
+/** The field issues an error's details carry; anything that is not one is left out. */
+export function issuesOf(details: unknown): FieldIssue[] {
   const list = (details as { issues?: unknown } | undefined)?.issues;
   if (!Array.isArray(list)) return [];
   return list.flatMap((item: unknown): FieldIssue[] => {

@@ -1,15 +1,17 @@
 import { type ApiError } from '../../shared/http.js';
-import { reasonOf } from '../../shared/error-text.js';
-import { fr } from '../../shared/i18n/fr.js';
+import { isKey, issuesOf, reasonOf } from '../../shared/error-text.js';
 import { t, type MessageKey } from '../../shared/i18n/index.js';
 import { describeError } from '../composables/useApiError.js';
 
-interface Issue {
-  field: string;
-  message?: string;
+/**
+ * What to say about a refused backup: `headline` when one sentence covers the whole file (then
+ * `problems` is empty), else one sentence per fault.
+ */
+export interface BackupProblems {
+  headline: string | null;
+  problems: string[];
 }
 
-const isKey = (key: string): key is MessageKey => key in fr;
 const TOP = ['created_at', 'settings', 'actions', 'presets'];
 
 /** "Préréglage 2 — nom", "Anneau LED — nombre de LED": a backup's part as the operator knows it. */
@@ -34,21 +36,18 @@ export function backupFieldLabel(field: string): string {
   return TOP.includes(top) && isKey(key) ? t(key) : t('backup.field.unknown', { name: top });
 }
 
-/** One sentence per fault of a refused backup, naming the part at fault (never the server's words). */
-export function backupProblems(err: ApiError): string[] {
-  const raw = (err.details as { issues?: unknown } | undefined)?.issues;
-  if (!Array.isArray(raw)) return [describeError(err)];
-  const issues = raw.flatMap((i: unknown): Issue[] => {
-    const field = (i as { field?: unknown }).field;
-    const message = (i as { message?: unknown }).message;
-    return typeof field === 'string' ? [{ field, message: typeof message === 'string' ? message : undefined }] : [];
-  });
+/** The faults of a refused backup, each naming the part at fault (never the server's words). */
+export function backupProblems(err: ApiError): BackupProblems {
+  // issuesOf reads no list as an empty one; here they differ: without one, the error is told in its own words.
+  if (!Array.isArray((err.details as { issues?: unknown } | undefined)?.issues)) return { headline: null, problems: [describeError(err)] };
+  const issues = issuesOf(err.details);
   // Not a backup at all, or one from elsewhere: one sentence says it better than a list of every field.
-  if (issues.some((i) => i.field === 'format' || i.field === '(body)')) return [t('backup.notBackup')];
-  if (issues.some((i) => i.field === 'version')) return [t('backup.otherVersion')];
-  return issues.map((i) => {
+  if (issues.some((i) => i.field === 'format' || i.field === '(body)')) return { headline: t('backup.notBackup'), problems: [] };
+  if (issues.some((i) => i.field === 'version')) return { headline: t('backup.otherVersion'), problems: [] };
+  const problems = issues.map((i) => {
     // The backup's own words for an empty name: a field to fill in.
     const reason = /must not be empty/i.test(i.message ?? '') ? 'required' : reasonOf(i);
     return t('error.sentence', { field: backupFieldLabel(i.field), reason: t(`error.reason.${reason}`) });
   });
+  return { headline: null, problems };
 }

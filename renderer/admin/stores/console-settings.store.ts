@@ -72,10 +72,9 @@ export const useConsoleSettingsStore = defineStore('console-settings', () => {
       await load();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'validation_failed') {
-        const problems = backupProblems(err);
-        const whole = problems.length === 1 && (problems[0] === t('backup.notBackup') || problems[0] === t('backup.otherVersion'));
-        restoreError.value = whole ? (problems[0] ?? null) : t('dash.backup.invalid');
-        restoreProblems.value = whole ? [] : problems;
+        const { headline, problems } = backupProblems(err);
+        restoreError.value = headline ?? t('dash.backup.invalid');
+        restoreProblems.value = problems;
       } else if (err instanceof ApiError && err.status === 413) {
         restoreError.value = t('dash.backup.tooLarge');
       } else {
