@@ -13,6 +13,7 @@ import type {
   PrintQueueView,
   PrintRequestResult,
 } from '../contract/print.contract.js';
+import type { PrintSettings } from '../contract/settings.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
 import { CaptureFileMissingError, ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { EventHub } from '../core/event-hub.js';
@@ -92,9 +93,12 @@ export class PrintService {
     return this.repo.pruneSessions(this.clock.now() - SESSION_MAX_AGE_MS);
   }
 
-  private quotaOf(sessionId: string | undefined, address: string): Omit<GuestQuota, 'sessionId'> & { sessionId: string | undefined } {
-    const s = this.printSettings();
-    const eventId = this.events.current()?.id ?? null;
+  private quotaOf(
+    s: PrintSettings,
+    sessionId: string | undefined,
+    address: string,
+    eventId: number | null,
+  ): Omit<GuestQuota, 'sessionId'> & { sessionId: string | undefined } {
     return { sessionId, address, eventId, quota: s.quota, addressQuota: s.quota * s.sessions_per_address };
   }
 
@@ -106,18 +110,18 @@ export class PrintService {
         enabled: s.enable,
         quota: s.quota,
         used,
-        remaining: this.repo.remaining(this.quotaOf(sessionId, address)).remaining,
+        remaining: this.repo.remaining(this.quotaOf(s, sessionId, address, this.events.current()?.id ?? null)).remaining,
         max_copies: s.max_copies,
         paused: this.pause(),
-        paper: this.paper(),
+        paper: this.paper(s),
         layout: s.layout,
         has_session: sessionId !== undefined,
       },
     };
   }
 
-  private paper(): PaperSize | null {
-    return this.worker?.watch.paper(this.printSettings().paper) ?? null;
+  private paper(s: PrintSettings): PaperSize | null {
+    return this.worker?.watch.paper(s.paper) ?? null;
   }
 
   /** A photo printable right now: in the index, visible, and known to the capture app. */
@@ -179,7 +183,7 @@ export class PrintService {
       });
     }
     const { eventId } = this.indexed(photoId, true);
-    const quota: GuestQuota = { ...this.quotaOf(sessionId, address), sessionId, eventId };
+    const quota: GuestQuota = { ...this.quotaOf(s, sessionId, address, eventId), sessionId };
     // A session or phone already at its quota is told so without asking the capture app; the
     // transaction below is what decides, this only spares the round trip.
     const before = this.repo.remaining(quota);
