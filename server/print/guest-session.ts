@@ -7,7 +7,7 @@ import type { SettingsRepository } from '../settings/settings.repository.js';
 export const GUEST_COOKIE = 'bd_guest';
 const SECRET_KEY = 'guest.session_secret';
 /** Long enough for an event of several days; the quota is per session, not per day. */
-const MAX_AGE_MS = 14 * 24 * 3600 * 1000;
+export const GUEST_COOKIE_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 const ID = /^[A-Za-z0-9_-]{22}$/;
 /** A photo's thumbnail, preview, media or download, under the gallery's router. */
 const PHOTO_FILE = /^\/photos\/[^/]+\/(?:thumb|preview|media|download)$/;
@@ -108,7 +108,7 @@ export class GuestSessions {
 
   private start(res: Response): string {
     const { id, cookie } = this.issue();
-    res.cookie(GUEST_COOKIE, cookie, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: MAX_AGE_MS });
+    res.cookie(GUEST_COOKIE, cookie, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: GUEST_COOKIE_MAX_AGE_MS });
     return id;
   }
 }

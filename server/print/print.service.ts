@@ -21,6 +21,7 @@ import type { EventRepository } from '../events/event.repository.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
 import type { PhotoService } from '../photos/photo.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import { GUEST_COOKIE_MAX_AGE_MS } from './guest-session.js';
 import { paperSize } from './paper-sizes.js';
 import {
   NoPrinterError,
@@ -42,8 +43,6 @@ const QUEUE_LIST_LIMIT = 200;
  */
 const CONFIRMED_TTL_MS = 5_000;
 const CONFIRMED_MAX = 500;
-/** A guest cookie lives this long; a session row no job needs is kept no longer. */
-const SESSION_MAX_AGE_MS = 14 * 24 * 3600 * 1000;
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 /**
@@ -88,9 +87,9 @@ export class PrintService {
     return this.worker?.printerStatus().pause ?? null;
   }
 
-  /** Session rows no job needs, past a cookie's life: removed at start. */
+  /** Session rows no job needs, kept no longer than a guest's cookie lives: removed at start. */
   prune(): number {
-    return this.repo.pruneSessions(this.clock.now() - SESSION_MAX_AGE_MS);
+    return this.repo.pruneSessions(this.clock.now() - GUEST_COOKIE_MAX_AGE_MS);
   }
 
   private quotaOf(
