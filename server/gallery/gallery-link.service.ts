@@ -1,6 +1,6 @@
-import QRCode from 'qrcode';
 import type { GalleryLink } from '../contract/photos.contract.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import { qrSvg } from './qr-code.js';
 
 /**
  * The public gallery's address on the booth's network, as a QR code for guests. Computed from
@@ -16,12 +16,7 @@ export class GalleryLinkService {
   async get(): Promise<GalleryLink> {
     const override = this.settings.stored().gallery.public_url;
     const url = override ? `${override}/` : this.computedUrl();
-    const svg = await QRCode.toString(url, {
-      type: 'svg',
-      margin: 2,
-      errorCorrectionLevel: 'M',
-      color: { dark: '#000000', light: '#ffffff' },
-    });
+    const svg = await qrSvg(url);
     return { url, source: override ? 'settings' : 'computed', svg };
   }
 }

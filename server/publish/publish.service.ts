@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import QRCode from 'qrcode';
 import type {
   EventPublication,
   OnlineLink,
@@ -15,6 +14,7 @@ import type { Clock } from '../core/clock/clock.port.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
 import { isObject } from '../core/util/json.js';
 import type { EventRepository, EventRow } from '../events/event.repository.js';
+import { qrSvg } from '../gallery/qr-code.js';
 import { parseInput } from '../http/validate.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
 import { renderCompanyIndex } from './publish-page.js';
@@ -173,13 +173,7 @@ export class PublishService {
     if (url === null) return { url: null, svg: null };
     // Every guest's phone asks now and then: the code is drawn once per address.
     if (this.qr?.url !== url) {
-      const svg = await QRCode.toString(url, {
-        type: 'svg',
-        margin: 2,
-        errorCorrectionLevel: 'M',
-        color: { dark: '#000000', light: '#ffffff' },
-      });
-      this.qr = { url, svg };
+      this.qr = { url, svg: await qrSvg(url) };
     }
     return this.qr;
   }
