@@ -42,6 +42,11 @@ export function defaultPublishSettings(): PublishSettings {
   return { enabled: false, remote: '', public_base_url: '', booth_name: defaultBoothName(), config: 'boothdeck', language: 'fr' };
 }
 
+/** The event's address online, when the settings say where the remote is served from. */
+function urlOf(settings: PublishSettings, pub: PublicationRow): string | null {
+  return settings.public_base_url === '' ? null : `${settings.public_base_url}/${settings.booth_name}/${pub.token}/`;
+}
+
 /** The online galleries: settings, the remote's test, publishing and withdrawing events, links for guests. */
 export class PublishService {
   private queue: PublishQueue | undefined;
@@ -119,25 +124,22 @@ export class PublishService {
     return { ok, reason, step, elapsed_ms: Math.round(this.clock.monotonic() - started) };
   }
 
-  private urlOf(pub: PublicationRow): string | null {
-    const settings = this.settings();
-    return settings.public_base_url === '' ? null : `${settings.public_base_url}/${settings.booth_name}/${pub.token}/`;
-  }
-
-  private publicationOf(event: EventRow): EventPublication {
+  private publicationOf(event: EventRow, settings: PublishSettings): EventPublication {
     const pub = this.repo.publication(event.id);
     const counts = this.repo.counts(event.id);
     const base = { slug: event.slug, photos_online: pub && pub.state !== 'withdrawn' ? counts.online : 0, photos_total: counts.total };
     if (!pub) return { ...base, state: 'none', url: null };
     if (pub.state !== 'publishing') return { ...base, state: pub.state, url: null };
     const online = pub.index_at !== null && counts.online >= counts.total && pub.index_stale === 0;
-    return { ...base, state: online ? 'online' : 'publishing', url: pub.index_at === null ? null : this.urlOf(pub) };
+    return { ...base, state: online ? 'online' : 'publishing', url: pub.index_at === null ? null : urlOf(settings, pub) };
   }
 
   overview(): PublishOverview {
+    // The console asks every few seconds, for every event: the settings are read once.
+    const settings = this.settings();
     return {
       status: this.queue?.status() ?? { state: 'off', last_error: null, retry_at: null },
-      events: this.events.list().map((e) => this.publicationOf(e)),
+      events: this.events.list().map((e) => this.publicationOf(e, settings)),
     };
   }
 
@@ -149,27 +151,28 @@ export class PublishService {
 
   publish(slug: string): EventPublication {
     const event = this.event(slug);
-    if (this.settings().remote === '')
+    const settings = this.settings();
+    if (settings.remote === '')
       throw new ConflictError('No remote is set: fill in the publishing settings first', 'publish_not_configured');
     const existing = this.repo.publication(event.id);
     if (!existing || existing.state !== 'publishing')
       this.repo.requestPublish(event.id, existing?.token ?? newEventToken(), this.clock.now());
     this.queue?.wake(false);
-    return this.publicationOf(event);
+    return this.publicationOf(event, settings);
   }
 
   withdraw(slug: string): EventPublication {
     const event = this.event(slug);
     this.repo.requestWithdraw(event.id);
     this.queue?.wake(false);
-    return this.publicationOf(event);
+    return this.publicationOf(event, this.settings());
   }
 
   /** The current event's address online, once its page is there; guests are shown nothing before. */
   async onlineLink(): Promise<OnlineLink> {
     const current = this.events.current();
     const pub = current ? this.repo.publication(current.id) : undefined;
-    const url = pub && pub.state === 'publishing' && pub.index_at !== null ? this.urlOf(pub) : null;
+    const url = pub && pub.state === 'publishing' && pub.index_at !== null ? urlOf(this.settings(), pub) : null;
     if (url === null) return { url: null, svg: null };
     // Every guest's phone asks now and then: the code is drawn once per address.
     if (this.qr?.url !== url) {
@@ -191,7 +194,7 @@ export class PublishService {
       .map(({ event, pub }) => ({
         name: event.name,
         dateLabel: dateLabel(event.created_at, settings.language),
-        url: this.urlOf(pub) ?? `${eventDest(settings, pub.token)}/index.html`,
+        url: urlOf(settings, pub) ?? `${eventDest(settings, pub.token)}/index.html`,
         photos: this.repo.counts(event.id).online,
       }));
     return renderCompanyIndex(settings.booth_name, settings.language, list);
