@@ -12,7 +12,7 @@ import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
 import { UNKNOWN_OUTCOME, type PrintJobRow, type PrintRepository } from './print.repository.js';
 import { PrinterUnreachableError, type PrinterPort, type SubmitOptions } from './printer.port.js';
-import { PrinterWatch } from './printer-watch.js';
+import { defaultWatchOptions, PrinterWatch } from './printer-watch.js';
 
 export interface PrintWorkerOptions {
   /** How often a job in CUPS is asked about. */
@@ -71,10 +71,7 @@ export class PrintWorker {
       clock,
       log,
       (status) => events.printer(status),
-      {
-        everyMs: options.watchMs,
-        detailsEveryMs: 30_000,
-      },
+      { ...defaultWatchOptions, everyMs: options.watchMs },
     );
   }
 

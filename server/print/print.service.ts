@@ -33,6 +33,7 @@ import {
 import type { CounterName, GuestQuota, PrintJobRow, PrintRepository } from './print.repository.js';
 import type { PrintWorker } from './print-worker.js';
 import { PrinterUnreachableError, type PrinterPort } from './printer.port.js';
+import { UNKNOWN_PRINTER } from './printer-watch.js';
 
 /** The operator may ask for more than a guest, within what a photo printer can take at once. */
 export const ADMIN_MAX_COPIES = 20;
@@ -286,7 +287,7 @@ export class PrintService {
   }
 
   private printerStatusNow(): PrinterStatus {
-    return this.worker?.printerStatus() ?? { name: null, state: 'unknown', reasons: [], message: '', pause: null, supplies: [] };
+    return this.worker?.printerStatus() ?? UNKNOWN_PRINTER;
   }
 
   async printers(): Promise<PrinterChoice[]> {

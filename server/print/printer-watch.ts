@@ -14,7 +14,8 @@ export interface PrinterWatchOptions {
 
 export const defaultWatchOptions: PrinterWatchOptions = { everyMs: 2000, detailsEveryMs: 30_000 };
 
-const UNKNOWN: PrinterStatus = { name: null, state: 'unknown', reasons: [], message: '', pause: null, supplies: [] };
+/** What is known of a printer before CUPS has answered once. */
+export const UNKNOWN_PRINTER: PrinterStatus = { name: null, state: 'unknown', reasons: [], message: '', pause: null, supplies: [] };
 const NO_DETAILS: PrinterDetails = { papers: [], defaultPaper: null, supplies: [] };
 
 /**
@@ -23,7 +24,7 @@ const NO_DETAILS: PrinterDetails = { papers: [], defaultPaper: null, supplies: [
  * callers asking meanwhile share its answer.
  */
 export class PrinterWatch {
-  private last: PrinterStatus = UNKNOWN;
+  private last: PrinterStatus = UNKNOWN_PRINTER;
   private asking: Promise<PrinterStatus> | undefined;
   private timer: TimerHandle | undefined;
   private running = false;
