@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { printerName } from '../settings/settings.schema.js';
 import { ADMIN_MAX_COPIES } from './print.service.js';
 
 /** The settings' bound (max_copies) is checked by the service; this is the shape. */
@@ -23,8 +24,5 @@ export const jobIdParam = z.coerce.number({ error: 'must be a job number' }).int
 export const counterBody = z.strictObject({ counter: z.enum(['event', 'today', 'total']) });
 
 export const printerQuery = z.strictObject({
-  printer: z
-    .string()
-    .regex(/^[\w.@-]{1,127}$/, 'must be the name of a CUPS printer')
-    .optional(),
+  printer: printerName.optional(),
 });

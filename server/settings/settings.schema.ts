@@ -6,6 +6,9 @@ const color = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #ffaa
 const percent = z.number().int('must be a whole percentage').min(0).max(100);
 const gpio = z.number().int().min(0, 'must be a GPIO number').max(63, 'must be a GPIO number');
 
+/** A CUPS queue's name, as the settings and the printer questions take it (never a path or a URI). */
+export const printerName = z.string().regex(/^[\w.@-]{1,127}$/, 'must be the name of a CUPS printer');
+
 export const settingsSchema = z.strictObject({
   hardware: z.strictObject({
     relay: z.strictObject({ gpio, inverted: z.boolean() }),
@@ -35,7 +38,7 @@ export const settingsSchema = z.strictObject({
     enable: z.boolean(),
     quota: z.number().int().min(0).max(1000),
     max_copies: z.number().int().min(1).max(20),
-    printer: z.union([z.string().regex(/^[\w.@-]{1,127}$/, 'must be the name of a CUPS printer'), z.null()]),
+    printer: z.union([printerName, z.null()]),
     paper: z.union([z.string().regex(/^[\w.@-]{1,64}$/, 'must be a paper size the printer declares'), z.null()]),
     layout: z.enum(['fill', 'fit']),
     sessions_per_address: z.number().int('must be a whole number').min(1, 'must be 1 to 20').max(20, 'must be 1 to 20'),
