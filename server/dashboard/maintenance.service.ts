@@ -24,8 +24,10 @@ const describe = (command: SystemCommand, args: readonly string[], code: number,
   return `${[command, ...args].join(' ')} failed (exit code ${code})${said ? `: ${said}` : ''}`;
 };
 
-const UNDER_WAY: Record<MaintenanceAction, string> = {
-  'restart-capture': 'The capture app is already restarting',
+/** What can hold the one slot: a capture-app restart is the restart service's own business. */
+type SlotAction = Exclude<MaintenanceAction, 'restart-capture'>;
+
+const UNDER_WAY: Record<SlotAction, string> = {
   'restart-boothdeck': 'Boothdeck is already restarting',
   reboot: 'The board is already rebooting',
 };
@@ -37,7 +39,7 @@ const UNDER_WAY: Record<MaintenanceAction, string> = {
  * started stays under way (the process is going away); one that failed frees the buttons.
  */
 export class MaintenanceService {
-  private underWay: MaintenanceAction | null = null;
+  private underWay: SlotAction | null = null;
 
   constructor(
     private readonly system: SystemPort,
@@ -55,11 +57,16 @@ export class MaintenanceService {
     }
   }
 
-  /** Claims the one slot for `action`, or refuses with what is under way. */
-  private claim(action: MaintenanceAction): void {
+  /** Refuses with what is under way, if anything is. */
+  private refuseIfBusy(): void {
     if (this.underWay !== null) {
       throw new ConflictError(`${UNDER_WAY[this.underWay]}: wait for it to finish`, 'maintenance_busy');
     }
+  }
+
+  /** Claims the one slot for `action`, or refuses with what is under way. */
+  private claim(action: SlotAction): void {
+    this.refuseIfBusy();
     this.underWay = action;
   }
 
@@ -69,9 +76,7 @@ export class MaintenanceService {
    */
   restartCapture(): MaintenanceResult {
     // The board or Boothdeck is going away: a restart of the capture app would not outlive it.
-    if (this.underWay !== null) {
-      throw new ConflictError(`${UNDER_WAY[this.underWay]}: wait for it to finish`, 'maintenance_busy');
-    }
+    this.refuseIfBusy();
     this.log.info('Dashboard: restarting the capture app');
     this.options.requestCaptureRestart();
     return { action: 'restart-capture', ok: true, message: 'The capture app is restarting' };
