@@ -27,7 +27,7 @@ const SUMMARIES: readonly [RegExp, MessageKey][] = [
   [/^Lux sensor read failed/, 'logs.luxFailed'],
   [/^LED ring write failed/, 'logs.ledFailed'],
   [/^Relay switch/, 'logs.relayFailed'],
-  [/^Flash watchdog/, 'logs.flashWatchdog'],
+  [/^Flash relay switched off by its bound/, 'logs.flashWatchdog'],
   [/^Print job \d+ failed/, 'logs.printFailed'],
   [/^The print worker stopped/, 'logs.printWorker'],
   [/^Backup restored/, 'logs.backupRestored'],
