@@ -205,7 +205,7 @@ export class PublishQueue {
       }),
       this.deps.clock.now(),
     );
-    const pending = repo.pending(pub.event_id, Number.MAX_SAFE_INTEGER);
+    const pending = repo.pending(pub.event_id);
     for (let i = 0; i < pending.length; i += this.options.batchSize) {
       await this.upload(pub, pending.slice(i, i + this.options.batchSize), photos, dest);
       if (this.stopped) return;
@@ -245,16 +245,10 @@ export class PublishQueue {
           missing = err;
         }
       }
-      if (missing)
-        this.deps.repo.noteAttempt(
-          pub.event_id,
-          rows.filter((r) => !staged.includes(r)),
-        );
       if (staged.length === 0) {
         if (missing) throw missing;
         return;
       }
-      this.deps.repo.noteAttempt(pub.event_id, staged);
       await this.deps.rclone.copyNew(
         this.deps.target(),
         dir,

@@ -20,6 +20,7 @@ export interface PublishFileRow {
   /** JSON array of the names this version has under the event's path. */
   names: string;
   state: FileState;
+  /** Left from migration 008, already run on booths: nothing counts it any more. */
   attempts: number;
   updated_at: number;
 }
@@ -103,10 +104,9 @@ export class PublishRepository {
   /**
    * Brings the queue in line with the index, in one transaction: a new photo (or a new version of
    * one) gets a pending row; a version no longer wanted, online or not, is to be removed.
-   * Answers whether anything changed.
    */
-  reconcile(eventId: number, wanted: readonly WantedFile[], at: number): boolean {
-    return this.db
+  reconcile(eventId: number, wanted: readonly WantedFile[], at: number): void {
+    this.db
       .transaction(() => {
         const rows = this.files(eventId);
         const have = new Set(rows.map((r) => `${r.photo_id}\u0000${r.version}`));
@@ -129,17 +129,14 @@ export class PublishRepository {
           changed = true;
         }
         if (changed) this.db.prepare('UPDATE publish_events SET index_stale = 1 WHERE event_id = ?').run(eventId);
-        return changed;
       })
       .immediate();
   }
 
-  pending(eventId: number, limit: number): PublishFileRow[] {
+  pending(eventId: number): PublishFileRow[] {
     return this.db
-      .prepare<[number, number], PublishFileRow>(
-        `SELECT * FROM publish_files WHERE event_id = ? AND state = 'pending' ORDER BY photo_id LIMIT ?`,
-      )
-      .all(eventId, limit);
+      .prepare<[number], PublishFileRow>(`SELECT * FROM publish_files WHERE event_id = ? AND state = 'pending' ORDER BY photo_id`)
+      .all(eventId);
   }
 
   removing(eventId: number, limit: number): PublishFileRow[] {
@@ -159,11 +156,6 @@ export class PublishRepository {
         this.db.prepare('UPDATE publish_events SET index_stale = 1 WHERE event_id = ?').run(eventId);
       })
       .immediate();
-  }
-
-  noteAttempt(eventId: number, rows: readonly PublishFileRow[]): void {
-    const stmt = this.db.prepare(`UPDATE publish_files SET attempts = attempts + 1 WHERE event_id = ? AND photo_id = ? AND version = ?`);
-    this.db.transaction(() => rows.forEach((r) => stmt.run(eventId, r.photo_id, r.version)))();
   }
 
   /** Removed online: the rows go, unless the same version became wanted again meanwhile. */
