@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { PhotoRow } from './photo.repository.js';
 
@@ -19,8 +20,6 @@ export interface FirstScreenOptions {
 export const FIRST_SCREEN_WAIT_MS = 15_000;
 
 const newestFirst = (a: PhotoRow, b: PhotoRow): number => (a.sort_key < b.sort_key ? 1 : a.sort_key > b.sort_key ? -1 : 0);
-/** Lets requests in between two held pages: saving and announcing 500 rows is a few milliseconds of work. */
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The order in which one rescan saves the new photos it matched. The current event's newest ones
@@ -72,6 +71,7 @@ export class FirstScreenLead {
     const readies = [...this.readies];
     this.chain(async () => {
       if (readies.length > 0) await Promise.race([Promise.all(readies), this.deadline, this.stopped]);
+      // Lets requests in between two held pages: saving and announcing 500 rows is a few milliseconds of work.
       await nextTurn();
       this.save(rows);
     });

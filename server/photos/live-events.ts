@@ -1,11 +1,10 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CaptureEvent } from '../capture/capture.types.js';
 
 /** Events waiting at most; past this a burst is dropped and a rescan catches up with it. */
 export const MAX_QUEUED_EVENTS = 50_000;
 /** Events handled between two turns given back to the event loop. */
 const BATCH = 32;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The capture app's live events, handled one after the other in their order, giving the event
