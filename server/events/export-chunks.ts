@@ -38,10 +38,6 @@ export class ChunkPool {
     this.owners.delete(chunk);
     if (this.free.length < KEPT_FREE) this.free.push(whole);
   }
-
-  get freeCount(): number {
-    return this.free.length;
-  }
 }
 
 /** A file read into the pool's chunks, one after the other, a few chunks ahead. */
