@@ -118,14 +118,14 @@ export class ThumbnailStore {
     }
     const ticket: Ticket = { priority };
     const work = this.slot(ticket, async () => {
-      let input: Buffer | string;
+      let data: Buffer;
       try {
-        input = await source();
+        data = await resizeBounded(await source(), { edge: EDGE_PX, format: 'webp', quality: QUALITY, effort: EFFORT });
       } catch (err) {
+        // The source's own refusal or the decoder's (every failure of resizeBounded is one).
         if (err instanceof UnreadableMediaError) this.noteUnreadable(key);
         throw err;
       }
-      const data = await this.encode(key, input);
       if (!wanted()) throw new NotFoundError('No such photo');
       try {
         mkdirSync(path.dirname(file), { recursive: true });
@@ -140,15 +140,6 @@ export class ThumbnailStore {
     }).finally(() => this.inFlight.delete(key));
     this.inFlight.set(key, { work, ticket });
     return work;
-  }
-
-  private async encode(key: string, input: Buffer | string): Promise<Buffer> {
-    try {
-      return await resizeBounded(input, { edge: EDGE_PX, format: 'webp', quality: QUALITY, effort: EFFORT });
-    } catch (err) {
-      this.noteUnreadable(key);
-      throw err;
-    }
   }
 
   /** Remembers a source that cannot be made into a thumbnail, so that it is not fetched again at once. */
