@@ -18,8 +18,8 @@ import { announcingPng, mp4Bytes } from '../../test/support/crafted-images.js';
 import { photoRow } from '../../test/support/photo-row.js';
 import { litPeriods, mergedPeriods, relayRig, worstWindow } from '../../test/support/relay-rig.js';
 import { round } from './seed.js';
+import type { RecordFn } from './print.js';
 
-type Record = (measure: string, value: string, target: string, ok: boolean) => void;
 const MB = 1024 * 1024;
 const rssMb = (): number => process.memoryUsage().rss / MB;
 const settle = async (): Promise<void> => {
@@ -59,7 +59,7 @@ class HostileCapture extends FakeCaptureApp {
 }
 
 /** RSS before and after 100 hostile thumbnails made three at a time, and its peak meanwhile. */
-export async function hostileThumbnails(record: Record): Promise<void> {
+export async function hostileThumbnails(record: RecordFn): Promise<void> {
   configureImageDecoding();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-bench-hostile-'));
   const clock = createSystemClock();
@@ -98,7 +98,7 @@ export async function hostileThumbnails(record: Record): Promise<void> {
 }
 
 /** The longest relay on-time and the worst 30 s duty under each flood of the test buttons (simulated time). */
-export async function relayFlood(record: Record): Promise<void> {
+export async function relayFlood(record: RecordFn): Promise<void> {
   const floods: [string, (s: HardwareService, c: FakeCaptureApp) => void, number][] = [
     ['relay test {"ms":5000} every 2 s', (s) => s.testRelay(5000), 2000],
     ['flash test every 200 ms', (s) => s.testFlash(), 200],

@@ -10,13 +10,13 @@ import { HardwareService } from '../../server/hardware/hardware.service.js';
 import { defaultSettings } from '../../server/settings/settings.schema.js';
 import { percentile, round, seedCaptureFolder } from './seed.js';
 import { startBenchService, tempDir } from './setup.js';
+import type { RecordFn } from './print.js';
 
-type Record = (measure: string, value: string, target: string, ok: boolean) => void;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const preciseNow = (): number => performance.timeOrigin + performance.now();
 
 /** 100 countdowns on the real timer: when the relay comes on against when it should. */
-export async function relayTiming(record: Record): Promise<void> {
+export async function relayTiming(record: RecordFn): Promise<void> {
   const hardware = createFakeHardware(preciseNow);
   const capture = new FakeCaptureApp();
   const log = createRecordingLogger();
@@ -50,7 +50,7 @@ export async function relayTiming(record: Record): Promise<void> {
 }
 
 /** Event-loop delay while the ring animates and the gallery serves 50 concurrent requests. */
-export async function ringUnderLoad(record: Record, cleanups: string[]): Promise<void> {
+export async function ringUnderLoad(record: RecordFn, cleanups: string[]): Promise<void> {
   const data = tempDir('ring');
   const capture = tempDir('ring-capture');
   cleanups.push(data, capture);
