@@ -3,25 +3,16 @@ import { cpSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } f
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
-import sharp from 'sharp';
 import { startWebdav, writeDavConfig } from '../../test/support/rclone.js';
 import type { RecordFn } from './print.js';
-import { round, seedCaptureFolder } from './seed.js';
+import { grainyJpeg, round, seedCaptureFolder } from './seed.js';
 import { firstRescan, seedEvents, startBenchService, tempDir } from './setup.js';
 
 const run = promisify(execFile);
 const PHOTOS = 1000;
 
 /** A still of a processed photo's size and weight (1800×1200, about 400 KB): the content rclone sends. */
-async function processedJpeg(): Promise<Buffer> {
-  const grain = await sharp({
-    create: { width: 360, height: 240, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 50 } },
-  })
-    .blur(0.8)
-    .png()
-    .toBuffer();
-  return sharp(grain).resize(1800, 1200, { kernel: 'cubic' }).jpeg({ quality: 88 }).toBuffer();
-}
+const processedJpeg = (): Promise<Buffer> => grainyJpeg({ grain: [360, 240], sigma: 50, blur: 0.8, size: [1800, 1200], quality: 88 });
 
 const folderBytes = (dir: string): number =>
   readdirSync(dir, { recursive: true, withFileTypes: true })

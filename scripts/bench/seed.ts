@@ -12,20 +12,36 @@ export interface SeededPhoto {
 
 const DAY = 86_400_000;
 
+/** How a picture with a photo's detail is drawn: grain of `grain` pixels, softened, then scaled up to `size`. */
+export interface GrainyJpeg {
+  grain: [number, number];
+  sigma: number;
+  blur: number;
+  size: [number, number];
+  quality: number;
+}
+
+/**
+ * A JPEG that weighs and decodes like a photo of its size: random grain, softened and scaled up.
+ * A flat colour would compress to almost nothing and decode in no time.
+ */
+export async function grainyJpeg(o: GrainyJpeg): Promise<Buffer> {
+  const [width, height] = o.grain;
+  const grain = await sharp({
+    create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: o.sigma } },
+  })
+    .blur(o.blur)
+    .png()
+    .toBuffer();
+  return sharp(grain).resize(o.size[0], o.size[1], { kernel: 'cubic' }).jpeg({ quality: o.quality }).toBuffer();
+}
+
 /**
  * A 4000×3000 JPEG with a camera photo's weight (about 3 MB) and detail: its thumbnail takes as
  * long to make (the entropy decoding of the whole file dominates) and weighs as much (about 20 KB)
- * as a real one's. A flat colour would make a thumbnail of under 1 KB in a few milliseconds.
+ * as a real one's.
  */
-export async function cameraJpeg(): Promise<Buffer> {
-  const grain = await sharp({
-    create: { width: 640, height: 480, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
-  })
-    .blur(0.55)
-    .png()
-    .toBuffer();
-  return sharp(grain).resize(4000, 3000, { kernel: 'cubic' }).jpeg({ quality: 92 }).toBuffer();
-}
+export const cameraJpeg = (): Promise<Buffer> => grainyJpeg({ grain: [640, 480], sigma: 60, blur: 0.55, size: [4000, 3000], quality: 92 });
 
 /**
  * A capture-app data folder with `count` photos spread evenly over `days` days, ending an hour
