@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -144,7 +145,7 @@ describe('a first index of a folder of photos', () => {
     await booth(100);
     const { rescan } = await rescanHeldAtFirstScreen(never);
     t.clock.advance(FIRST_SCREEN_WAIT_MS - 1);
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     expect(await galleryCount(t)).toBe(FIRST_SCREEN_PHOTOS);
     t.clock.advance(1);
     expect((await rescan).added).toBe(100);

@@ -1,10 +1,9 @@
+import { setImmediate as flush } from 'node:timers/promises';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import type { FakeHardware } from '../../native/hardware.js';
 import type { HardwareDiagnostic } from '../../server/contract/hardware.contract.js';
 import { buildTestApp, signIn } from '../support/app.js';
-
-const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function setup() {
   const t = await buildTestApp();

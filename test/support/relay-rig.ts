@@ -1,3 +1,4 @@
+import { setImmediate as flush } from 'node:timers/promises';
 import { createFakeHardware } from '../../native/hardware.js';
 import type { RelayChange } from '../../native/relay/relay.fake.js';
 import { CaptureLink } from '../../server/capture/capture-link.js';
@@ -7,8 +8,6 @@ import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
 import { HardwareService } from '../../server/hardware/hardware.service.js';
 import { defaultSettings } from '../../server/settings/settings.schema.js';
-
-const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * The hardware service on fake hardware and a fake clock, following a fake capture app, with

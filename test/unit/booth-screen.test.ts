@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { BoothScreen } from '../../main/booth-screen.js';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
@@ -44,7 +45,7 @@ function setup() {
   const run = async (ms: number): Promise<void> => {
     for (let t = 0; t < ms; t += 50) {
       clock.advance(50);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   };
   const comeBack = () => {
@@ -117,7 +118,7 @@ describe('the booth screen shared by the capture app and the console', () => {
     restarter.request('actions');
     for (let i = 0; i < 20; i++) {
       clock.advance(10);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
     expect(restarter.status()).toMatchObject({
       state: 'failed',

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import { FakeClock } from '../../server/core/clock/clock.fake.js';
@@ -30,7 +31,7 @@ function setup(overrides: Partial<typeof defaultRestartOptions> = {}) {
   const run = async (ms: number): Promise<void> => {
     for (let t = 0; t < ms; t += 50) {
       clock.advance(50);
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   };
   return { capture, system, clock, restarter, states, run };

@@ -1,3 +1,4 @@
+import { setImmediate as flush } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createFakeHardware } from '../../native/hardware.js';
 import { CaptureLink } from '../../server/capture/capture-link.js';
@@ -33,8 +34,6 @@ const settingsWith = (patch: Patch = {}): HardwareSettings => {
     flash: { ...base.flash, ...patch.flash },
   };
 };
-
-const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 async function setup(patch: Patch = {}, lux = 20) {
   const clock = new FakeClock();

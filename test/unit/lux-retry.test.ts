@@ -1,3 +1,4 @@
+import { setImmediate as flush } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createFakeHardware } from '../../native/hardware.js';
 import { CaptureLink } from '../../server/capture/capture-link.js';
@@ -6,8 +7,6 @@ import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
 import { HardwareService } from '../../server/hardware/hardware.service.js';
 import { defaultSettings } from '../../server/settings/settings.schema.js';
-
-const flush = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 describe('the lux sensor’s retry', () => {
   it('reopens a failed sensor every 30 s of real time, though the wall clock was set back', async () => {
