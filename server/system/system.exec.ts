@@ -1,4 +1,5 @@
 import { execFile, type ExecFileException } from 'node:child_process';
+import { childEnvironment } from './child-env.js';
 import { isAllowedCommand, type CommandResult, type RunOptions, type SystemCommand, type SystemPort } from './system.port.js';
 
 /**
@@ -11,7 +12,7 @@ function exitCodeOf(error: ExecFileException): number {
   return error.killed ? 124 : 1;
 }
 
-/** Runs allowed programs with execFile (never a shell), with a deadline. */
+/** Runs allowed programs with execFile (never a shell), with a deadline and only an allowlisted environment. */
 export function createExecSystem(): SystemPort {
   return {
     run(command: SystemCommand, args: readonly string[], options: RunOptions = {}): Promise<CommandResult> {
@@ -20,7 +21,12 @@ export function createExecSystem(): SystemPort {
         execFile(
           command,
           [...args],
-          { shell: false, timeout: options.timeoutMs ?? 15_000, env: { ...process.env, ...options.env }, maxBuffer: 1024 * 1024 },
+          {
+            shell: false,
+            timeout: options.timeoutMs ?? 15_000,
+            env: childEnvironment(command, process.env, options.env),
+            maxBuffer: 1024 * 1024,
+          },
           (error, stdout, stderr) => {
             if (!error) return resolve({ code: 0, stdout, stderr });
             const code = exitCodeOf(error);
