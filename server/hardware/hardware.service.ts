@@ -102,7 +102,7 @@ export class HardwareService {
     } else if (source === 'counting' && target === 'capture') {
       this.controller.capture();
     } else if (target === 'finished') {
-      this.controller.idle();
+      this.controller.finished();
     }
   }
 
