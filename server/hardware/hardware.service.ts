@@ -137,7 +137,13 @@ export class HardwareService {
       },
       relay: { on: this.controller.relayOn, limits: this.controller.relay.limits() },
       capture: { reachable: this.link.state === 'connected', countdown: this.controller.countdownState() },
-      devices: this.hardware.health().map(({ device, driver, state, problem }) => ({ device, driver, state, problem })),
+      devices: this.hardware.health().map(({ device, driver, state, problem, choice }) => ({
+        device,
+        driver,
+        state,
+        problem,
+        ...(device === 'led' ? { choice: choice ?? null } : {}),
+      })),
     };
   }
 
