@@ -72,4 +72,18 @@ describe('a write the capture app drops is reported by field', () => {
     expect(res.status).toBe(200);
     expect(res.body.not_kept).toEqual([{ index: 2, field: 'processing.frames', known: true, outcome: 'dropped' }]);
   });
+
+  it('refuses a gallery setting the capture app does not keep, naming it, and stores nothing', async () => {
+    t.sim.dropKeys(['uisettings.gallery_show_delete']);
+    const res = await request(t.app)
+      .put('/api/admin/settings')
+      .set('Cookie', t.cookie)
+      .send({ gallery: { show_delete: false } });
+    expect(res.body.error?.code).toBe('capture_not_kept');
+    expect(res.status).toBe(502);
+    expect(res.body.error.details).toEqual({ not_kept: [{ index: null, field: 'gallery.show_delete', known: true, outcome: 'dropped' }] });
+    t.sim.dropKeys([]);
+    const after = await request(t.app).get('/api/admin/settings').set('Cookie', t.cookie);
+    expect(after.body.gallery.show_delete).toBe(true);
+  });
 });

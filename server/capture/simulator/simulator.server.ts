@@ -156,11 +156,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   });
   app.patch('/api/admin/config/app', requireAdmin, express.json({ limit: '5mb' }), async (req, res) => {
     if (fault.kind === 'patch-error') return res.status(500).type('text/plain').send('Internal Server Error');
-    const next = dropKeys(withDefaults(defaults, req.body as unknown, [], items), unknownKeys) as CaptureConfig;
+    const next = withDefaults(defaults, req.body as unknown, [], items) as CaptureConfig;
     const issues = validateConfig(next, defaults, dataDir, items);
     if (issues.length > 0) return detail(res, 422, issues);
     // Stored as pydantic dumps it: colours by name or short hex.
-    const stored = colorsAsStored(next) as CaptureConfig;
+    const stored = colorsAsStored(dropKeys(next, unknownKeys)) as CaptureConfig;
     await writeJsonAtomic(configFile, stored);
     config = stored;
     counters.config_writes++;
