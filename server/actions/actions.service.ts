@@ -142,13 +142,16 @@ export class ActionsService {
       if (!outcome) throw new Error('the change did not run');
       if (outcome.listChanged) this.order.save(outcome.next.map((a) => a.kind));
       if (outcome.configChanged) this.restarter.request(reason);
+      // What the capture app holds now, read back after the write: a value it dropped shows as
+      // it is, and the version is the one the next read will give.
+      const held = write?.written && write.verified ? reconcile(write.config, this.order.load()) : outcome.next;
       const notKept = write ? notKeptFields(write.notKept, outcome.next) : [];
       if (notKept.length > 0) {
         const names = notKept.map((n) => `${n.index === null ? '' : `action ${n.index + 1} `}${n.field}`).join(', ');
         this.log?.warn(`The capture app did not keep: ${names}`);
       }
       return {
-        ...outcome.result(toBoothActions(outcome.next), versionOf(outcome.next)),
+        ...outcome.result(toBoothActions(held), versionOf(held)),
         not_kept: notKept,
         // A write whose answer was lost and was then seen landed was compared by `landed`.
         verified: write ? write.verified : true,

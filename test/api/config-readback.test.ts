@@ -53,9 +53,13 @@ describe('a write the capture app drops is reported by field', () => {
     expect(res.body.not_kept).toEqual([{ index: 0, field: 'frame.file', known: true, outcome: 'dropped' }]);
     expect(res.body.verified).toBe(true);
     expect('img_frame_file' in captureImage()).toBe(false);
+    // The answer shows what the capture app holds, and its version is the next read's.
+    expect((res.body.action as BoothAction).frame?.file).toBeNull();
+    const again = await put(0, { 'ui_trigger.title': 'Portrait 2' }).set('If-Match', `"${res.body.version as string}"`);
+    expect(again.status).toBe(200);
     // What the list shows now is what the capture app holds, not what was asked.
     const list = await request(t.app).get('/api/admin/actions').set('Cookie', t.cookie);
-    expect((list.body.actions as BoothAction[])[0]?.ui_trigger.title).toBe('Portrait');
+    expect((list.body.actions as BoothAction[])[0]?.ui_trigger.title).toBe('Portrait 2');
     expect((list.body.actions as BoothAction[])[0]?.frame?.file).toBeNull();
   });
 
