@@ -45,13 +45,7 @@ function kept(key: string | number | undefined, sent: Node, stored: Node): boole
   return sent === stored;
 }
 
-function walk(
-  before: Maybe,
-  sent: Node,
-  stored: Maybe,
-  path: (string | number)[],
-  out: ConfigDrift[],
-): void {
+function walk(before: Maybe, sent: Node, stored: Maybe, path: (string | number)[], out: ConfigDrift[]): void {
   const key = path.at(-1);
   if (Array.isArray(sent) || isObject(sent)) {
     const entries: [string | number, Node][] = Array.isArray(sent) ? sent.map((v, i) => [i, v]) : Object.entries(sent);
