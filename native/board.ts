@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { access, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** The labels of the SoC's own GPIO controller: BCM2835/2837 (Pi 3 and older), BCM2711 (Pi 4), RP1 (Pi 5). */
@@ -10,6 +10,8 @@ export interface BoardInfo {
   /** The SoC's GPIO chip in sysfs; its base is added to BCM numbers (0 before kernel 6.6, 512 or 571 after). */
   gpioChip: { label: string; base: number } | null;
   isPi5: boolean;
+  /** /dev/spidev0.0 exists: SPI is on (`dtparam=spi=on`), so the ring can be driven on GPIO 10. */
+  spidev: boolean;
 }
 
 async function readText(file: string): Promise<string | null> {
@@ -42,5 +44,9 @@ export async function detectBoard(root = '/'): Promise<BoardInfo> {
   const gpioChip = SOC_GPIO_LABELS.map((label) => chips.find((c) => c.label === label)).find((c) => c !== undefined) ?? null;
   const model = await readText(path.join(root, 'proc/device-tree/model'));
   const isPi5 = gpioChip?.label === 'pinctrl-rp1' || /Raspberry Pi 5/i.test(model ?? '');
-  return { model, gpioChip, isPi5 };
+  const spidev = await access(path.join(root, 'dev/spidev0.0')).then(
+    () => true,
+    () => false,
+  );
+  return { model, gpioChip, isPi5, spidev };
 }

@@ -3,7 +3,18 @@
  * The raw driver message stays in the logs.
  */
 export type DeviceProblem =
-  'driver-missing' | 'no-gpio' | 'no-permission' | 'no-i2c-bus' | 'no-sensor' | 'i2c-error' | 'unsupported-board' | 'driver-error';
+  | 'driver-missing'
+  | 'no-gpio'
+  | 'no-permission'
+  | 'no-i2c-bus'
+  | 'no-sensor'
+  | 'i2c-error'
+  | 'unsupported-board'
+  | 'driver-error'
+  /** /dev/spidev0.0 is missing: SPI is off. */
+  | 'no-spi'
+  /** The LED pin is not SPI's and its only driver (rpi-ws281x) needs root. */
+  | 'needs-root';
 
 export class DeviceError extends Error {
   override name = 'DeviceError';

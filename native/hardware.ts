@@ -1,7 +1,10 @@
 import { detectBoard, type BoardInfo } from './board.js';
 import { classifyDeviceError, type DeviceProblem } from './device-error.js';
 import { FakeLedRing } from './led/led.fake.js';
+import { chooseLedDriver, noLedDriver, type LedDriverChoice } from './led/led-driver-choice.js';
 import type { LedOptions, LedRingPort } from './led/led.port.js';
+import { createSpiRing } from './led/led.spi.js';
+import type { SpidevSetup } from './led/spidev-setup.js';
 import { createWs281xRing } from './led/led.ws281x.js';
 import { createBh1750Sensor } from './lux/lux.bh1750.js';
 import { FakeLuxSensor } from './lux/lux.fake.js';
@@ -21,6 +24,8 @@ export interface DeviceHealth {
   problem: DeviceProblem | null;
   /** The driver's own message, for the logs. */
   detail: string | null;
+  /** The LED ring with real drivers: which driver was chosen for it and why the other was not. */
+  choice?: LedDriverChoice | null;
 }
 
 export interface HardwareOptions {
@@ -32,7 +37,8 @@ export interface HardwareOptions {
 export const defaultHardwareOptions: HardwareOptions = {
   relay: { gpio: 17, inverted: false },
   lux: { bus: 1, address: 0x23 },
-  led: { count: 16, gpio: 18 },
+  // SPI0 MOSI: the SPI driver needs no root and works on the Pi 4 and the Pi 5.
+  led: { count: 16, gpio: 10 },
 };
 
 /** How each device is opened: real drivers on the board, fakes otherwise. */
@@ -41,6 +47,8 @@ export interface HardwareDrivers {
   openRelay(options: RelayOptions): Promise<RelayPort>;
   openLux(options: LuxOptions): Promise<LuxSensorPort>;
   openLed(options: LedOptions): Promise<LedRingPort>;
+  /** Which LED driver `openLed` uses for these options, and why not the other (real drivers only). */
+  chooseLed?(options: LedOptions): Promise<LedDriverChoice>;
 }
 
 interface Slot<P> {
@@ -131,12 +139,14 @@ export class Hardware {
     }
     if (!sameOptions(this.ledSlot.options, options.led)) {
       await this.ledSlot.port.close().catch(() => undefined);
-      this.ledSlot = await this.open(
+      const choice = (await this.drivers.chooseLed?.(options.led)) ?? null;
+      const slot = await this.open(
         'led',
         options.led,
         () => this.drivers.openLed(options.led),
         () => new FakeLedRing(options.led, this.now),
       );
+      this.ledSlot = { ...slot, health: { ...slot.health, choice } };
       changed.push('led');
     }
     return changed;
@@ -221,15 +231,34 @@ export function fakeDrivers(now: () => number = Date.now, lux: FakeLuxSensor = n
   };
 }
 
-/** Real drivers; `root` is the file-system root the board is read from (a fake tree in tests). */
-export function realDrivers(root = '/'): HardwareDrivers {
+export interface RealDriverOptions {
+  /** The file-system root the board is read from: `/`, or a fake tree in tests. */
+  root?: string;
+  /** Whether Boothdeck runs as root (rpi-ws281x needs it). */
+  isRoot?: boolean;
+  /** How the spidev's speed is set (tests replace the python3 helper). */
+  spidevSetup?: SpidevSetup;
+}
+
+/** Real drivers, reading the board under `root`. */
+export function realDrivers(options: RealDriverOptions = {}): HardwareDrivers {
+  const root = options.root ?? '/';
+  const isRoot = options.isRoot ?? process.getuid?.() === 0;
   let board: Promise<BoardInfo> | undefined;
   const boardInfo = (): Promise<BoardInfo> => (board ??= detectBoard(root));
+  const chooseLed = async (led: LedOptions): Promise<LedDriverChoice> => chooseLedDriver(await boardInfo(), led.gpio, isRoot);
   return {
     mode: 'auto',
-    openRelay: async (options) => createOnoffRelay(options, await boardInfo(), root),
-    openLux: (options) => createBh1750Sensor(options),
-    openLed: async (options) => createWs281xRing(options, await boardInfo()),
+    openRelay: async (relay) => createOnoffRelay(relay, await boardInfo(), root),
+    openLux: (lux) => createBh1750Sensor(lux),
+    chooseLed,
+    openLed: async (led) => {
+      const choice = await chooseLed(led);
+      if (choice.driver === 'spi') return createSpiRing(led, { root, setup: options.spidevSetup });
+      // rpi-ws281x-native is loaded only here, for a Pi 4 run as root on a PWM pin.
+      if (choice.driver === 'ws281x') return createWs281xRing(led, await boardInfo());
+      throw noLedDriver(choice);
+    },
   };
 }
 

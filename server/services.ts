@@ -155,7 +155,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     captureLink,
   );
   restarter.onChange((s) => hub.publish('admin', 'restart', s));
-  const actions = new ActionsService(ports.capture, new ActionOrderRepository(ports.db), restarter);
+  const actions = new ActionsService(ports.capture, new ActionOrderRepository(ports.db), restarter, ports.log);
   const presetRepository = new PresetRepository(ports.db);
   const presets = new PresetsService(presetRepository, actions, ports.clock);
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);

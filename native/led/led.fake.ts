@@ -13,7 +13,7 @@ export class FakeLedRing implements LedRingPort {
   closed = false;
 
   constructor(
-    readonly options: LedOptions = { count: 16, gpio: 18 },
+    readonly options: LedOptions = { count: 16, gpio: 10 },
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -146,3 +146,8 @@ export function fieldForCapturePath(kind: ActionKind, path: readonly (string | n
   const joined = path.join('.');
   return Object.entries(FIELDS[kind]).find(([, spec]) => spec.capture.join('.') === joined)?.[0];
 }
+
+/** The Boothdeck field a capture-app path belongs to: the field's own path or one inside it (a frame's duration). */
+export function fieldUnderCapturePath(kind: ActionKind, path: readonly string[]): string | undefined {
+  return Object.entries(FIELDS[kind]).find(([, spec]) => spec.capture.every((key, i) => path[i] === key))?.[0];
+}

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { ACTION_KINDS } from '../capture/capture.types.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { CaptureConfig } from '../capture/capture.types.js';
-import type { ActionKind, ActionResponse, ActionsResponse, BoothAction } from '../contract/actions.contract.js';
+import type { ActionKind, ActionResponse, ActionsResponse, BoothAction, NotKeptField } from '../contract/actions.contract.js';
+import type { ConfigDrift, ConfigWrite } from '../capture/config-readback.js';
 import {
   CaptureAppError,
   CaptureRejectedError,
@@ -13,10 +14,11 @@ import {
 } from '../core/errors.js';
 import type { CaptureRestartService } from '../system/capture-restart.service.js';
 import { Mutex } from '../core/util/mutex.js';
-import { fieldForCapturePath } from './action.fields.js';
+import { fieldForCapturePath, fieldUnderCapturePath } from './action.fields.js';
 import { applyChanges, flattenChanges, newActionEntry, toBoothActions, type RawEntry, type StoredAction } from './action.mapper.js';
 import type { ActionOrderRepository } from './action-order.repository.js';
 import { isObject } from '../core/util/json.js';
+import type { Logger } from '../core/logger.js';
 
 const isKind = (v: unknown): v is ActionKind => typeof v === 'string' && (ACTION_KINDS as readonly string[]).includes(v);
 
@@ -54,6 +56,29 @@ function writeList(config: CaptureConfig, list: readonly StoredAction[]): Captur
   return { ...config, actions: next };
 }
 
+/**
+ * The capture app's paths of values it did not keep, as Boothdeck's action positions and field
+ * names; each field once per action (a frame list's durations are one field).
+ */
+export function notKeptFields(drift: readonly ConfigDrift[], list: readonly StoredAction[]): NotKeptField[] {
+  const out = new Map<string, NotKeptField>();
+  for (const d of drift) {
+    const [group, kind, kindIndex, ...rest] = d.path;
+    const outcome = d.stored === undefined ? 'dropped' : 'changed';
+    let item: NotKeptField;
+    if (group === 'actions' && isKind(kind) && typeof kindIndex === 'number') {
+      const index = list.map((a, i) => ({ a, i })).filter(({ a }) => a.kind === kind)[kindIndex]?.i ?? null;
+      const field = fieldUnderCapturePath(kind, rest.map(String));
+      item = { index, field: field ?? rest.join('.'), known: field !== undefined, outcome };
+    } else {
+      item = { index: null, field: d.path.join('.'), known: false, outcome };
+    }
+    const key = `${item.index}:${item.field}`;
+    if (!out.has(key)) out.set(key, item);
+  }
+  return [...out.values()];
+}
+
 interface Change<T> {
   list: StoredAction[];
   result: (actions: BoothAction[], version: string) => T;
@@ -72,6 +97,7 @@ export class ActionsService {
     private readonly capture: CaptureAppPort,
     private readonly order: ActionOrderRepository,
     private readonly restarter: CaptureRestartService,
+    private readonly log?: Logger,
   ) {}
 
   async current(): Promise<StoredAction[]> {
@@ -92,8 +118,9 @@ export class ActionsService {
   private mutate<T>(ifMatch: string | undefined, reason: string, change: (list: StoredAction[]) => Change<T>): Promise<T> {
     return this.lock.run(async () => {
       let outcome: { next: StoredAction[]; listChanged: boolean; configChanged: boolean; result: Change<T>['result'] } | undefined;
+      let write: ConfigWrite | undefined;
       try {
-        await this.capture.updateConfig((config) => {
+        write = await this.capture.updateConfig((config) => {
           const current = reconcile(config, this.order.load());
           if (ifMatch !== undefined && ifMatch !== versionOf(current)) {
             throw new ConflictError('The actions changed since they were loaded; reload them and try again', 'stale_version');
@@ -115,7 +142,20 @@ export class ActionsService {
       if (!outcome) throw new Error('the change did not run');
       if (outcome.listChanged) this.order.save(outcome.next.map((a) => a.kind));
       if (outcome.configChanged) this.restarter.request(reason);
-      return outcome.result(toBoothActions(outcome.next), versionOf(outcome.next));
+      // What the capture app holds now, read back after the write: a value it dropped shows as
+      // it is, and the version is the one the next read will give.
+      const held = write?.written && write.verified ? reconcile(write.config, this.order.load()) : outcome.next;
+      const notKept = write ? notKeptFields(write.notKept, outcome.next) : [];
+      if (notKept.length > 0) {
+        const names = notKept.map((n) => `${n.index === null ? '' : `action ${n.index + 1} `}${n.field}`).join(', ');
+        this.log?.warn(`The capture app did not keep: ${names}`);
+      }
+      return {
+        ...outcome.result(toBoothActions(held), versionOf(held)),
+        not_kept: notKept,
+        // A write whose answer was lost and was then seen landed was compared by `landed`.
+        verified: write ? write.verified : true,
+      };
     });
   }
 

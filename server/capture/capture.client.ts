@@ -15,6 +15,7 @@ import {
   type MediaVariant,
 } from './capture.types.js';
 import { assertNoMaskedSecrets } from './config-secrets.js';
+import { compareWrite, type ConfigWrite } from './config-readback.js';
 
 export interface CaptureClientOptions {
   baseUrl: string;
@@ -98,11 +99,11 @@ export class CaptureClient implements CaptureAppPort {
     return body as CaptureConfig;
   }
 
-  updateConfig(change: (config: CaptureConfig) => CaptureConfig | null): Promise<CaptureConfig> {
-    const run = async (): Promise<CaptureConfig> => {
+  updateConfig(change: (config: CaptureConfig) => CaptureConfig | null): Promise<ConfigWrite> {
+    const run = async (): Promise<ConfigWrite> => {
       const before = await this.getConfig();
       const after = change(structuredClone(before));
-      if (after === null) return before;
+      if (after === null) return { config: before, notKept: [], verified: true, written: false };
       assertNoMaskedSecrets(before, after);
       const res = await this.admin('/api/admin/config/app', {
         method: 'PATCH',
@@ -115,7 +116,14 @@ export class CaptureClient implements CaptureAppPort {
       }
       if (!res.ok) throw await unexpected(res, 'saving the configuration');
       await res.body?.cancel();
-      return after;
+      // Read back inside the queue, before any other write: what it holds is this write's result.
+      let stored: CaptureConfig;
+      try {
+        stored = await this.getConfig();
+      } catch {
+        return { config: after, notKept: [], verified: false, written: true };
+      }
+      return { config: stored, notKept: compareWrite(before, after, stored), verified: true, written: true };
     };
     const result = this.configQueue.then(run, run);
     this.configQueue = result.catch(() => undefined);

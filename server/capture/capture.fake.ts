@@ -3,6 +3,7 @@ import { CaptureUnavailableError } from '../core/errors.js';
 import type { CaptureAppPort, CaptureConnectionState, CaptureFile, CaptureSubscription } from './capture.port.js';
 import { isUuid, type ActionKind, type CaptureConfig, type CaptureEvent, type MediaItem, type MediaVariant } from './capture.types.js';
 import { defaultConfig } from './simulator/simulator.defaults.js';
+import { compareWrite, type ConfigWrite } from './config-readback.js';
 
 /**
  * An in-memory capture app for unit tests: it keeps a configuration, media items and file
@@ -29,13 +30,14 @@ export class FakeCaptureApp implements CaptureAppPort {
     return structuredClone(this.config);
   }
 
-  async updateConfig(change: (config: CaptureConfig) => CaptureConfig | null): Promise<CaptureConfig> {
+  async updateConfig(change: (config: CaptureConfig) => CaptureConfig | null): Promise<ConfigWrite> {
     this.guard();
+    const before = this.config;
     const next = change(structuredClone(this.config));
-    if (next === null) return structuredClone(this.config);
+    if (next === null) return { config: structuredClone(this.config), notKept: [], verified: true, written: false };
     this.config = structuredClone(next);
     this.configWrites++;
-    return next;
+    return { config: structuredClone(next), notKept: compareWrite(before, next, this.config), verified: true, written: true };
   }
 
   async listMedia(offset: number, limit: number): Promise<MediaItem[]> {

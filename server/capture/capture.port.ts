@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ActionKind, CaptureConfig, CaptureEvent, MediaItem, MediaVariant } from './capture.types.js';
+import type { ConfigWrite } from './config-readback.js';
 
 export interface CaptureFile {
   stream: Readable;
@@ -25,9 +26,10 @@ export interface CaptureAppPort {
   /**
    * One read-modify-write of the whole configuration: reads it, lets `change` return the new
    * one, writes that back. `change` returns null to leave the configuration as it is (nothing
-   * is written). Calls are serialized, so two changes never overwrite each other.
+   * is written). Calls are serialized, so two changes never overwrite each other. Every write is
+   * read back and compared value by value: the answer says what the capture app did not keep.
    */
-  updateConfig(change: (config: CaptureConfig) => CaptureConfig | null): Promise<CaptureConfig>;
+  updateConfig(change: (config: CaptureConfig) => CaptureConfig | null): Promise<ConfigWrite>;
   listMedia(offset: number, limit: number): Promise<MediaItem[]>;
   /** Null when the capture app does not know the id; CaptureFileMissingError when it knows it but its file is gone. */
   getMediaItem(id: string): Promise<MediaItem | null>;

@@ -61,10 +61,26 @@ export interface BoothAction {
   button: ActionButton;
 }
 
+/** A value written to the capture app that it did not keep (read back after the write). */
+export interface NotKeptField {
+  /** The action's position (0-based), null for a setting outside the actions. */
+  index: number | null;
+  /** Boothdeck's dotted field name (`frame.file`), or the capture app's own path when Boothdeck has no name for it. */
+  field: string;
+  /** True when Boothdeck has a name for the field; false for a raw capture-app path. */
+  known: boolean;
+  /** dropped: the capture app has no such value any more; changed: it holds another one. */
+  outcome: 'dropped' | 'changed';
+}
+
 export interface ActionsResponse {
   actions: BoothAction[];
   /** Changes whenever the list changes; send it back in If-Match to refuse stale writes. */
   version: string;
+  /** After a change: every value the capture app did not keep, read back after the write; empty when all were. */
+  not_kept?: NotKeptField[];
+  /** After a change: false when the capture app's configuration could not be read back to check it. */
+  verified?: boolean;
 }
 
 /** The changed action, with the whole list after the change so that a client need not reload. */

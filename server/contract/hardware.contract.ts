@@ -21,13 +21,40 @@ export interface FlashDecision {
 }
 
 export type DeviceProblem =
-  'driver-missing' | 'no-gpio' | 'no-permission' | 'no-i2c-bus' | 'no-sensor' | 'i2c-error' | 'unsupported-board' | 'driver-error';
+  | 'driver-missing'
+  | 'no-gpio'
+  | 'no-permission'
+  | 'no-i2c-bus'
+  | 'no-sensor'
+  | 'i2c-error'
+  | 'unsupported-board'
+  | 'driver-error'
+  | 'no-spi'
+  | 'needs-root';
+
+/** The LED ring's drivers: WS2812 over SPI (GPIO 10, no root) and rpi-ws281x (PWM/DMA, root, Pi 4 and older). */
+export type LedDriverName = 'spi' | 'ws281x';
+/**
+ * Why a LED driver was not used: `spi-pin` GPIO 10 is SPI's and SPI drives it without root;
+ * `spi-pin-only` SPI drives only GPIO 10; `needs-root` rpi-ws281x needs root; `pi5` rpi-ws281x
+ * cannot drive a Pi 5; `no-spidev` /dev/spidev0.0 is missing (SPI off).
+ */
+export type LedPassReason = 'spi-pin' | 'spi-pin-only' | 'needs-root' | 'pi5' | 'no-spidev';
+
+export interface LedDriverChoice {
+  /** The driver chosen for the ring, null when none can drive it here. */
+  driver: LedDriverName | null;
+  gpio: number;
+  passed: { driver: LedDriverName; reason: LedPassReason }[];
+}
 
 export interface DeviceStatus {
   device: 'relay' | 'lux' | 'led';
   driver: string;
   state: 'ok' | 'simulated' | 'failed';
   problem: DeviceProblem | null;
+  /** The LED ring only, with real hardware: which driver was chosen and why the other was not. */
+  choice?: LedDriverChoice | null;
 }
 
 export type LedScene = 'off' | 'idle' | 'countdown' | 'flash' | 'unreachable' | 'test';

