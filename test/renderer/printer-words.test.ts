@@ -11,6 +11,8 @@ const status = (s: Partial<PrinterStatus>): PrinterStatus => ({
   message: '',
   pause: null,
   supplies: [],
+  accepting: true,
+  error_policy: null,
   ...s,
 });
 
