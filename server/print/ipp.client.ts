@@ -159,5 +159,7 @@ export function parseAttributeAnswer(data: Buffer, wanted: string): string | nul
 /** printer-error-policy is not among what `lpoptions -p` prints: IPP is asked, as for jobs. */
 export function ippErrorPolicy(socketPath = defaultSocket()): ErrorPolicyQuery {
   return (printer) =>
-    ippPost(socketPath, printer, printerRequest(printer, ['printer-error-policy'])).then((d) => parseAttributeAnswer(d, 'printer-error-policy'));
+    ippPost(socketPath, printer, printerRequest(printer, ['printer-error-policy'])).then((d) =>
+      parseAttributeAnswer(d, 'printer-error-policy'),
+    );
 }

@@ -70,14 +70,10 @@ export class PrintWorker {
     private readonly options: PrintWorkerOptions = defaultWorkerOptions,
   ) {
     this.applied = { ...jobSettings() };
-    this.watch = new PrinterWatch(
-      printer,
-      jobSettings,
-      clock,
-      log,
-      (status) => events.printer(status),
-      { ...defaultWatchOptions, everyMs: options.watchMs },
-    );
+    this.watch = new PrinterWatch(printer, jobSettings, clock, log, (status) => events.printer(status), {
+      ...defaultWatchOptions,
+      everyMs: options.watchMs,
+    });
   }
 
   start(): void {

@@ -28,7 +28,10 @@ export function choosePrinter(list: PrinterInfo[], chosen: string | null): Print
 }
 
 /** Reads the printer's state from CUPS and turns it into the queue's pause reason (supplies and policy are the watcher's). */
-export async function readPrinterStatus(printer: PrinterPort, chosen: string | null): Promise<Omit<PrinterStatus, 'supplies' | 'error_policy'>> {
+export async function readPrinterStatus(
+  printer: PrinterPort,
+  chosen: string | null,
+): Promise<Omit<PrinterStatus, 'supplies' | 'error_policy'>> {
   let list: PrinterInfo[];
   try {
     list = await printer.list();
