@@ -189,7 +189,8 @@ export const enPrint: Record<keyof typeof frPrint, string> = {
   'printer.resume': 'Resume printing',
   'printer.resuming': 'Resuming…',
   'printer.resumed.resumed': 'Printing has resumed: the waiting photos come out in order.',
-  'printer.resumed.stopped_again': 'CUPS stopped the printer again: the problem is not fixed. Fix it, then try again; the photos are still waiting.',
+  'printer.resumed.stopped_again':
+    'CUPS stopped the printer again: the problem is not fixed. Fix it, then try again; the photos are still waiting.',
   'printer.resumed.still': 'The printer was restarted, but it still reports: {reason}. The photos are still waiting.',
   'printer.resumed.not_stopped': 'The printer was not stopped: there was nothing to resume.',
   'printer.resume.unavailable': 'Printing could not resume: CUPS does not answer. Try again in a moment.',
