@@ -12,11 +12,13 @@ export interface ResumeOptions {
    * once its backend has failed again, which takes a moment.
    */
   settleMs: number;
+  /** Longer while CUPS is busy with a job (its filters, then its backend): that attempt's outcome is near. */
+  busySettleMs: number;
   /** How often it is read meanwhile. */
   stepMs: number;
 }
 
-export const defaultResumeOptions: ResumeOptions = { settleMs: 4000, stepMs: 250 };
+export const defaultResumeOptions: ResumeOptions = { settleMs: 2000, busySettleMs: 8000, stepMs: 250 };
 
 /**
  * "Reprendre l'impression": enables the queue CUPS stopped (its error policy, a paper-out, a
@@ -76,7 +78,8 @@ export class PrinterResumeService {
 
   /**
    * The printer after resuming: read at once, then, while jobs wait, watched until it reports a
-   * problem again (CUPS stopped it, the paper is still out), a job comes out, or `settleMs` passes.
+   * problem again (CUPS stopped it, the paper is still out), a job comes out, or `settleMs` passes
+   * (`busySettleMs` while CUPS is printing). The console keeps following the printer afterwards.
    */
   private async settle(): Promise<PrinterStatus> {
     const waiting = (): number => {
@@ -84,9 +87,13 @@ export class PrinterResumeService {
       return counts.queued + counts.printing;
     };
     const before = waiting();
-    const end = this.clock.monotonic() + this.options.settleMs;
+    const start = this.clock.monotonic();
+    const watching = (status: PrinterStatus): boolean => {
+      const elapsed = this.clock.monotonic() - start;
+      return elapsed < this.options.settleMs || (status.state === 'printing' && elapsed < this.options.busySettleMs);
+    };
     let status = await this.worker.watch.reread();
-    while (status.pause === null && before > 0 && waiting() >= before && this.clock.monotonic() < end) {
+    while (status.pause === null && before > 0 && waiting() >= before && watching(status)) {
       await new Promise<void>((resolve) => this.clock.setTimeout(resolve, this.options.stepMs));
       status = await this.worker.watch.reread();
     }

@@ -64,7 +64,7 @@ async function printedInOrder(ids: number[]): Promise<AdminPrintJob[]> {
   return done;
 }
 
-describe('Reprendre l’impression, with the real CUPS', () => {
+describe('Reprendre l’impression, with the real CUPS', { timeout: 60_000 }, () => {
   it('resumes a queue stopped with cupsdisable, and the waiting jobs print once each, in order', async () => {
     await savePrintSettings(t, { printer: STOPPED });
     const [photo] = await eventWithPhotos(t);
@@ -126,7 +126,7 @@ describe('Reprendre l’impression, with the real CUPS', () => {
   });
 });
 
-describe('a printer chosen in the same moment as a print', () => {
+describe('a printer chosen in the same moment as a print', { timeout: 60_000 }, () => {
   it('takes the print: 201, never 503', async () => {
     const [photo] = await eventWithPhotos(t);
     await savePrintSettings(t, { quota: 100 });

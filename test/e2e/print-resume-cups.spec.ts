@@ -56,6 +56,8 @@ test('a queue CUPS stopped is resumed from the home screen and the print dialog;
   page,
   service,
 }) => {
+  // Four prints through the real CUPS-PDF, one after the other.
+  test.setTimeout(90_000);
   service.services.events.create({ name: 'Bal' });
   const photo = await service.simulator!.capture('cups');
   await expect.poll(() => service.services.photoRepository.find(photo.id)).toBeDefined();
@@ -81,7 +83,9 @@ test('a queue CUPS stopped is resumed from the home screen and the print dialog;
   await page.screenshot({ path: 'test-screens/print-resume-home-1280.png' });
 
   await page.getByTestId('printer-glance').getByTestId('printer-resume').click();
-  await expect(page.getByTestId('printer-resume-said')).toHaveText('L’impression a repris : les photos en attente sortent dans l’ordre.');
+  await expect(page.getByTestId('printer-resume-said')).toHaveText('L’impression a repris : les photos en attente sortent dans l’ordre.', {
+    timeout: 10_000,
+  });
   await expect(page.getByTestId('printer-glance')).toHaveAttribute('data-pause', '');
   await expect(page.getByTestId('printer-resume')).toHaveCount(0);
   await page.screenshot({ path: 'test-screens/print-resume-home-resumed.png' });
@@ -98,7 +102,12 @@ test('a queue CUPS stopped is resumed from the home screen and the print dialog;
   await expect(dialog.getByTestId('admin-print-warning')).toContainText('En pause');
   await page.screenshot({ path: 'test-screens/print-resume-dialog.png' });
   await dialog.getByTestId('printer-resume').click();
-  await expect(dialog.getByTestId('printer-resume-said')).toHaveText('L’impression a repris : les photos en attente sortent dans l’ordre.');
+  await expect(dialog.getByTestId('printer-resume-said')).toHaveText(
+    'L’impression a repris : les photos en attente sortent dans l’ordre.',
+    {
+      timeout: 10_000,
+    },
+  );
   await expect(dialog.getByTestId('admin-print-warning')).toHaveCount(0);
   await printedInOrder(service, second);
 
