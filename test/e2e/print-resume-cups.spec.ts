@@ -9,7 +9,8 @@ import { BOOTH_SCREEN, unlockConsole } from './helpers.js';
 /** A queue of this test's own on the real CUPS-PDF (others share `PDF`), removed with its jobs at the end. */
 const QUEUE = `BDe2e${process.pid}`;
 const SMALL_SCREEN = { width: 800, height: 480 } as const;
-const STOPPED_TODO = 'CUPS a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez « Reprendre l’impression ».';
+const STOPPED_TODO =
+  'CUPS a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez «\u00a0Reprendre l’impression\u00a0».';
 
 const test = base.extend<{ service: TestService }>({
   service: async ({}, use) => {

@@ -57,7 +57,7 @@ describe('the printer in words', () => {
     // A stopped queue never resumes by itself, even when the printer also reports paper out.
     const stoppedOutOfPaper = status({ state: 'stopped', reasons: ['media-empty-error'], pause: 'out_of_paper' });
     expect(todoSentence(stoppedOutOfPaper)).toBe(
-      'CUPS a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez « Reprendre l’impression ».',
+      'CUPS a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez «\u00a0Reprendre l’impression\u00a0».',
     );
     expect(resumeSentence({ outcome: 'resumed', printer: status({}), message: '' })).toBe(
       'L’impression a repris : les photos en attente sortent dans l’ordre.',
