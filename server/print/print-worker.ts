@@ -30,6 +30,9 @@ export const defaultWorkerOptions: PrintWorkerOptions = { pollMs: 1000, pausePol
 /** The settings a job is sent with, and the error policy its queue gets. */
 export type JobSettings = Pick<PrintSettings, 'printer' | 'paper' | 'layout' | 'error_policy'>;
 
+/** The settings whose change makes the printer be read again (jobSettings() may hold more). */
+const watchedOf = (s: JobSettings): JobSettings => ({ printer: s.printer, paper: s.paper, layout: s.layout, error_policy: s.error_policy });
+
 /** How long saving the settings waits for the printer's fresh reading before answering anyway. */
 export const SETTINGS_READ_WAIT_MS = 3000;
 
@@ -69,7 +72,7 @@ export class PrintWorker {
     private readonly events: PrintWorkerEvents,
     private readonly options: PrintWorkerOptions = defaultWorkerOptions,
   ) {
-    this.applied = { ...jobSettings() };
+    this.applied = watchedOf(jobSettings());
     this.watch = new PrinterWatch(printer, jobSettings, clock, log, (status) => events.printer(status), {
       ...defaultWatchOptions,
       everyMs: options.watchMs,
@@ -109,9 +112,8 @@ export class PrintWorker {
    * meanwhile wait for this reading (PrintService). Resolves with it, or the last one after `waitMs`.
    */
   async settingsChanged(waitMs = SETTINGS_READ_WAIT_MS): Promise<PrinterStatus> {
-    const next = this.jobSettings();
     const before = this.applied;
-    this.applied = { printer: next.printer, paper: next.paper, layout: next.layout, error_policy: next.error_policy };
+    this.applied = watchedOf(this.jobSettings());
     if (JSON.stringify(before) === JSON.stringify(this.applied)) return this.printerStatus();
     this.watch.invalidate();
     const status = await this.watch.freshWithin(waitMs);
