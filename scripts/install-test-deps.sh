@@ -38,4 +38,12 @@ if ! lpstat -p PDF >/dev/null 2>&1; then
 fi
 $SUDO cupsenable PDF
 $SUDO cupsaccept PDF
+
+# Resuming a stopped queue, setting its error policy and the tests' own queues need CUPS's
+# administrative rights: the lpadmin group, through CUPS's local socket (root, as on CI, has them).
+# The membership counts from the next login.
+if [ "$(id -u)" -ne 0 ] && ! id -nG | tr ' ' '\n' | grep -qx lpadmin; then
+  $SUDO usermod -aG lpadmin "$(id -un)"
+  echo "Added $(id -un) to the lpadmin group: log in again (or run 'newgrp lpadmin') before running the tests" >&2
+fi
 echo "Chromium at ${BOOTHDECK_CHROMIUM:-/usr/bin/chromium}; ffmpeg at $(command -v ffmpeg); rclone at $(command -v rclone); CUPS running with printer PDF"

@@ -27,7 +27,7 @@ export function adminRouter(services: Services): Router {
   router.use('/stream', adminStreamRouter(services.hub, services.restarter));
   router.use('/events', eventRouter(services.events, services.exports));
   router.use('/photos', adminPhotoPrintRouter(services.print), adminPhotoRouter(services.photos));
-  router.use('/print', adminPrintRouter(services.print));
+  router.use('/print', adminPrintRouter(services.print, services.printerResume));
   router.use('/hardware', hardwareRouter(services.hardware));
   router.use('/publish', adminPublishRouter(services.publishing.service));
   router.get('/gallery-link', async (_req, res) => {

@@ -31,6 +31,7 @@ import { GuestSessions } from './print/guest-session.js';
 import { PrintRepository } from './print/print.repository.js';
 import { PrintService } from './print/print.service.js';
 import { defaultWorkerOptions, PrintWorker, type PrintWorkerOptions } from './print/print-worker.js';
+import { PrinterResumeService } from './print/printer-resume.service.js';
 import type { PrinterPort } from './print/printer.port.js';
 import { PresetRepository } from './presets/preset.repository.js';
 import { PresetsService } from './presets/presets.service.js';
@@ -127,6 +128,7 @@ export interface Services {
   guestSessions: GuestSessions;
   print: PrintService;
   printWorker: PrintWorker;
+  printerResume: PrinterResumeService;
   /** Online galleries: the service and its upload queue (started by the host). */
   publishing: Publishing;
 }
@@ -241,6 +243,9 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     { ...defaultWorkerOptions, ...options.print },
   );
   print.attach(printWorker);
+  // A printer, paper or policy just saved is read at once; prints meanwhile wait for that reading.
+  settings.onChange(async () => void (await printWorker.settingsChanged()));
+  const printerResume = new PrinterResumeService(ports.printer, printWorker, printRepository, ports.clock, ports.log);
   const dashboard = new DashboardService({
     capture: ports.capture,
     link: captureLink,
@@ -304,6 +309,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     guestSessions,
     print,
     printWorker,
+    printerResume,
     publishing,
   };
 }

@@ -37,6 +37,55 @@ export async function printQueueing(record: RecordFn, cleanups: string[]): Promi
   // Guests tapping at a human pace (up to 2 s between taps), then every request at the same instant.
   await printRun(record, cleanups, 2000, 'guests at a human pace', 'p95 < 20 ms');
   await printRun(record, cleanups, 0, 'all at the same instant', 'printed only');
+  await printerJustChosen(record, cleanups);
+}
+
+const CHOSEN_TRIALS = 50;
+
+/**
+ * A printer saved in the settings and a guest's print sent at the same instant, 50 times (from a
+ * printer CUPS does not know each time): the print waits for the fresh reading of the printer
+ * instead of being refused. Every answer must be 201; its latency is what the wait costs.
+ */
+async function printerJustChosen(record: RecordFn, cleanups: string[]): Promise<void> {
+  const data = tempDir('print-chosen');
+  cleanups.push(data);
+  const handle = await startBenchService(data, `${data}/capture`, { printer: new FakePrinter() });
+  try {
+    handle.services.events.create({ name: 'Bench imprimante choisie' });
+    await handle.services.settings.update({ print: { enable: true, quota: 1000, max_copies: 3 } });
+    const photo = await handle.simulator?.capture('print');
+    if (!photo) throw new Error('the bench needs the simulator');
+    while (!handle.services.photoRepository.find(photo.id)) await new Promise((r) => setTimeout(r, 20));
+    const visit = await fetch(`${handle.localUrl}/api/gallery/session`);
+    const cookie = (visit.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const times: number[] = [];
+    const statuses: Record<string, number> = {};
+    for (let i = 0; i < CHOSEN_TRIALS; i++) {
+      await handle.services.settings.update({ print: { printer: 'Gone' } });
+      const start = performance.now();
+      const [, res] = await Promise.all([
+        handle.services.settings.update({ print: { printer: 'Photo' } }),
+        fetch(`${handle.localUrl}/api/gallery/photos/${photo.id}/print`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Cookie: cookie },
+          body: JSON.stringify({ copies: 1 }),
+        }),
+      ]);
+      times.push(performance.now() - start);
+      statuses[res.status] = (statuses[res.status] ?? 0) + 1;
+      await res.arrayBuffer();
+    }
+    const accepted = statuses['201'] ?? 0;
+    record(
+      `guest print sent as a printer is saved (${CHOSEN_TRIALS} trials)`,
+      `${accepted} × 201, ${statuses['503'] ?? 0} × 503; p50 ${round(percentile(times, 50))} ms, p95 ${round(percentile(times, 95))} ms`,
+      'all 201',
+      accepted === CHOSEN_TRIALS,
+    );
+  } finally {
+    await handle.stop();
+  }
 }
 
 async function printRun(record: RecordFn, cleanups: string[], thinkMs: number, label: string, target: string): Promise<void> {

@@ -21,8 +21,15 @@ export interface PrinterStatus {
   message: string;
   /** Why a job sent now would wait, or null: watched all the time, not only while jobs wait. */
   pause: PrintPauseReason;
+  /** False when CUPS refuses new jobs for this queue (`cupsreject`); its pause is then `stopped`. */
+  accepting: boolean;
   /** Ink, ribbon, paper or toner levels, where the printer reports them (empty otherwise). */
   supplies: PrinterSupply[];
+  /**
+   * The queue's printer-error-policy as CUPS reports it (read every 30 s at most); null when not
+   * known. Boothdeck sets it to the settings' `error_policy`; another value means CUPS refused.
+   */
+  error_policy: string | null;
 }
 
 /** One marker or supply the printer reports (IPP marker-names / marker-levels). */
@@ -127,6 +134,19 @@ export interface PrintRequestResult {
   remaining: number | null;
   /** Why the job will wait at the printer (null when it is ready): the operator is told before it is called sent. */
   printer_pause?: PrintPauseReason;
+}
+
+/**
+ * What "Reprendre l'impression" did: `resumed` when the printer is ready (or printing) after it,
+ * `still_paused` when it reports a problem again (CUPS stopped it again, the paper is still out):
+ * `printer.pause` says which; `not_stopped` when CUPS had not stopped the queue (nothing done).
+ * Waiting jobs stay in the queue, in order, either way.
+ */
+export interface PrinterResumeResult {
+  outcome: 'resumed' | 'still_paused' | 'not_stopped';
+  printer: PrinterStatus;
+  /** The same in an English sentence, for API users; the console says it in its own words. */
+  message: string;
 }
 
 export interface PrinterChoice {

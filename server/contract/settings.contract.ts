@@ -39,6 +39,12 @@ export interface PrintSettings {
   layout: 'fill' | 'fit';
   /** How many guest sessions' worth of copies one client address may print per event. */
   sessions_per_address: number;
+  /**
+   * What CUPS does when the printer reports an error (printer-error-policy of the queue in use):
+   * `retry-current-job` tries the job again (a refilled printer goes on by itself), `stop-printer`
+   * stops the queue until the operator taps "Reprendre l'impression".
+   */
+  error_policy: 'retry-current-job' | 'stop-printer';
 }
 
 export interface GallerySettings {

@@ -27,8 +27,14 @@ export interface PrintWorkerOptions {
 
 export const defaultWorkerOptions: PrintWorkerOptions = { pollMs: 1000, pausePollMs: 3000, maxFileBytes: 64 * 1024 * 1024, watchMs: 2000 };
 
-/** The settings a job is sent with. */
-export type JobSettings = Pick<PrintSettings, 'printer' | 'paper' | 'layout'>;
+/** The settings a job is sent with, and the error policy its queue gets. */
+export type JobSettings = Pick<PrintSettings, 'printer' | 'paper' | 'layout' | 'error_policy'>;
+
+/** The settings whose change makes the printer be read again (jobSettings() may hold more). */
+const watchedOf = (s: JobSettings): JobSettings => ({ printer: s.printer, paper: s.paper, layout: s.layout, error_policy: s.error_policy });
+
+/** How long saving the settings waits for the printer's fresh reading before answering anyway. */
+export const SETTINGS_READ_WAIT_MS = 3000;
 
 export interface PrintWorkerEvents {
   job(row: PrintJobRow): void;
@@ -51,6 +57,7 @@ export class PrintWorker {
   private timer: TimerHandle | undefined;
   private wake: (() => void) | undefined;
   readonly watch: PrinterWatch;
+  private applied: JobSettings;
 
   constructor(
     private readonly repo: PrintRepository,
@@ -65,14 +72,11 @@ export class PrintWorker {
     private readonly events: PrintWorkerEvents,
     private readonly options: PrintWorkerOptions = defaultWorkerOptions,
   ) {
-    this.watch = new PrinterWatch(
-      printer,
-      () => jobSettings().printer,
-      clock,
-      log,
-      (status) => events.printer(status),
-      { ...defaultWatchOptions, everyMs: options.watchMs },
-    );
+    this.applied = watchedOf(jobSettings());
+    this.watch = new PrinterWatch(printer, jobSettings, clock, log, (status) => events.printer(status), {
+      ...defaultWatchOptions,
+      everyMs: options.watchMs,
+    });
   }
 
   start(): void {
@@ -100,6 +104,21 @@ export class PrintWorker {
     this.running = this.run().finally(() => {
       this.running = undefined;
     });
+  }
+
+  /**
+   * The print settings were saved: when the printer, paper, layout or error policy changed, the
+   * printer is read again at once (its policy set), instead of at the next poll; prints sent
+   * meanwhile wait for this reading (PrintService). Resolves with it, or the last one after `waitMs`.
+   */
+  async settingsChanged(waitMs = SETTINGS_READ_WAIT_MS): Promise<PrinterStatus> {
+    const before = this.applied;
+    this.applied = watchedOf(this.jobSettings());
+    if (JSON.stringify(before) === JSON.stringify(this.applied)) return this.printerStatus();
+    this.watch.invalidate();
+    const status = await this.watch.freshWithin(waitMs);
+    this.kick();
+    return status;
   }
 
   /** The printer as last seen. */

@@ -35,3 +35,10 @@ export class SessionRequiredError extends AppError {
     super(403, 'session_required', 'Open the gallery before printing: this browser has no gallery session');
   }
 }
+
+/** CUPS refused to resume the queue or set its policy: the booth's user is not in the lpadmin group. */
+export class PrinterNotPermittedError extends AppError {
+  constructor(detail: string) {
+    super(503, 'printer_not_permitted', `CUPS refused: Boothdeck's user may not manage printers (add it to the lpadmin group): ${detail}`);
+  }
+}

@@ -4,6 +4,7 @@ import { photoIdParam } from '../photos/photo.schema.js';
 import { clientAddressFrom, guestSessionOf } from './guest-session.js';
 import { adminPrintBody, counterBody, guestPrintBody, jobIdParam, printerQuery } from './print.schema.js';
 import type { PrintService } from './print.service.js';
+import type { PrinterResumeService } from './printer-resume.service.js';
 
 /** /api/gallery: a guest's print session and requests (behind the guest-session middleware). */
 export function galleryPrintRouter(print: PrintService): Router {
@@ -34,8 +35,12 @@ export function adminPhotoPrintRouter(print: PrintService): Router {
 }
 
 /** /api/admin/print: the queue, the printers CUPS knows, the counters. */
-export function adminPrintRouter(print: PrintService): Router {
+export function adminPrintRouter(print: PrintService, resume: PrinterResumeService): Router {
   const router = Router();
+  // The queue in use, never one named by the request: nothing to parse.
+  router.post('/printer/resume', async (_req, res) => {
+    res.json(await resume.resume());
+  });
   router.get('/queue', async (_req, res) => {
     res.json(await print.queue());
   });

@@ -21,6 +21,7 @@ import type { EventRepository } from '../events/event.repository.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
 import type { PhotoService } from '../photos/photo.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import { printerForPrint } from './fresh-printer.js';
 import { GUEST_COOKIE_MAX_AGE_MS } from './guest-session.js';
 import { paperSize } from './paper-sizes.js';
 import {
@@ -176,7 +177,7 @@ export class PrintService {
     const s = this.printSettings();
     if (!s.enable) throw new ForbiddenError('Printing is turned off', 'print_disabled');
     if (sessionId === undefined) throw new SessionRequiredError();
-    if (this.pause() === 'no_printer') throw new PrintUnavailableError();
+    if ((await printerForPrint(this.worker, this.settings, this.clock, false)).pause === 'no_printer') throw new PrintUnavailableError();
     if (copies > s.max_copies) {
       throw new ValidationError(`Invalid request: copies: must be 1 to ${s.max_copies}`, {
         issues: [{ field: 'copies', message: `must be 1 to ${s.max_copies}` }],
@@ -201,7 +202,7 @@ export class PrintService {
    */
   async requestAdmin(photoId: string, copies: number): Promise<PrintRequestResult> {
     const { eventId } = this.indexed(photoId, false);
-    const printer = (await this.worker?.refreshPrinter().catch(() => undefined)) ?? this.printerStatusNow();
+    const printer = await printerForPrint(this.worker, this.settings, this.clock, true);
     if (printer.pause === 'no_printer') throw new NoPrinterError();
     await this.confirm(photoId);
     const job = this.repo.insertAdmin({ photoId, copies, eventId, now: this.clock.now() });

@@ -16,6 +16,8 @@ export function pauseOf(info: PrinterInfo): PrintPauseReason {
   for (const [pattern, reason] of BLOCKING) if (blocking.some((r) => pattern.test(r))) return reason;
   // A message such as "Paper out" given to cupsdisable -r says more than "stopped".
   if (info.state === 'stopped') return /paper|media/i.test(info.message) ? 'out_of_paper' : 'stopped';
+  // A queue that refuses jobs (cupsreject) is as stopped as a disabled one: lp would fail.
+  if (info.accepting === false) return 'stopped';
   return null;
 }
 
@@ -25,16 +27,26 @@ export function choosePrinter(list: PrinterInfo[], chosen: string | null): Print
   return list.find((p) => p.isDefault) ?? (list.length === 1 ? list[0] : undefined);
 }
 
-/** Reads the printer's state from CUPS and turns it into the queue's pause reason (supplies are the watcher's). */
-export async function readPrinterStatus(printer: PrinterPort, chosen: string | null): Promise<Omit<PrinterStatus, 'supplies'>> {
+/** Reads the printer's state from CUPS and turns it into the queue's pause reason (supplies and policy are the watcher's). */
+export async function readPrinterStatus(
+  printer: PrinterPort,
+  chosen: string | null,
+): Promise<Omit<PrinterStatus, 'supplies' | 'error_policy'>> {
   let list: PrinterInfo[];
   try {
     list = await printer.list();
   } catch (err) {
     const message = err instanceof PrinterUnreachableError ? err.message : String(err);
-    return { name: chosen, state: 'unreachable', reasons: [], message, pause: 'unreachable' };
+    return { name: chosen, state: 'unreachable', reasons: [], message, pause: 'unreachable', accepting: true };
   }
   const info = choosePrinter(list, chosen);
-  if (!info) return { name: chosen, state: 'unknown', reasons: [], message: '', pause: 'no_printer' };
-  return { name: info.name, state: info.state, reasons: info.reasons, message: info.message, pause: pauseOf(info) };
+  if (!info) return { name: chosen, state: 'unknown', reasons: [], message: '', pause: 'no_printer', accepting: true };
+  return {
+    name: info.name,
+    state: info.state,
+    reasons: info.reasons,
+    message: info.message,
+    pause: pauseOf(info),
+    accepting: info.accepting !== false,
+  };
 }

@@ -3,7 +3,7 @@ import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
 import { paperSize } from './paper-sizes.js';
 import { readPrinterStatus } from './printer-monitor.js';
-import { PrinterUnreachableError, type PrinterDetails, type PrinterPort } from './printer.port.js';
+import { PrinterUnreachableError, type ErrorPolicy, type PrinterDetails, type PrinterPort } from './printer.port.js';
 
 export interface PrinterWatchOptions {
   /** How often CUPS is asked for the printer's state (a paused printer shows within this). */
@@ -15,8 +15,23 @@ export interface PrinterWatchOptions {
 export const defaultWatchOptions: PrinterWatchOptions = { everyMs: 2000, detailsEveryMs: 30_000 };
 
 /** What is known of a printer before CUPS has answered once. */
-export const UNKNOWN_PRINTER: PrinterStatus = { name: null, state: 'unknown', reasons: [], message: '', pause: null, supplies: [] };
-const NO_DETAILS: PrinterDetails = { papers: [], defaultPaper: null, supplies: [] };
+export const UNKNOWN_PRINTER: PrinterStatus = {
+  name: null,
+  state: 'unknown',
+  reasons: [],
+  message: '',
+  pause: null,
+  accepting: true,
+  supplies: [],
+  error_policy: null,
+};
+const NO_DETAILS: PrinterDetails = { papers: [], defaultPaper: null, supplies: [], errorPolicy: null };
+
+/** What the watch needs of the settings: the printer chosen and the error policy it should have. */
+export interface WatchedSettings {
+  printer: string | null;
+  error_policy: ErrorPolicy;
+}
 
 /**
  * Watches the chosen printer all the time, not only while a job waits: its state, reasons and
@@ -26,13 +41,17 @@ const NO_DETAILS: PrinterDetails = { papers: [], defaultPaper: null, supplies: [
 export class PrinterWatch {
   private last: PrinterStatus = UNKNOWN_PRINTER;
   private asking: Promise<PrinterStatus> | undefined;
+  /** Bumped when the settings change: a reading begun before is no longer fresh. */
+  private generation = 0;
+  private askingGeneration = -1;
+  private readGeneration = -1;
   private timer: TimerHandle | undefined;
   private running = false;
   private readonly details = new Map<string, { at: number; value: PrinterDetails }>();
 
   constructor(
     private readonly printer: PrinterPort,
-    private readonly chosen: () => string | null,
+    private readonly settings: () => WatchedSettings,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly changed: (status: PrinterStatus) => void,
@@ -68,16 +87,80 @@ export class PrinterWatch {
 
   /** Asks CUPS now (or joins the question under way) and tells listeners when anything changed. */
   refresh(): Promise<PrinterStatus> {
-    this.asking ??= this.read().finally(() => (this.asking = undefined));
+    if (!this.asking) {
+      const generation = this.generation;
+      this.askingGeneration = generation;
+      this.asking = this.read()
+        .then((status) => {
+          this.readGeneration = Math.max(this.readGeneration, generation);
+          return status;
+        })
+        .finally(() => (this.asking = undefined));
+    }
     return this.asking;
   }
 
+  /**
+   * The settings changed (printer, paper, layout, error policy): what was read before no longer
+   * holds, and the chosen printer's options and policy are read again.
+   */
+  invalidate(): void {
+    this.generation++;
+    this.details.clear();
+  }
+
+  /** True from a change of the settings until a reading begun after it has answered. */
+  stale(): boolean {
+    return this.readGeneration !== this.generation;
+  }
+
+  /** A reading begun after the last change of the settings: the one under way if it is, else a new one. */
+  async fresh(): Promise<PrinterStatus> {
+    for (;;) {
+      const generation = this.generation;
+      if (this.asking && this.askingGeneration === generation) return this.asking;
+      if (this.asking) {
+        await this.asking.catch(() => undefined);
+        continue;
+      }
+      if (this.readGeneration === generation) return this.last;
+      return this.refresh();
+    }
+  }
+
+  /** A reading begun now, after any under way (which may predate what the caller just did to CUPS). */
+  async reread(): Promise<PrinterStatus> {
+    if (this.asking) await this.asking.catch(() => undefined);
+    return this.refresh();
+  }
+
+  /** A fresh reading, or the last one when CUPS takes longer than `ms` (prints never wait longer). */
+  freshWithin(ms: number): Promise<PrinterStatus> {
+    return new Promise((resolve) => {
+      const timer = this.clock.setTimeout(() => resolve(this.last), ms);
+      this.fresh().then(
+        (status) => {
+          this.clock.clearTimeout(timer);
+          resolve(status);
+        },
+        () => {
+          this.clock.clearTimeout(timer);
+          resolve(this.last);
+        },
+      );
+    });
+  }
+
   private async read(): Promise<PrinterStatus> {
-    const base = await readPrinterStatus(this.printer, this.chosen());
-    const next: PrinterStatus = {
-      ...base,
-      supplies: base.name && base.state !== 'unknown' ? (await this.detailsOf(base.name)).supplies : [],
-    };
+    let chosen = this.settings().printer;
+    let base = await readPrinterStatus(this.printer, chosen);
+    // The printer was chosen while CUPS was being asked: the answer is about the old choice.
+    for (let i = 0; i < 2 && this.settings().printer !== chosen; i++) {
+      chosen = this.settings().printer;
+      base = await readPrinterStatus(this.printer, chosen);
+    }
+    const details = base.name && base.state !== 'unknown' ? await this.detailsOf(base.name) : NO_DETAILS;
+    const next: PrinterStatus = { ...base, supplies: details.supplies, error_policy: details.errorPolicy };
     if (JSON.stringify(next) !== JSON.stringify(this.last)) {
       this.last = next;
       this.changed(next);
@@ -91,7 +174,7 @@ export class PrinterWatch {
     if (!fresh && kept && this.clock.monotonic() - kept.at < this.options.detailsEveryMs) return kept.value;
     let value: PrinterDetails;
     try {
-      value = await this.printer.details(name);
+      value = await this.keepPolicy(name, await this.printer.details(name));
     } catch (err) {
       if (!(err instanceof PrinterUnreachableError)) this.log.warn(`The options of printer ${name} could not be read: ${String(err)}`);
       value = kept?.value ?? NO_DETAILS;
@@ -99,6 +182,23 @@ export class PrinterWatch {
     if (this.details.size > 16) this.details.clear();
     this.details.set(name, { at: this.clock.monotonic(), value });
     return value;
+  }
+
+  /**
+   * The queue in use gets the error policy the operator chose; read with its details (every 30 s
+   * at most, and at once after a change of the settings), set again whenever CUPS reports another.
+   */
+  private async keepPolicy(name: string, details: PrinterDetails): Promise<PrinterDetails> {
+    const wanted = this.settings().error_policy;
+    if (details.errorPolicy === null || details.errorPolicy === wanted) return details;
+    try {
+      await this.printer.setErrorPolicy(name, wanted);
+      this.log.info(`Printer ${name}: error policy set to ${wanted} (CUPS had ${details.errorPolicy})`);
+      return { ...details, errorPolicy: wanted };
+    } catch (err) {
+      this.log.warn(`The error policy of printer ${name} could not be set to ${wanted}: ${String(err)}`);
+      return details;
+    }
   }
 
   /** The paper a job goes out on: the chosen one, else the printer's default, when known. */

@@ -1,8 +1,11 @@
 import type { PrinterSupply } from '../contract/print.contract.js';
 import type { SystemCommand, SystemPort } from '../system/system.port.js';
-import { ippJobState, JOB_STATE, type JobStateQuery } from './ipp.client.js';
+import { ippErrorPolicy, ippJobState, JOB_STATE, type ErrorPolicyQuery, type JobStateQuery } from './ipp.client.js';
 import {
+  ERROR_POLICIES,
+  PrinterForbiddenError,
   PrinterUnreachableError,
+  type ErrorPolicy,
   type PrinterDetails,
   type PrinterInfo,
   type PrinterJobStatus,
@@ -23,19 +26,28 @@ function checkName(name: string, what: string): string {
 }
 
 /**
- * `lpstat -l -p` blocks: a header line per printer, then indented details. The first indented
- * line of a disabled printer is its reason message; `Alerts:` lists printer-state-reasons.
+ * `lpstat -l -p -a` blocks: a header line per printer, then indented details. The first indented
+ * line of a disabled printer is its reason message; `Alerts:` lists printer-state-reasons. Then
+ * one `NAME accepting requests` or `NAME not accepting requests` line per printer (-a).
  */
 export function parsePrinters(text: string, defaultName: string | null): PrinterInfo[] {
   const out: PrinterInfo[] = [];
   let current: PrinterInfo | undefined;
   let firstDetail = true;
+  const refusing = new Set<string>();
   for (const line of text.split('\n')) {
+    const accepting = /^(\S+) (not )?accepting requests/.exec(line);
+    if (accepting?.[1]) {
+      if (accepting[2]) refusing.add(accepting[1]);
+      // The reason given to cupsreject follows, indented: it belongs to no -p block.
+      current = undefined;
+      continue;
+    }
     const head = /^printer (\S+) (?:is idle|now printing|disabled)/.exec(line);
     if (head?.[1]) {
       const name = head[1];
       const state = line.includes(' disabled') ? 'stopped' : line.includes('now printing') ? 'printing' : 'idle';
-      current = { name, state, reasons: [], message: '', isDefault: name === defaultName };
+      current = { name, state, reasons: [], message: '', isDefault: name === defaultName, accepting: true };
       out.push(current);
       firstDetail = true;
       continue;
@@ -50,6 +62,7 @@ export function parsePrinters(text: string, defaultName: string | null): Printer
     }
     firstDetail = false;
   }
+  for (const p of out) p.accepting = !refusing.has(p.name);
   return out;
 }
 
@@ -152,6 +165,7 @@ export class CupsPrinter implements PrinterPort {
   constructor(
     private readonly system: SystemPort,
     private readonly jobState: JobStateQuery = ippJobState(),
+    private readonly policyOf: ErrorPolicyQuery = ippErrorPolicy(),
   ) {}
 
   private async query(command: Extract<SystemCommand, 'lpstat' | 'lpoptions'>, args: string[]): Promise<string> {
@@ -167,17 +181,44 @@ export class CupsPrinter implements PrinterPort {
     return this.query('lpstat', args);
   }
 
-  /** One process for the default and every printer's state: the watcher runs this every 2 s. */
+  /** One process for the default, every printer's state and whether it accepts jobs: the watcher runs this every 2 s. */
   async list(): Promise<PrinterInfo[]> {
-    const text = await this.lpstat(['-d', '-l', '-p']);
+    const text = await this.lpstat(['-d', '-l', '-p', '-a']);
     const defaultName = /system default destination:\s*(\S+)/.exec(text)?.[1] ?? null;
     return parsePrinters(text, defaultName);
   }
 
   async details(printer: string): Promise<PrinterDetails> {
     const name = checkName(printer, 'printer');
-    const [attributes, options] = await Promise.all([this.query('lpoptions', ['-p', name]), this.query('lpoptions', ['-p', name, '-l'])]);
-    return { ...parsePapers(options), supplies: parseSupplies(parseAttributes(attributes)) };
+    const [attributes, options, errorPolicy] = await Promise.all([
+      this.query('lpoptions', ['-p', name]),
+      this.query('lpoptions', ['-p', name, '-l']),
+      this.policyOf(name).catch(() => null),
+    ]);
+    return { ...parsePapers(options), supplies: parseSupplies(parseAttributes(attributes)), errorPolicy };
+  }
+
+  /** An administrative command on a queue; CUPS's refusal for lack of rights is told apart. */
+  private async administer(command: Extract<SystemCommand, 'cupsenable' | 'cupsaccept' | 'lpadmin'>, args: string[]): Promise<void> {
+    const res = await this.system.run(command, args, { timeoutMs: TIMEOUT_MS, env: C_LOCALE });
+    if (res.code === 0) return;
+    const detail = res.stderr.trim() || res.stdout.trim() || `${command} exited with ${res.code}`;
+    if (/forbidden|not authorized|unauthorized|permission/i.test(detail)) throw new PrinterForbiddenError(detail);
+    if (/scheduler is not running|Unable to connect|not responding/i.test(detail) || res.code === 127 || res.code === 124)
+      throw new PrinterUnreachableError(detail);
+    throw new Error(detail);
+  }
+
+  async resume(printer: string): Promise<void> {
+    const name = checkName(printer, 'printer');
+    // Accept first: an enabled queue that still refuses would fail the next lp.
+    await this.administer('cupsaccept', [name]);
+    await this.administer('cupsenable', [name]);
+  }
+
+  async setErrorPolicy(printer: string, policy: ErrorPolicy): Promise<void> {
+    if (!ERROR_POLICIES.includes(policy)) throw new Error(`Invalid error policy: ${String(policy)}`);
+    await this.administer('lpadmin', ['-p', checkName(printer, 'printer'), '-o', `printer-error-policy=${policy}`]);
   }
 
   async submit(printer: string, file: string, options: SubmitOptions): Promise<string> {

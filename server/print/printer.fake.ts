@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import {
+  PrinterForbiddenError,
   PrinterUnreachableError,
+  type ErrorPolicy,
   type PrinterDetails,
   type PrinterInfo,
   type PrinterJobState,
@@ -29,10 +31,23 @@ export interface RecordedPrint {
 export class FakePrinter implements PrinterPort {
   readonly jobs: RecordedPrint[] = [];
   readonly cancelled: string[] = [];
-  printers: PrinterInfo[] = [{ name: 'Photo', state: 'idle', reasons: [], message: '', isDefault: true }];
+  printers: PrinterInfo[] = [{ name: 'Photo', state: 'idle', reasons: [], message: '', isDefault: true, accepting: true }];
   reachable = true;
   /** What each printer declares (paper sizes, supplies); a printer not listed declares nothing. */
-  declared: Record<string, PrinterDetails> = { Photo: { papers: ['w288h432', 'A5', 'A6'], defaultPaper: 'w288h432', supplies: [] } };
+  declared: Record<string, Omit<PrinterDetails, 'errorPolicy'>> = {
+    Photo: { papers: ['w288h432', 'A5', 'A6'], defaultPaper: 'w288h432', supplies: [] },
+  };
+  /** Each queue's printer-error-policy (CUPS's own default is stop-printer). */
+  readonly policies = new Map<string, string>();
+  /** Every resume and policy change asked, in order (`resume Photo`, `policy Photo stop-printer`). */
+  readonly administered: string[] = [];
+  /** When true, resume and policy changes are refused as CUPS refuses a user outside lpadmin. */
+  forbidden = false;
+  /**
+   * What the printer does when resumed: by default it is enabled, accepts jobs and its reasons
+   * clear; a test replaces it (paper still out, stopped again at once).
+   */
+  onResume: (printer: PrinterInfo) => void = (p) => Object.assign(p, { state: 'idle', reasons: [], message: '', accepting: true });
   /** How many times the printers were listed (the watcher's polls). */
   listed = 0;
   /** When true, jobs stay pending until `finish` is called. */
@@ -52,7 +67,12 @@ export class FakePrinter implements PrinterPort {
   async details(printer: string): Promise<PrinterDetails> {
     this.check();
     const d = this.declared[printer] ?? { papers: [], defaultPaper: null, supplies: [] };
-    return { papers: [...d.papers], defaultPaper: d.defaultPaper, supplies: d.supplies.map((s) => ({ ...s })) };
+    return {
+      papers: [...d.papers],
+      defaultPaper: d.defaultPaper,
+      supplies: d.supplies.map((s) => ({ ...s })),
+      errorPolicy: this.printers.some((p) => p.name === printer) ? (this.policies.get(printer) ?? 'stop-printer') : null,
+    };
   }
 
   async submit(printer: string, file: string, options: SubmitOptions): Promise<string> {
@@ -91,6 +111,26 @@ export class FakePrinter implements PrinterPort {
     this.cancelled.push(jobId);
     const job = this.jobs.find((j) => j.id === jobId);
     if (job && (job.state === 'pending' || job.state === 'processing')) job.state = 'cancelled';
+  }
+
+  private known(name: string): PrinterInfo {
+    this.check();
+    if (this.forbidden) throw new PrinterForbiddenError('Forbidden');
+    const printer = this.printers.find((p) => p.name === name);
+    if (!printer) throw new Error(`The printer or class does not exist: ${name}`);
+    return printer;
+  }
+
+  async resume(name: string): Promise<void> {
+    const printer = this.known(name);
+    this.administered.push(`resume ${name}`);
+    this.onResume(printer);
+  }
+
+  async setErrorPolicy(name: string, policy: ErrorPolicy): Promise<void> {
+    this.known(name);
+    this.administered.push(`policy ${name} ${policy}`);
+    this.policies.set(name, policy);
   }
 
   /** Ends a held job the way CUPS would. */

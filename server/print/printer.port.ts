@@ -17,7 +17,16 @@ export interface PrinterInfo {
   /** The operator-facing message (the reason given to `cupsdisable -r`, a backend's report). */
   message: string;
   isDefault: boolean;
+  /** False when CUPS refuses new jobs for it (`cupsreject`): lp would fail. Absent means accepting. */
+  accepting?: boolean;
 }
+
+/**
+ * What CUPS does when the printer reports an error (its printer-error-policy): retry the job
+ * (a refilled printer goes on by itself) or stop the queue until a person resumes it.
+ */
+export const ERROR_POLICIES = ['retry-current-job', 'stop-printer'] as const;
+export type ErrorPolicy = (typeof ERROR_POLICIES)[number];
 
 /** How one job is laid out: `lp` options, never free text. */
 export interface SubmitOptions {
@@ -39,7 +48,12 @@ export interface PrinterDetails {
   papers: string[];
   defaultPaper: string | null;
   supplies: PrinterSupply[];
+  /** The queue's printer-error-policy as CUPS reports it (any CUPS keyword); null when unknown. */
+  errorPolicy: string | null;
 }
+
+/** CUPS refused a command for lack of rights (the booth's user is not in the lpadmin group). */
+export class PrinterForbiddenError extends Error {}
 
 export class PrinterUnreachableError extends Error {}
 
@@ -55,4 +69,8 @@ export interface PrinterPort {
   submit(printer: string, file: string, options: SubmitOptions): Promise<string>;
   jobStatus(printer: string, jobId: string): Promise<PrinterJobStatus>;
   cancel(jobId: string): Promise<void>;
+  /** Enables the queue and makes it accept jobs again (cupsenable + cupsaccept); waiting jobs stay, in order. */
+  resume(printer: string): Promise<void>;
+  /** Sets the queue's printer-error-policy (lpadmin). */
+  setErrorPolicy(printer: string, policy: ErrorPolicy): Promise<void>;
 }

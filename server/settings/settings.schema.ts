@@ -42,6 +42,10 @@ export const settingsSchema = z.strictObject({
     paper: z.union([z.string().regex(/^[\w.@-]{1,64}$/, 'must be a paper size the printer declares'), z.null()]),
     layout: z.enum(['fill', 'fit']),
     sessions_per_address: z.number().int('must be a whole number').min(1, 'must be 1 to 20').max(20, 'must be 1 to 20'),
+    // A backup made before the policy existed still restores.
+    error_policy: z
+      .enum(['retry-current-job', 'stop-printer'], { error: 'must be retry-current-job or stop-printer' })
+      .default('retry-current-job'),
   }),
   gallery: z.strictObject({
     show_delete: z.boolean(),
@@ -57,7 +61,16 @@ export const defaultSettings: Settings = {
     led: { gpio: 10, count: 16, idle_mode: 'solid', idle_color: '#ffffff', brightness: 30, auto_brightness: false, capture_flash: true },
     flash: { auto: true, lux_threshold: 80, manual_brightness: 80, preflash_seconds: 1, hold_ms: 500 },
   },
-  print: { enable: true, quota: 5, max_copies: 3, printer: null, paper: null, layout: 'fill', sessions_per_address: 2 },
+  print: {
+    enable: true,
+    quota: 5,
+    max_copies: 3,
+    printer: null,
+    paper: null,
+    layout: 'fill',
+    sessions_per_address: 2,
+    error_policy: 'retry-current-job',
+  },
   gallery: { show_delete: true, public_url: null },
 };
 

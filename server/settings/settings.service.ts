@@ -17,6 +17,7 @@ export const SETTINGS_KEY = 'console.settings';
 export class SettingsService {
   private readonly lock = new Mutex();
   private readonly listeners = new Set<(settings: Settings) => Promise<void> | void>();
+  private pending = 0;
 
   constructor(
     private readonly repository: SettingsRepository,
@@ -49,41 +50,54 @@ export class SettingsService {
     return settings;
   }
 
+  /** True while a save is under way (from its request to its listeners' end). */
+  saving(): boolean {
+    return this.pending > 0;
+  }
+
+  /** Resolves once every save asked so far has ended (whether it succeeded or not). */
+  settled(): Promise<void> {
+    return this.lock.run(() => Promise.resolve());
+  }
+
   update(patch: unknown): Promise<Settings> {
-    return this.lock.run(async () => {
-      if (!isObject(patch)) throw new ValidationError('Invalid settings: (body): must be an object');
-      const current = await this.get();
-      // Nothing asked, nothing done: no write, no restart of the capture app.
-      if (Object.keys(patch).length === 0) return current;
-      const parsed = settingsSchema.safeParse(deepMerge(current, patch));
-      if (!parsed.success) {
-        const issues = issuesOf(parsed.error);
-        throw new ValidationError(`Invalid settings: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
+    this.pending++;
+    return this.lock.run(() => this.apply(patch)).finally(() => this.pending--);
+  }
+
+  private async apply(patch: unknown): Promise<Settings> {
+    if (!isObject(patch)) throw new ValidationError('Invalid settings: (body): must be an object');
+    const current = await this.get();
+    // Nothing asked, nothing done: no write, no restart of the capture app.
+    if (Object.keys(patch).length === 0) return current;
+    const parsed = settingsSchema.safeParse(deepMerge(current, patch));
+    if (!parsed.success) {
+      const issues = issuesOf(parsed.error);
+      throw new ValidationError(`Invalid settings: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
+    }
+    const next = parsed.data;
+    if (next.gallery.show_delete !== current.gallery.show_delete) {
+      const write = await this.capture.updateConfig((config) => ({
+        ...config,
+        uisettings: { ...(isObject(config.uisettings) ? config.uisettings : {}), gallery_show_delete: next.gallery.show_delete },
+      }));
+      if (write.notKept.length > 0) {
+        const paths = write.notKept.map((d) => d.path.join('.'));
+        throw new CaptureNotKeptError(`The capture app did not keep ${paths.join(', ')}; nothing was saved`, {
+          not_kept: [
+            {
+              index: null,
+              field: 'gallery.show_delete',
+              known: true,
+              outcome: write.notKept.some((d) => d.stored === undefined) ? 'dropped' : 'changed',
+            },
+          ],
+        });
       }
-      const next = parsed.data;
-      if (next.gallery.show_delete !== current.gallery.show_delete) {
-        const write = await this.capture.updateConfig((config) => ({
-          ...config,
-          uisettings: { ...(isObject(config.uisettings) ? config.uisettings : {}), gallery_show_delete: next.gallery.show_delete },
-        }));
-        if (write.notKept.length > 0) {
-          const paths = write.notKept.map((d) => d.path.join('.'));
-          throw new CaptureNotKeptError(`The capture app did not keep ${paths.join(', ')}; nothing was saved`, {
-            not_kept: [
-              {
-                index: null,
-                field: 'gallery.show_delete',
-                known: true,
-                outcome: write.notKept.some((d) => d.stored === undefined) ? 'dropped' : 'changed',
-              },
-            ],
-          });
-        }
-        this.restarter.request('gallery settings');
-      }
-      this.repository.set(SETTINGS_KEY, next);
-      for (const listener of this.listeners) await listener(next);
-      return next;
-    });
+      this.restarter.request('gallery settings');
+    }
+    this.repository.set(SETTINGS_KEY, next);
+    for (const listener of this.listeners) await listener(next);
+    return next;
   }
 }

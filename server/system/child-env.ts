@@ -18,6 +18,9 @@ const PER_COMMAND: Record<SystemCommand, readonly string[]> = {
   lpstat: ['CUPS_SERVER', 'CUPS_ENCRYPTION'],
   lpoptions: ['CUPS_SERVER', 'CUPS_ENCRYPTION'],
   cancel: ['CUPS_SERVER', 'CUPS_ENCRYPTION'],
+  cupsenable: ['CUPS_SERVER', 'CUPS_ENCRYPTION'],
+  cupsaccept: ['CUPS_SERVER', 'CUPS_ENCRYPTION'],
+  lpadmin: ['CUPS_SERVER', 'CUPS_ENCRYPTION'],
   vcgencmd: [],
   ffmpeg: [],
   // Proxies are how some venues reach the outside; rclone's own RCLONE_* variables can define

@@ -7,6 +7,10 @@ export const ALLOWED_COMMANDS = [
   'lpstat',
   'lpoptions',
   'cancel',
+  // Resuming a queue CUPS stopped, and its error policy: the booth's user must be in the lpadmin group.
+  'cupsenable',
+  'cupsaccept',
+  'lpadmin',
   'vcgencmd',
   'ffmpeg',
   'rclone',

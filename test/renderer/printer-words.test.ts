@@ -1,7 +1,13 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
 import type { PrinterStatus } from '../../server/contract/print.contract.js';
-import { reasonSentences, stateSentence, todoSentence } from '../../renderer/admin/components/print/printer-words.js';
+import {
+  canResume,
+  reasonSentences,
+  resumeSentence,
+  stateSentence,
+  todoSentence,
+} from '../../renderer/admin/components/print/printer-words.js';
 import { setLocale } from '../../renderer/shared/i18n/index.js';
 
 const status = (s: Partial<PrinterStatus>): PrinterStatus => ({
@@ -11,6 +17,8 @@ const status = (s: Partial<PrinterStatus>): PrinterStatus => ({
   message: '',
   pause: null,
   supplies: [],
+  accepting: true,
+  error_policy: null,
   ...s,
 });
 
@@ -37,6 +45,30 @@ describe('the printer in words', () => {
     expect(stateSentence(status({ state: 'unknown', pause: 'no_printer' }))).toBe('Inconnue de CUPS');
     expect(stateSentence(status({}))).toBe('Prête à imprimer');
     expect(todoSentence(status({}))).toBeNull();
+  });
+
+  it('offers to resume only a queue CUPS stopped or that refuses jobs, and says what resuming did', () => {
+    const stopped = status({ state: 'stopped', reasons: ['paused'], pause: 'stopped' });
+    expect(canResume(stopped)).toBe(true);
+    expect(canResume(status({ accepting: false, pause: 'stopped' }))).toBe(true);
+    // Paper out on an enabled queue resumes by itself: no button.
+    expect(canResume(status({ reasons: ['media-empty-error'], pause: 'out_of_paper' }))).toBe(false);
+    expect(canResume(status({ name: null, state: 'unknown', pause: 'no_printer' }))).toBe(false);
+    // A stopped queue never resumes by itself, even when the printer also reports paper out.
+    const stoppedOutOfPaper = status({ state: 'stopped', reasons: ['media-empty-error'], pause: 'out_of_paper' });
+    expect(todoSentence(stoppedOutOfPaper)).toBe(
+      'CUPS a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez «\u00a0Reprendre l’impression\u00a0».',
+    );
+    expect(resumeSentence({ outcome: 'resumed', printer: status({}), message: '' })).toBe(
+      'L’impression a repris : les photos en attente sortent dans l’ordre.',
+    );
+    expect(resumeSentence({ outcome: 'still_paused', printer: stopped, message: '' })).toMatch(/^CUPS a de nouveau arrêté l’imprimante/);
+    expect(
+      resumeSentence({ outcome: 'still_paused', printer: status({ reasons: ['media-empty-error'], pause: 'out_of_paper' }), message: '' }),
+    ).toBe('L’imprimante est relancée, mais elle signale toujours : plus de papier. Les photos attendent toujours.');
+    expect(resumeSentence({ outcome: 'not_stopped', printer: status({}), message: '' })).toBe(
+      'L’imprimante n’était pas arrêtée : il n’y avait rien à reprendre.',
+    );
   });
 
   it('speaks English too', () => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { jobRequest } from '../../server/print/ipp.client.js';
+import { jobRequest, parseAttributeAnswer, printerRequest } from '../../server/print/ipp.client.js';
 
 /** The CUPS-PDF printer `npm run test:deps` sets up. */
 export const CUPS_PRINTER = 'PDF';
@@ -19,6 +19,53 @@ export function requireCups(): void {
   } catch {
     throw new Error(`CUPS with the ${CUPS_PRINTER} printer is needed: run "npm run test:deps" (as root or with sudo)`);
   }
+}
+
+/**
+ * A CUPS-PDF queue of a test's own (other tests share `PDF`): its state and policy can be changed
+ * without disturbing them. `uri` lets a test make its backend fail: `beh:/0/1/0/missing:/` (the
+ * Backend Error Handler running a backend that does not exist, once) fails every job at once, so
+ * CUPS applies the queue's printer-error-policy.
+ */
+export function createQueue(name: string, uri = 'cups-pdf:/'): void {
+  execFileSync('lpadmin', ['-p', name, '-E', '-v', uri, '-m', 'lsb/usr/cups-pdf/CUPS-PDF_opt.ppd'], { stdio: 'pipe' });
+}
+
+/** A failing backend for `createQueue`. */
+export const FAILING_URI = 'beh:/0/1/0/missing:/';
+
+/** Points a test queue at another device (the "fix": the printer works again). */
+export function setQueueUri(name: string, uri: string): void {
+  execFileSync('lpadmin', ['-p', name, '-v', uri], { stdio: 'pipe' });
+}
+
+/** Removes a test queue and every job in it. */
+export function removeQueue(name: string): void {
+  try {
+    execFileSync('cancel', ['-a', '-x', name], { stdio: 'pipe' });
+  } catch {
+    /* no jobs, or no queue */
+  }
+  try {
+    execFileSync('lpadmin', ['-x', name], { stdio: 'pipe' });
+  } catch {
+    /* already gone */
+  }
+}
+
+/** `cupsdisable`/`cupsenable`/`cupsreject` on a test queue. */
+export function queueCommand(command: 'cupsdisable' | 'cupsenable' | 'cupsreject', name: string, ...args: string[]): void {
+  execFileSync(command, [...args, name], { stdio: 'pipe' });
+}
+
+/** The queue's printer-error-policy, read back from CUPS over IPP (Get-Printer-Attributes on localhost:631). */
+export async function queuePolicy(name: string): Promise<string | null> {
+  const res = await fetch(`http://localhost:631/printers/${name}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/ipp' },
+    body: new Uint8Array(printerRequest(name, ['printer-error-policy'])),
+  });
+  return parseAttributeAnswer(Buffer.from(await res.arrayBuffer()), 'printer-error-policy');
 }
 
 export function cupsCommand(command: 'cupsdisable' | 'cupsenable' | 'cancel', ...args: string[]): void {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { pauseOf } from '../../server/print/printer-monitor.js';
 import { CupsPrinter, parsePrinters } from '../../server/print/printer.cups.js';
-import { jobRequest, parseJobAnswer, type IppJob } from '../../server/print/ipp.client.js';
+import { ippAttribute, jobRequest, parseAttributeAnswer, parseJobAnswer, type IppJob } from '../../server/print/ipp.client.js';
 import { paperSize } from '../../server/print/paper-sizes.js';
 import { pageOrientation } from '../../server/print/print-worker.js';
 import { layoutOptions, parseAttributes, parsePapers, parseSupplies } from '../../server/print/printer.cups.js';
-import { PrinterUnreachableError } from '../../server/print/printer.port.js';
+import { PrinterForbiddenError, PrinterUnreachableError } from '../../server/print/printer.port.js';
 import type { CommandResult, SystemCommand, SystemPort } from '../../server/system/system.port.js';
 
 /** lpstat's answers as CUPS 2.4 gives them (recorded on Debian bookworm). */
@@ -21,6 +21,10 @@ printer Selphy is idle.  enabled since Sun Nov 22 21:00:00 2026
 \tAlerts: media-empty-error marker-supply-low-warning
 printer Busy now printing Busy-7.  enabled since Sun Nov 22 21:00:00 2026
 \tAlerts: none
+PDF accepting requests since Sun Nov 22 21:18:15 2026
+Selphy not accepting requests since Sun Nov 22 21:00:00 2026 -
+\tRibbon changed
+Busy accepting requests since Sun Nov 22 21:00:00 2026
 `;
 const NOT_COMPLETED = `PDF-1                   root              1024   Sun Nov 22 21:17:20 2026
 \tStatus: Unable to open image file for printing!
@@ -59,11 +63,20 @@ describe('the CUPS adapter', () => {
   it('reads printers, their state, reasons and the operator message', () => {
     const printers = parsePrinters(DISABLED, 'Selphy');
     expect(printers).toEqual([
-      { name: 'PDF', state: 'stopped', reasons: ['paused'], message: 'Paper out', isDefault: false },
-      { name: 'Selphy', state: 'idle', reasons: ['media-empty-error', 'marker-supply-low-warning'], message: '', isDefault: true },
-      { name: 'Busy', state: 'printing', reasons: [], message: '', isDefault: false },
+      { name: 'PDF', state: 'stopped', reasons: ['paused'], message: 'Paper out', isDefault: false, accepting: true },
+      {
+        name: 'Selphy',
+        state: 'idle',
+        reasons: ['media-empty-error', 'marker-supply-low-warning'],
+        message: '',
+        isDefault: true,
+        accepting: false,
+      },
+      { name: 'Busy', state: 'printing', reasons: [], message: '', isDefault: false, accepting: true },
     ]);
     expect(printers.map(pauseOf)).toEqual(['out_of_paper', 'out_of_paper', null]);
+    // Enabled but refusing jobs (cupsreject): lp would fail, so the queue is as good as stopped.
+    expect(pauseOf({ name: 'x', state: 'idle', reasons: [], message: '', isDefault: false, accepting: false })).toBe('stopped');
     expect(pauseOf({ name: 'x', state: 'stopped', reasons: ['paused'], message: '', isDefault: false })).toBe('stopped');
     expect(pauseOf({ name: 'x', state: 'idle', reasons: ['media-low-warning'], message: '', isDefault: false })).toBeNull();
   });
@@ -97,8 +110,37 @@ describe('the CUPS adapter', () => {
   });
 
   it('reports CUPS that does not answer as unreachable', async () => {
-    const cups = new CupsPrinter(scripted({ 'lpstat -d -l -p': { code: 1, stderr: 'lpstat: Scheduler is not running.\n' } }));
+    const cups = new CupsPrinter(scripted({ 'lpstat -d -l -p -a': { code: 1, stderr: 'lpstat: Scheduler is not running.\n' } }));
     await expect(cups.list()).rejects.toBeInstanceOf(PrinterUnreachableError);
+  });
+
+  it('resumes a queue and sets its error policy by fixed argv, and tells a refusal for lack of rights', async () => {
+    const system = scripted({});
+    const cups = new CupsPrinter(system);
+    await cups.resume('Selphy');
+    await cups.setErrorPolicy('Selphy', 'stop-printer');
+    expect(system.calls).toEqual([
+      ['cupsaccept', 'Selphy'],
+      ['cupsenable', 'Selphy'],
+      ['lpadmin', '-p', 'Selphy', '-o', 'printer-error-policy=stop-printer'],
+    ]);
+    await expect(cups.resume('PDF -E')).rejects.toThrow('Invalid printer');
+    await expect(cups.setErrorPolicy('PDF', 'abort-job' as 'stop-printer')).rejects.toThrow('Invalid error policy');
+    const refused = new CupsPrinter(scripted({ 'cupsaccept PDF': { code: 1, stderr: 'cupsaccept: Forbidden\n' } }));
+    await expect(refused.resume('PDF')).rejects.toBeInstanceOf(PrinterForbiddenError);
+  });
+
+  it('reads printer-error-policy from an IPP answer', () => {
+    const answer = Buffer.concat([
+      Buffer.from([2, 0, 0, 0, 0, 0, 0, 1, 0x01]),
+      ippAttribute(0x47, 'attributes-charset', Buffer.from('utf-8')),
+      Buffer.from([0x04]),
+      ippAttribute(0x42, 'printer-error-policy', Buffer.from('retry-current-job')),
+      Buffer.from([0x03]),
+    ]);
+    expect(parseAttributeAnswer(answer, 'printer-error-policy')).toBe('retry-current-job');
+    expect(parseAttributeAnswer(answer, 'printer-state')).toBeNull();
+    expect(parseAttributeAnswer(Buffer.from([2, 0, 0x04, 0x06, 0, 0, 0, 1, 0x03]), 'printer-error-policy')).toBeNull();
   });
 });
 

@@ -6,6 +6,7 @@ import type {
   PrinterGlance,
   PrintQueueView,
   PrintRequestResult,
+  PrinterResumeResult,
 } from '../../../server/contract/print.contract.js';
 import type { PrintSettings, Settings } from '../../../server/contract/settings.contract.js';
 import { api } from '../../shared/http.js';
@@ -27,6 +28,7 @@ export const printService = {
     api.get<{ papers: PaperSize[]; default: string | null }>(
       printer === null ? '/api/admin/print/papers' : `/api/admin/print/papers?printer=${encodeURIComponent(printer)}`,
     ),
+  resumePrinter: () => api.post<PrinterResumeResult>('/api/admin/print/printer/resume'),
   testPage: () => api.post<PrintRequestResult>('/api/admin/print/test-page'),
   printPhoto: (photoId: string, copies: number) =>
     api.post<PrintRequestResult>(`/api/admin/photos/${encodeURIComponent(photoId)}/print`, { copies }),

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { PrinterGlance } from '../../../server/contract/print.contract.js';
+import type { PrinterGlance, PrinterResumeResult } from '../../../server/contract/print.contract.js';
 import { printService } from '../services/print.service.js';
 import { useAdminStreamStore } from './stream.store.js';
 
@@ -13,6 +13,20 @@ export const usePrinterGlanceStore = defineStore('printerGlance', () => {
   let users = 0;
   let unsubscribe: (() => void) | undefined;
   let reloading: Promise<void> | undefined;
+  /** True while "Reprendre l'impression" waits for CUPS's answer (a few seconds at most). */
+  const resuming = ref(false);
+
+  /** Resumes the queue CUPS stopped; the answer says whether the printer is really ready. */
+  async function resume(): Promise<PrinterResumeResult> {
+    resuming.value = true;
+    try {
+      const result = await printService.resumePrinter();
+      if (glance.value) glance.value = { ...glance.value, printer: result.printer };
+      return result;
+    } finally {
+      resuming.value = false;
+    }
+  }
 
   function reload(): Promise<void> {
     reloading ??= printService
@@ -43,5 +57,5 @@ export const usePrinterGlanceStore = defineStore('printerGlance', () => {
     };
   }
 
-  return { glance, use, reload };
+  return { glance, use, reload, resuming, resume };
 });

@@ -1,4 +1,4 @@
-import type { PrinterStatus } from '../../../../server/contract/print.contract.js';
+import type { PrinterResumeResult, PrinterStatus } from '../../../../server/contract/print.contract.js';
 import { ApiError } from '../../../shared/http.js';
 import { t, type MessageKey } from '../../../shared/i18n/index.js';
 
@@ -52,9 +52,19 @@ export function stateSentence(status: PrinterStatus | null): string {
   return status.state === 'printing' ? t('printer.sentence.printing') : t('printer.sentence.ready');
 }
 
+/**
+ * CUPS stopped the queue in use (cupsdisable, its error policy) or refuses jobs for it: nothing
+ * comes out until someone resumes it, which "Reprendre l'impression" does.
+ */
+export function canResume(status: PrinterStatus | null): boolean {
+  return !!status?.name && status.pause !== 'no_printer' && (status.state === 'stopped' || !status.accepting);
+}
+
 /** What to do about it, or null when nothing is needed; `elsewhere` when the settings are not on screen. */
 export function todoSentence(status: PrinterStatus | null, elsewhere = false): string | null {
   if (status?.pause === 'no_printer' && status.name) return t('printer.todo.unknown_printer');
+  // A stopped queue never resumes by itself, whatever the printer reports besides.
+  if (canResume(status)) return t('printer.todo.stoppedQueue');
   if (status?.pause === 'no_printer' && elsewhere) return t('printer.todo.no_printer_elsewhere');
   return status?.pause ? t(`printer.todo.${status.pause}`) : null;
 }
@@ -70,4 +80,13 @@ export function printRefusalText(err: unknown): string | null {
   if (err.code === 'no_printer') return t('printAdmin.noPrinter');
   if (err.code === 'no_photo') return t('printAdmin.noPhoto');
   return null;
+}
+
+/** What "Reprendre l'impression" did, in a sentence. */
+export function resumeSentence(result: PrinterResumeResult): string {
+  if (result.outcome === 'resumed') return t('printer.resumed.resumed');
+  if (result.outcome === 'not_stopped') return t('printer.resumed.not_stopped');
+  if (result.printer.pause === 'stopped') return t('printer.resumed.stopped_again');
+  const reason = stateSentence(result.printer);
+  return t('printer.resumed.still', { reason: reason.charAt(0).toLocaleLowerCase() + reason.slice(1) });
 }

@@ -145,7 +145,7 @@ export const frPrint = {
   'printer.sentence.unknown': 'État en cours de lecture…',
   'printer.todo.no_printer': 'Choisissez une imprimante dans les réglages ci-dessous.',
   'printer.todo.unreachable': 'Le service d’impression (CUPS) ne répond pas : redémarrez la borne si cela dure.',
-  'printer.todo.stopped': 'Réactivez l’imprimante (après avoir réglé le problème) pour reprendre.',
+  'printer.todo.stopped': 'Réglez le problème, puis touchez «\u00a0Reprendre l’impression\u00a0».',
   'printer.todo.out_of_paper': 'Remettez du papier : la file reprendra seule.',
   'printer.todo.out_of_ink': 'Changez l’encre ou le ruban : la file reprendra seule.',
   'printer.todo.jammed': 'Ouvrez l’imprimante et retirez le papier coincé.',
@@ -184,4 +184,19 @@ export const frPrint = {
   'printer.sentence.unknown_printer': 'Inconnue de CUPS',
   'printer.todo.unknown_printer': 'Cette imprimante n’existe plus dans CUPS : rebranchez-la ou choisissez-en une autre dans les réglages.',
   'printer.todo.no_printer_elsewhere': 'Choisissez une imprimante sur la page Impression.',
+  'printer.todo.stoppedQueue':
+    'CUPS a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez «\u00a0Reprendre l’impression\u00a0».',
+  'printer.resume': 'Reprendre l’impression',
+  'printer.resuming': 'Reprise…',
+  'printer.resumed.resumed': 'L’impression a repris : les photos en attente sortent dans l’ordre.',
+  'printer.resumed.stopped_again':
+    'CUPS a de nouveau arrêté l’imprimante : le problème n’est pas réglé. Réglez-le, puis réessayez ; les photos attendent toujours.',
+  'printer.resumed.still': 'L’imprimante est relancée, mais elle signale toujours : {reason}. Les photos attendent toujours.',
+  'printer.resumed.not_stopped': 'L’imprimante n’était pas arrêtée : il n’y avait rien à reprendre.',
+  'printer.resume.unavailable': 'L’impression n’a pas pu reprendre : CUPS ne répond pas. Réessayez dans un instant.',
+  'printAdmin.policy': 'Si l’imprimante signale une erreur',
+  'printAdmin.policy.retry': 'Réessayer automatiquement : une fois le papier remis, l’impression continue seule',
+  'printAdmin.policy.stop': 'Attendre mon accord : la file s’arrête jusqu’à «\u00a0Reprendre l’impression\u00a0»',
+  'printAdmin.policyNotApplied':
+    'CUPS n’a pas pris ce réglage pour cette imprimante : l’utilisateur de la borne doit faire partie du groupe lpadmin.',
 } as const;
