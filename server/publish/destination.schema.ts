@@ -81,7 +81,7 @@ const webdav = z.strictObject({
   vendor: z.enum(WEBDAV_VENDORS, { error: `must be one of ${WEBDAV_VENDORS.join(', ')}` }),
   user,
   path: subPath,
-  password: z.union([password, z.null()]).optional(),
+  password: password.nullable().optional(),
 });
 const sftp = z.strictObject({
   type: z.literal('sftp'),
@@ -89,7 +89,7 @@ const sftp = z.strictObject({
   port: z.number({ error: 'must be a port number' }).int('must be a port number').min(1).max(65535),
   user,
   path: subPath,
-  password: z.union([password, z.null()]).optional(),
+  password: password.nullable().optional(),
 });
 const s3 = z.strictObject({
   type: z.literal('s3'),
@@ -101,7 +101,7 @@ const s3 = z.strictObject({
     .string({ error: 'must be text' })
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{1,62}$/, 'must be a bucket name (3 to 63 letters, digits, . _ -)'),
   path: subPath,
-  password: z.union([s3Secret, z.null()]).optional(),
+  password: s3Secret.nullable().optional(),
 });
 const rclone = z.strictObject({
   type: z.literal('rclone'),

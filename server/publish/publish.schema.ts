@@ -18,7 +18,7 @@ const common = {
 };
 
 /** What the operator may change; the destination is checked field by field, and its secret is write-only. */
-export const publishSettingsPatch = z.strictObject({ ...common, destination: z.union([destinationInput, z.null()]) }).partial();
+export const publishSettingsPatch = z.strictObject({ ...common, destination: destinationInput.nullable() }).partial();
 
 /** The destination as stored: the same checks, never a secret (that is kept apart). */
 const storedDestination = destinationInput.transform((d) => {
@@ -32,7 +32,7 @@ const storedDestination = destinationInput.transform((d) => {
 /** The settings as stored in SQLite; read back through the same checks, so nothing stored unchecked ever reaches rclone. */
 export const storedPublishSettings = z.strictObject({
   ...common,
-  destination: z.union([storedDestination, z.null()]),
+  destination: storedDestination.nullable(),
   notice: z.union([z.literal('destination_dropped'), z.null()]).optional(),
 });
 
