@@ -55,7 +55,7 @@ function addressOf(d: Destination): string {
 
 const stripSecret = (input: DestinationInput): Destination => {
   const { password: _secret, ...rest } = input;
-  return rest as Destination;
+  return rest;
 };
 
 /**

@@ -21,7 +21,7 @@ export function migrateLegacy(stored: unknown): Migrated | null {
   let destination: Destination | null = null;
   if (text.startsWith('/')) {
     const parsed = destinationInput.safeParse({ type: 'local', path: text });
-    if (parsed.success) destination = parsed.data as Destination;
+    if (parsed.success) destination = parsed.data;
   } else {
     const colon = text.indexOf(':');
     const name = colon > 0 ? text.slice(0, colon) : '';
@@ -32,7 +32,7 @@ export function migrateLegacy(stored: unknown): Migrated | null {
         path: text.slice(colon + 1),
         config: config === 'user' ? 'user' : 'boothdeck',
       });
-      if (parsed.success) destination = parsed.data as Destination;
+      if (parsed.success) destination = parsed.data;
     }
   }
   const dropped = text !== '' && destination === null;
