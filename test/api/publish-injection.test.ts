@@ -60,52 +60,56 @@ function configLines(file: string): [string, string][] {
 
 describe('a destination that would make rclone run a program or read a file', () => {
   for (const [type, base] of Object.entries(VALID_DESTINATIONS)) {
-    it(`${type}: every such option, in every field, is refused when saved and when tested, and nothing runs`, { timeout: 180_000 }, async () => {
-      const system = new FakeSystem();
-      const b = await booth(system);
-      const before = await b.settings();
-      const inert: string[] = [];
-      let tried = 0;
-      for (const field of Object.keys(base).filter((k) => k !== 'type')) {
-        for (const option of DANGEROUS_OPTIONS) {
-          for (const payload of payloads(option, MARKER)) {
-            if (field === 'password' && OBSCURED_SECRET[type] && !hasLineBreak(payload)) {
-              inert.push(payload);
-              continue;
+    it(
+      `${type}: every such option, in every field, is refused when saved and when tested, and nothing runs`,
+      { timeout: 180_000 },
+      async () => {
+        const system = new FakeSystem();
+        const b = await booth(system);
+        const before = await b.settings();
+        const inert: string[] = [];
+        let tried = 0;
+        for (const field of Object.keys(base).filter((k) => k !== 'type')) {
+          for (const option of DANGEROUS_OPTIONS) {
+            for (const payload of payloads(option, MARKER)) {
+              if (field === 'password' && OBSCURED_SECRET[type] && !hasLineBreak(payload)) {
+                inert.push(payload);
+                continue;
+              }
+              const destination = { ...base, [field]: payload };
+              for (const res of [await b.put({ destination }), await b.test({ destination })]) {
+                expect(res.status, `${field} = ${JSON.stringify(payload)}`).toBe(400);
+                expect(res.body.error.message).toContain(`destination.${field}`);
+                expect(JSON.stringify(res.body)).not.toContain(option === 'config' ? 'config=' : option);
+              }
+              tried += 1;
             }
-            const destination = { ...base, [field]: payload };
-            for (const res of [await b.put({ destination }), await b.test({ destination })]) {
-              expect(res.status, `${field} = ${JSON.stringify(payload)}`).toBe(400);
-              expect(res.body.error.message).toContain(`destination.${field}`);
-              expect(JSON.stringify(res.body)).not.toContain(option === 'config' ? 'config=' : option);
-            }
-            tried += 1;
           }
         }
-      }
-      expect(tried).toBeGreaterThan(100);
-      expect(await b.settings()).toEqual(before);
-      expect(system.calls).toEqual([]);
+        expect(tried).toBeGreaterThan(100);
+        expect(await b.settings()).toEqual(before);
+        expect(system.calls).toEqual([]);
 
-      // A password is written obscured, as rclone's `pass`: whatever it says, it is a password and nothing else.
-      const generated = b.t.services.publishing.service.destinations.files.generated;
-      for (const password of inert) {
-        expect((await b.put({ destination: { ...base, password } })).status).toBe(200);
-        const lines = configLines(generated);
-        expect(lines.map(([k]) => k)).toEqual(
-          type === 'webdav' ? ['type', 'url', 'vendor', 'user', 'pass'] : ['type', 'host', 'port', 'user', 'pass'],
-        );
-        expect(reveal(lines.find(([k]) => k === 'pass')?.[1] ?? '')).toBe(password);
-        expect((await b.test()).status).toBe(200);
-      }
-      for (const call of system.calls) {
-        expect(call.command).toBe('rclone');
-        expect(call.args.join(' ')).not.toMatch(/touch|shadow|_command|_file|webdav,|sftp,/);
-        expect(call.args[call.args.indexOf('--config') + 1]).toBe(generated);
-        expect(call.args.filter((a) => a.includes(':')).every((a) => a.startsWith('boothdeck:'))).toBe(true);
-      }
-      if (existsSync(generated)) expect(statSync(generated).mode & 0o777).toBe(0o600);
-    });
+        // A password is written obscured, as rclone's `pass`: whatever it says, it is a password and nothing else.
+        const generated = b.t.services.publishing.service.destinations.files.generated;
+        for (const password of inert) {
+          expect((await b.put({ destination: { ...base, password } })).status).toBe(200);
+          const lines = configLines(generated);
+          expect(lines.map(([k]) => k)).toEqual(
+            type === 'webdav' ? ['type', 'url', 'vendor', 'user', 'pass'] : ['type', 'host', 'port', 'user', 'pass'],
+          );
+          expect(reveal(lines.find(([k]) => k === 'pass')?.[1] ?? '')).toBe(password);
+          expect((await b.test()).status).toBe(200);
+        }
+        for (const call of system.calls) {
+          expect(call.command).toBe('rclone');
+          expect(call.args.join(' ')).not.toMatch(/touch|shadow|_command|_file|webdav,|sftp,/);
+          expect(call.args[call.args.indexOf('--config') + 1]).toBe(generated);
+          expect(call.args.filter((a) => a.includes(':')).every((a) => a.startsWith('boothdeck:'))).toBe(true);
+        }
+        if (existsSync(generated)) expect(statSync(generated).mode & 0o777).toBe(0o600);
+      },
+    );
   }
 
   it('a restored backup cannot bring a destination back: every payload is refused and nothing runs', { timeout: 120_000 }, async () => {
