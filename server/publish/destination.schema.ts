@@ -39,7 +39,8 @@ const httpUrl = z
   .string({ error: 'must be text' })
   .max(512, 'must be at most 512 characters')
   .refine(hasNoControl, CONTROL)
-  .refine((v) => /^https?:\/\/[A-Za-z0-9.[\]-]+(:\d{1,5})?(\/[^\s,='"`\\;#{}?@:[\]]*)?$/.test(v), {
+  // `@` is allowed in the path only (a Nextcloud user named by an e-mail address), never before the host.
+  .refine((v) => /^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?(\/[^\s,='"`\\;#{}?:[\]]*)?$/.test(v), {
     message: 'must be an http(s) address (https://cloud.example.com/remote.php/dav/files/user) without a user, query or « , = ; # » quotes',
   })
   .refine((v) => URL.canParse(v), 'must be an http(s) address')

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -21,6 +21,7 @@ import { RcloneError, type RclonePort, type RcloneTarget } from './rclone.port.j
 const SETTINGS_KEY = 'publish';
 /** The remote's password or secret key, kept apart from the settings so no answer, backup or page built from them can carry it. */
 const SECRET_KEY = 'publish.secret';
+const TRIAL_FILE = /^trial-[0-9a-f]{12}\.conf$/;
 
 /** A destination ready for rclone: which file describes it, and the path of its root. */
 export interface PublishTarget extends RcloneTarget {
@@ -64,6 +65,8 @@ const stripSecret = (input: DestinationInput): Destination => {
  * `boothdeck:<path>` with Boothdeck's own file, or a name the owner's file lists.
  */
 export class DestinationStore {
+  private saving: Promise<void> = Promise.resolve();
+
   constructor(
     private readonly repo: SettingsRepository,
     private readonly rclone: RclonePort,
@@ -112,7 +115,10 @@ export class DestinationStore {
       else log.info('Publishing: the stored destination was converted to a typed one');
     }
     const { destination } = this.stored();
-    mkdirSync(path.dirname(this.files.generated), { recursive: true, mode: 0o700 });
+    const dir = path.dirname(this.files.generated);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A test cut short by a crash may have left its file (and a password in it).
+    for (const name of readdirSync(dir)) if (TRIAL_FILE.test(name)) rmSync(path.join(dir, name), { force: true });
     if (destination !== null && destination.type !== 'rclone')
       writeFileAtomicSync(this.files.generated, renderRcloneConfig(destination, this.secret()), 0o600);
   }
@@ -147,7 +153,17 @@ export class DestinationStore {
    * Stores new settings: the rclone file first (0600, atomic), so a failure to write it changes
    * nothing; the secret and the settings after.
    */
-  async save(next: Omit<StoredPublishSettings, 'destination' | 'notice'>, input: DestinationInput | null | undefined): Promise<void> {
+  save(next: Omit<StoredPublishSettings, 'destination' | 'notice'>, input: DestinationInput | null | undefined): Promise<void> {
+    // One save at a time: the file and the stored settings always come from the same request.
+    const turn = this.saving.then(() => this.saveNow(next, input));
+    this.saving = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async saveNow(
+    next: Omit<StoredPublishSettings, 'destination' | 'notice'>,
+    input: DestinationInput | null | undefined,
+  ): Promise<void> {
     const current = this.stored();
     let destination = current.destination;
     let secret = this.secret();
