@@ -47,7 +47,11 @@ export async function publishThroughput(record: RecordFn, cleanups: string[]): P
     writeDavConfig(data, dav.url);
 
     const t0 = performance.now();
-    handle.services.publishing.service.update({ remote: 'dav:publish', booth_name: 'bench', enabled: true });
+    await handle.services.publishing.service.update({
+      destination: { type: 'webdav', url: dav.url, vendor: 'other', user: 'bench', path: 'publish' },
+      booth_name: 'bench',
+      enabled: true,
+    });
     await handle.services.publishing.queue.whenIdle();
     const queueMs = performance.now() - t0;
     const counts = handle.services.publishing.service.overview().events[0];

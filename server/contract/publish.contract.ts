@@ -1,24 +1,67 @@
-/** Where a remote's files are described: Boothdeck's own rclone file, or the user's usual one. */
+/** Which rclone file a remote of the user's own is described in: the one in Boothdeck's data folder, or rclone's usual one. */
 export type PublishConfigSource = 'boothdeck' | 'user';
+
+export const DESTINATION_TYPES = ['local', 'webdav', 'sftp', 's3', 'rclone'] as const;
+export type DestinationType = (typeof DESTINATION_TYPES)[number];
+export const WEBDAV_VENDORS = ['nextcloud', 'owncloud', 'other'] as const;
+export type WebdavVendor = (typeof WEBDAV_VENDORS)[number];
+export const S3_PROVIDERS = ['AWS', 'Cloudflare', 'Minio', 'Scaleway', 'Wasabi', 'Other'] as const;
+export type S3Provider = (typeof S3_PROVIDERS)[number];
+
+/**
+ * Where the galleries go, as typed fields: Boothdeck writes rclone's configuration from them, so
+ * no text of the operator's ever becomes an rclone option. `path` is a folder under the remote's
+ * root (absolute for a local folder).
+ */
+export type Destination =
+  | { type: 'local'; path: string }
+  | { type: 'webdav'; url: string; vendor: WebdavVendor; user: string; path: string }
+  | { type: 'sftp'; host: string; port: number; user: string; path: string }
+  | { type: 's3'; provider: S3Provider; endpoint: string; region: string; access_key_id: string; bucket: string; path: string }
+  /** A remote the owner described in an rclone file of their own, used by its name only. */
+  | { type: 'rclone'; remote: string; path: string; config: PublishConfigSource };
+
+/** Types whose remote takes a password (WebDAV, SFTP) or a secret key (S3). */
+export const SECRET_TYPES: readonly DestinationType[] = ['webdav', 'sftp', 's3'];
+
+/** As the API answers it: the secret never, only whether one is stored. */
+export type DestinationView = Destination & { password_set: boolean };
+
+/**
+ * As the API takes it: `password` absent keeps the stored one (same type and address only), null
+ * clears it, a string replaces it.
+ */
+export type DestinationInput = Destination & { password?: string | null };
 
 export interface PublishSettings {
   /** Uploads run, and the current event is published as its photos arrive. */
   enabled: boolean;
-  /** An rclone remote and path (`name:bucket/path`, `:webdav,url=…:`), or a local folder. Empty: none yet. */
-  remote: string;
+  /** Where the galleries go; null: none yet. */
+  destination: DestinationView | null;
   /** The address at which the remote's files can be read (`https://photos.example.com/booth`). */
   public_base_url: string;
   /** First part of every event's path: booths sharing one bucket stay apart. */
   booth_name: string;
-  config: PublishConfigSource;
   /** The language of the published pages. */
   language: 'fr' | 'en';
 }
 
+export interface PublishSettingsPatch {
+  enabled?: boolean;
+  destination?: DestinationInput | null;
+  public_base_url?: string;
+  booth_name?: string;
+  language?: 'fr' | 'en';
+}
+
+/** Why the stored destination was set aside: an old free-text one that was an rclone connection string. */
+export type PublishNotice = 'destination_dropped';
+
 export interface PublishSettingsResponse {
   settings: PublishSettings;
-  /** Boothdeck's own rclone configuration file (used when `config` is `boothdeck`). */
+  /** The rclone file in Boothdeck's data folder an owner may describe remotes in (`config: 'boothdeck'`). */
   config_path: string;
+  notice: PublishNotice | null;
 }
 
 /** Why the last attempt failed, as a reason the console turns into a sentence. */

@@ -39,15 +39,8 @@ export function createPublishing(deps: PublishingDeps): Publishing {
   const workDir = path.join(options.dataDir, 'publish');
   const rclone = ports.rclone ?? new RcloneProcess(ports.system, workDir);
   const repo = new PublishRepository(ports.db);
-  const service = new PublishService(
-    repo,
-    deps.eventRepository,
-    deps.settingsRepository,
-    rclone,
-    ports.clock,
-    path.join(options.dataDir, 'rclone', 'rclone.conf'),
-    workDir,
-  );
+  const service = new PublishService(repo, deps.eventRepository, deps.settingsRepository, rclone, ports.clock, options.dataDir, workDir);
+  service.destinations.migrate(ports.log);
   const sources: PublishSources = {
     localFile: (photo) => deps.media.localFile(photo),
     async fetchFull(photo, dest) {

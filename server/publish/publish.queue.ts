@@ -11,7 +11,14 @@ import { mediaVersion } from '../photos/media-version.js';
 import { renderEventPage, type PagePhoto } from './publish-page.js';
 import { namesOf, SourceMissingError, stagePhoto, type PublishSources } from './publish-files.js';
 import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepository } from './publish.repository.js';
-import { RcloneError, remoteJoin, type RclonePort, type RcloneTarget } from './rclone.port.js';
+import type { PublishTarget } from './publish-destination.js';
+import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
+
+/** Where one event's files go: the destination, and the event's folder in it. */
+interface Where {
+  target: PublishTarget;
+  dest: string;
+}
 
 export interface PublishQueueOptions {
   /** Photos per rclone run: enough for rclone's parallel transfers to pay, few enough to show progress. */
@@ -38,7 +45,8 @@ export interface PublishQueueDeps {
   rclone: RclonePort;
   sources: PublishSources;
   settings: () => PublishSettings;
-  target: () => RcloneTarget;
+  /** The saved destination; null while there is none. */
+  target: () => PublishTarget | null;
   event: (id: number) => EventRow | undefined;
   currentEvent: () => EventRow | undefined;
   newToken: () => string;
@@ -49,8 +57,8 @@ export interface PublishQueueDeps {
 }
 
 /** The event's remote folder: booth name, then the event's unguessable token. */
-export function eventDest(settings: PublishSettings, token: string): string {
-  return remoteJoin(settings.remote, settings.booth_name, token);
+export function eventDest(root: string, boothName: string, token: string): string {
+  return remoteJoin(root, boothName, token);
 }
 
 export function dateLabel(at: number, language: 'fr' | 'en'): string {
@@ -114,7 +122,7 @@ export class PublishQueue {
 
   status(): PublishStatus {
     const settings = this.deps.settings();
-    const state: PublishQueueState = !settings.enabled ? 'off' : settings.remote === '' ? 'unconfigured' : this.state;
+    const state: PublishQueueState = !settings.enabled ? 'off' : settings.destination === null ? 'unconfigured' : this.state;
     return {
       state,
       last_error: this.lastError,
@@ -174,7 +182,8 @@ export class PublishQueue {
 
   private async pass(): Promise<void> {
     const settings = this.deps.settings();
-    if (settings.remote === '') return;
+    const target = this.deps.target();
+    if (target === null) return;
     if (!this.staleStageCleared) {
       // Batches laid out before a crash: their hard links would keep deleted photos on the card.
       await rm(this.deps.stageDir, { recursive: true, force: true });
@@ -185,17 +194,18 @@ export class PublishQueue {
       this.deps.repo.requestPublish(current.id, this.deps.newToken(), this.deps.clock.now());
     for (const pub of this.deps.repo.publications()) {
       if (this.stopped) return;
-      const dest = eventDest(settings, pub.token);
+      const dest = eventDest(target.root, settings.booth_name, pub.token);
       // A withdrawal is carried out even with publishing off: taking photos offline is always wanted.
       if (pub.state === 'withdrawing') {
-        await this.deps.rclone.purge(this.deps.target(), dest);
+        await this.deps.rclone.purge(target, dest);
         if (!this.stopped) this.deps.repo.markWithdrawn(pub.event_id);
-      } else if (pub.state === 'publishing' && settings.enabled) await this.publishEvent(pub, dest, settings);
+      } else if (pub.state === 'publishing' && settings.enabled) await this.publishEvent(pub, { target, dest }, settings);
     }
   }
 
-  private async publishEvent(pub: PublicationRow, dest: string, settings: PublishSettings): Promise<void> {
+  private async publishEvent(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<void> {
     const { repo } = this.deps;
+    const { target, dest } = where;
     const photos = new Map(repo.wantedPhotos(pub.event_id).map((p) => [p.id, p]));
     repo.reconcile(
       pub.event_id,
@@ -207,12 +217,12 @@ export class PublishQueue {
     );
     const pending = repo.pending(pub.event_id);
     for (let i = 0; i < pending.length; i += this.options.batchSize) {
-      await this.upload(pub, pending.slice(i, i + this.options.batchSize), photos, dest);
+      await this.upload(pub, pending.slice(i, i + this.options.batchSize), photos, where);
       if (this.stopped) return;
-      await this.writeIndex(pub, dest, settings);
+      await this.writeIndex(pub, where, settings);
       if (this.stopped) return;
     }
-    if (repo.isIndexStale(pub.event_id)) await this.writeIndex(pub, dest, settings);
+    if (repo.isIndexStale(pub.event_id)) await this.writeIndex(pub, where, settings);
     // The page no longer lists them: their files may go.
     for (
       let removing = repo.removing(pub.event_id, 500);
@@ -220,7 +230,7 @@ export class PublishQueue {
       removing = repo.removing(pub.event_id, 500)
     ) {
       await this.deps.rclone.remove(
-        this.deps.target(),
+        target,
         dest,
         removing.flatMap((r) => JSON.parse(r.names) as string[]),
       );
@@ -228,7 +238,7 @@ export class PublishQueue {
     }
   }
 
-  private async upload(pub: PublicationRow, rows: PublishFileRow[], photos: Map<string, PublishablePhoto>, dest: string): Promise<void> {
+  private async upload(pub: PublicationRow, rows: PublishFileRow[], photos: Map<string, PublishablePhoto>, where: Where): Promise<void> {
     const dir = path.join(this.deps.stageDir, `${pub.token}-${randomBytes(4).toString('hex')}`);
     await mkdir(dir, { recursive: true });
     try {
@@ -250,10 +260,10 @@ export class PublishQueue {
         return;
       }
       await this.deps.rclone.copyNew(
-        this.deps.target(),
+        where.target,
         dir,
         staged.flatMap((r) => JSON.parse(r.names) as string[]),
-        dest,
+        where.dest,
       );
       // Stopped meanwhile (the service is closing): the rows stay pending and the next start finds the files there.
       if (!this.stopped) this.deps.repo.markOnline(pub.event_id, staged, this.deps.clock.now());
@@ -262,7 +272,7 @@ export class PublishQueue {
     }
   }
 
-  private async writeIndex(pub: PublicationRow, dest: string, settings: PublishSettings): Promise<void> {
+  private async writeIndex(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<void> {
     const { repo } = this.deps;
     const event = this.deps.event(pub.event_id);
     if (!event) return;
@@ -297,7 +307,7 @@ export class PublishQueue {
     const file = path.join(this.deps.stageDir, `index-${pub.token}.html`);
     await writeFile(file, html);
     try {
-      await this.deps.rclone.replace(this.deps.target(), file, remoteJoin(dest, 'index.html'));
+      await this.deps.rclone.replace(where.target, file, remoteJoin(where.dest, 'index.html'));
       if (!this.stopped) repo.setIndexWritten(pub.event_id, this.deps.clock.now());
     } catch (err) {
       if (!this.stopped) repo.markIndexStale(pub.event_id);

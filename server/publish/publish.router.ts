@@ -13,11 +13,11 @@ export function adminPublishRouter(publish: PublishService): Router {
   router.get('/settings', (_req, res) => {
     res.json(publish.get());
   });
-  router.put('/settings', (req, res) => {
-    res.json(publish.update(req.body));
+  router.put('/settings', async (req, res) => {
+    res.json(await publish.update(req.body));
   });
-  router.post('/test', async (_req, res) => {
-    res.json(await publish.test());
+  router.post('/test', async (req, res) => {
+    res.json(await publish.test(req.body));
   });
   router.post('/events/:slug', (req, res) => {
     res.status(202).json({ publication: publish.publish(parseInput(slugParam, req.params.slug, 'event slug')) });

@@ -1,18 +1,5 @@
 import { z } from 'zod';
-import { hasNoControl, NO_CONTROL_MESSAGE } from '../core/util/text.js';
-
-/**
- * An rclone remote as rclone writes it, or a local folder. It goes to rclone as one argument, so
- * a value that rclone would read as an option (a leading dash) or that carries a control
- * character is refused.
- */
-const remote = z
-  .string()
-  .trim()
-  .max(512, 'must be at most 512 characters')
-  .refine((v) => !v.startsWith('-'), 'must be an rclone remote (name:path) or a folder, not an option')
-  .refine(hasNoControl, NO_CONTROL_MESSAGE)
-  .refine((v) => v === '' || v.includes(':') || v.startsWith('/'), 'must be an rclone remote (name:path) or an absolute folder');
+import { destinationInput } from './destination.schema.js';
 
 const baseUrl = z
   .string()
@@ -23,13 +10,30 @@ const baseUrl = z
 
 export const BOOTH_NAME = /^[a-z0-9][a-z0-9-]{0,39}$/;
 
-export const publishSettingsSchema = z.strictObject({
+const common = {
   enabled: z.boolean(),
-  remote,
   public_base_url: baseUrl,
   booth_name: z.string().regex(BOOTH_NAME, 'must be 1 to 40 lower-case letters, digits or dashes'),
-  config: z.enum(['boothdeck', 'user']),
   language: z.enum(['fr', 'en']),
+};
+
+/** What the operator may change; the destination is checked field by field, and its secret is write-only. */
+export const publishSettingsPatch = z.strictObject({ ...common, destination: destinationInput.nullable() }).partial();
+
+/** The destination as stored: the same checks, never a secret (that is kept apart). */
+const storedDestination = destinationInput.transform((d) => {
+  if ('password' in d) {
+    const { password: _secret, ...rest } = d;
+    return rest;
+  }
+  return d;
 });
 
-export const publishSettingsPatch = publishSettingsSchema.partial();
+/** The settings as stored in SQLite; read back through the same checks, so nothing stored unchecked ever reaches rclone. */
+export const storedPublishSettings = z.strictObject({
+  ...common,
+  destination: storedDestination.nullable(),
+  notice: z.union([z.literal('destination_dropped'), z.null()]).optional(),
+});
+
+export type StoredPublishSettings = z.output<typeof storedPublishSettings>;

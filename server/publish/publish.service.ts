@@ -12,7 +12,6 @@ import type {
 } from '../contract/publish.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
 import { ConflictError, NotFoundError } from '../core/errors.js';
-import { isObject } from '../core/util/json.js';
 import type { EventRepository, EventRow } from '../events/event.repository.js';
 import { qrSvg } from '../gallery/qr-code.js';
 import { parseInput } from '../http/validate.js';
@@ -20,10 +19,11 @@ import type { SettingsRepository } from '../settings/settings.repository.js';
 import { renderCompanyIndex } from './publish-page.js';
 import { dateLabel, eventDest, type PublishQueue } from './publish.queue.js';
 import type { PublicationRow, PublishRepository } from './publish.repository.js';
-import { BOOTH_NAME, publishSettingsPatch, publishSettingsSchema } from './publish.schema.js';
-import { RcloneError, remoteJoin, type RclonePort, type RcloneTarget } from './rclone.port.js';
-
-const SETTINGS_KEY = 'publish';
+import { z } from 'zod';
+import { destinationInput } from './destination.schema.js';
+import { destinationFiles, DestinationStore, type PublishTarget } from './publish-destination.js';
+import { BOOTH_NAME, publishSettingsPatch } from './publish.schema.js';
+import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
 
 /** A path nobody guesses: 128 random bits. */
 export const newEventToken = (): string => randomBytes(16).toString('base64url');
@@ -39,7 +39,7 @@ function defaultBoothName(): string {
 }
 
 export function defaultPublishSettings(): PublishSettings {
-  return { enabled: false, remote: '', public_base_url: '', booth_name: defaultBoothName(), config: 'boothdeck', language: 'fr' };
+  return { enabled: false, destination: null, public_base_url: '', booth_name: defaultBoothName(), language: 'fr' };
 }
 
 /** The event's address online, when the settings say where the remote is served from. */
@@ -47,61 +47,82 @@ function urlOf(settings: PublishSettings, pub: PublicationRow): string | null {
   return settings.public_base_url === '' ? null : `${settings.public_base_url}/${settings.booth_name}/${pub.token}/`;
 }
 
+const testBody = z.strictObject({ destination: destinationInput.optional() });
+
 /** The online galleries: settings, the remote's test, publishing and withdrawing events, links for guests. */
 export class PublishService {
   private queue: PublishQueue | undefined;
   private qr: { url: string; svg: string } | undefined;
+  readonly destinations: DestinationStore;
 
   constructor(
     private readonly repo: PublishRepository,
     private readonly events: EventRepository,
-    private readonly settingsRepo: SettingsRepository,
+    settingsRepo: SettingsRepository,
     private readonly rclone: RclonePort,
     private readonly clock: Clock,
-    /** Boothdeck's own rclone configuration file. */
-    readonly configPath: string,
+    dataDir: string,
     private readonly scratchDir: string,
-  ) {}
+  ) {
+    this.destinations = new DestinationStore(settingsRepo, rclone, destinationFiles(dataDir), () => {
+      const { destination: _none, ...rest } = defaultPublishSettings();
+      return rest;
+    });
+  }
+
+  /** The file in Boothdeck's data folder an owner may describe remotes in by hand. */
+  get configPath(): string {
+    return this.destinations.files.owner;
+  }
 
   attach(queue: PublishQueue): void {
     this.queue = queue;
   }
 
   settings(): PublishSettings {
-    const stored = this.settingsRepo.get(SETTINGS_KEY);
-    const merged = { ...defaultPublishSettings(), ...(isObject(stored) ? stored : {}) };
-    const parsed = publishSettingsSchema.safeParse(merged);
-    return parsed.success ? parsed.data : defaultPublishSettings();
+    return this.destinations.view();
   }
 
-  target(): RcloneTarget {
-    return { configFile: this.settings().config === 'boothdeck' ? this.configPath : null };
+  target(): PublishTarget | null {
+    return this.destinations.target();
   }
 
   get(): PublishSettingsResponse {
-    return { settings: this.settings(), config_path: this.configPath };
+    return { settings: this.settings(), config_path: this.configPath, notice: this.destinations.notice() };
   }
 
-  update(body: unknown): PublishSettingsResponse {
+  async update(body: unknown): Promise<PublishSettingsResponse> {
     const patch = parseInput(publishSettingsPatch, body, 'publishing settings');
-    const next = { ...this.settings(), ...patch };
-    this.settingsRepo.set(SETTINGS_KEY, next);
+    const { destination, ...rest } = patch;
+    const { destination: _current, notice: _notice, ...current } = this.destinations.stored();
+    await this.destinations.save({ ...current, ...rest }, destination);
     this.queue?.retryNow();
     return this.get();
   }
 
-  /** Writes a small file to the remote, reads it back and deletes it: the remote works both ways. */
-  async test(): Promise<PublishTestResult> {
+  /**
+   * Writes a small file to the remote, reads it back and deletes it: the remote works both ways.
+   * The body may carry a destination typed but not saved; it goes through the same checks.
+   */
+  async test(body: unknown = {}): Promise<PublishTestResult> {
+    const { destination } = parseInput(testBody, body ?? {}, 'destination test');
+    if (destination !== undefined) return this.destinations.withTrial(destination, (target) => this.probe(target));
+    const target = this.target();
+    if (target === null) throw new ConflictError('No destination is set: choose one, save, then test it', 'publish_not_configured');
+    const result = await this.probe(target);
+    if (result.ok) this.queue?.retryNow();
+    return result;
+  }
+
+  private async probe(target: PublishTarget): Promise<PublishTestResult> {
     const settings = this.settings();
-    if (settings.remote === '') throw new ConflictError('No remote is set: enter one, save, then test it', 'publish_not_configured');
     const started = this.clock.monotonic();
     const content = `boothdeck ${randomBytes(12).toString('hex')}\n`;
     const probeName = `.boothdeck-probe-${randomBytes(6).toString('hex')}.txt`;
-    const remoteFile = remoteJoin(settings.remote, settings.booth_name, probeName);
+    const remoteFile = remoteJoin(target.root, settings.booth_name, probeName);
     await mkdir(this.scratchDir, { recursive: true });
     const local = path.join(this.scratchDir, probeName);
     await writeFile(local, content);
-    const target = this.target();
     let step: PublishTestResult['step'] = 'write';
     try {
       await this.rclone.replace(target, local, remoteFile);
@@ -110,7 +131,6 @@ export class PublishService {
       if (back !== content) return this.result(false, 'failed', step, started);
       step = 'delete';
       await this.rclone.removeFile(target, remoteFile);
-      this.queue?.retryNow();
       return this.result(true, null, null, started);
     } catch (err) {
       if (err instanceof RcloneError) return this.result(false, err.reason, step, started);
@@ -152,7 +172,7 @@ export class PublishService {
   publish(slug: string): EventPublication {
     const event = this.event(slug);
     const settings = this.settings();
-    if (settings.remote === '')
+    if (settings.destination === null)
       throw new ConflictError('No remote is set: fill in the publishing settings first', 'publish_not_configured');
     const existing = this.repo.publication(event.id);
     if (!existing || existing.state !== 'publishing')
@@ -194,7 +214,7 @@ export class PublishService {
       .map(({ event, pub }) => ({
         name: event.name,
         dateLabel: dateLabel(event.created_at, settings.language),
-        url: urlOf(settings, pub) ?? `${eventDest(settings, pub.token)}/index.html`,
+        url: urlOf(settings, pub) ?? `${eventDest(this.target()?.root ?? '', settings.booth_name, pub.token)}/index.html`,
         photos: this.repo.counts(event.id).online,
       }));
     return renderCompanyIndex(settings.booth_name, settings.language, list);

@@ -8,6 +8,8 @@ export class FakeRclone implements RclonePort {
   readonly files = new Map<string, Buffer>();
   readonly uploads = new Map<string, number>();
   failure: PublishFailure | null = null;
+  /** The remotes an owner's rclone file lists. */
+  remotes: string[] = [];
 
   private check(): void {
     if (this.failure) throw new RcloneError(this.failure, 'fake remote set to fail');
@@ -52,6 +54,10 @@ export class FakeRclone implements RclonePort {
   async removeFile(_target: RcloneTarget, destFile: string): Promise<void> {
     this.check();
     if (!this.files.delete(destFile)) throw new RcloneError('not_found', `${destFile} not found`);
+  }
+
+  listRemotes(_target: RcloneTarget): Promise<string[]> {
+    return Promise.resolve([...this.remotes]);
   }
 
   /** Names under `dest`, relative to it. */

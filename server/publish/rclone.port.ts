@@ -18,7 +18,7 @@ export interface RcloneTarget {
 
 /**
  * The storage the galleries are published to, through rclone. Destinations are rclone paths
- * (`remote:bucket/dir`, a local folder). Every method throws RcloneError when rclone fails.
+ * (`boothdeck:dir` with Boothdeck's own file, or `name:dir` of the owner's). Every method throws RcloneError when rclone fails.
  */
 export interface RclonePort {
   /**
@@ -36,6 +36,8 @@ export interface RclonePort {
   read(target: RcloneTarget, destFile: string): Promise<string>;
   /** Removes one file. */
   removeFile(target: RcloneTarget, destFile: string): Promise<void>;
+  /** The names of the remotes the target's file describes. */
+  listRemotes(target: RcloneTarget): Promise<string[]>;
 }
 
 /** Joins an rclone remote and a relative path: `name:` + `a/b`, `name:dir` + `/a/b`, `/folder` + `/a/b`. */

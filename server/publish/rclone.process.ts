@@ -104,4 +104,12 @@ export class RcloneProcess implements RclonePort {
   async removeFile(target: RcloneTarget, destFile: string): Promise<void> {
     await this.run(target, ['deletefile', destFile], SMALL_TIMEOUT_MS);
   }
+
+  async listRemotes(target: RcloneTarget): Promise<string[]> {
+    const { stdout } = await this.run(target, ['listremotes'], SMALL_TIMEOUT_MS);
+    return stdout
+      .split('\n')
+      .map((line) => line.trim().replace(/:$/, ''))
+      .filter((name) => name !== '');
+  }
 }

@@ -12,7 +12,7 @@ afterEach(async () => {
   t = undefined;
 });
 
-const REMOTE = 'fake:galeries';
+const DESTINATION = { type: 'local', path: '/srv/galeries' };
 
 async function booth(rclone: FakeRclone): Promise<SimApp> {
   t = await startSimApp({ rclone, publish: { settleMs: 0, retryMinMs: 50, retryMaxMs: 200 } });
@@ -21,7 +21,7 @@ async function booth(rclone: FakeRclone): Promise<SimApp> {
 }
 const overview = async (s: SimApp): Promise<PublishOverview> =>
   (await request(s.app).get('/api/admin/publish').set('Cookie', s.cookie)).body as PublishOverview;
-const enable = (s: SimApp) => s.services.publishing.service.update({ remote: REMOTE, booth_name: 'b', enabled: true });
+const enable = (s: SimApp) => s.services.publishing.service.update({ destination: DESTINATION, booth_name: 'b', enabled: true });
 const media = (rclone: FakeRclone): string[] => [...rclone.files.keys()].filter((k) => k.includes('/media/'));
 
 describe('the upload queue', () => {
@@ -30,7 +30,7 @@ describe('the upload queue', () => {
     const s = await booth(rclone);
     for (let i = 0; i < 3; i++) await s.sim.capture();
     await s.services.indexer.rescan();
-    enable(s);
+    await enable(s);
     await s.services.publishing.queue.whenIdle();
     for (let i = 0; i < 2; i++) await s.sim.capture();
     await s.services.indexer.rescan();
@@ -50,7 +50,7 @@ describe('the upload queue', () => {
     const s = await booth(rclone);
     const item = await s.sim.capture();
     await s.services.indexer.rescan();
-    enable(s);
+    await enable(s);
     await s.services.publishing.queue.whenIdle();
     const [before] = media(rclone);
 
@@ -74,7 +74,12 @@ describe('the upload queue', () => {
     await s.sim.capture();
     await s.sim.capture();
     await s.services.indexer.rescan();
-    s.services.publishing.service.update({ remote: REMOTE, booth_name: 'b', enabled: true, public_base_url: 'https://p.example.com' });
+    await s.services.publishing.service.update({
+      destination: DESTINATION,
+      booth_name: 'b',
+      enabled: true,
+      public_base_url: 'https://p.example.com',
+    });
     // One answer read whole: a retry (every 50 to 200 ms here) may run between two readings.
     let waiting: PublishOverview | undefined;
     await expect.poll(async () => (waiting = await overview(s)).status.state).toBe('waiting');
@@ -95,10 +100,10 @@ describe('the upload queue', () => {
     const s = await booth(rclone);
     await s.sim.capture();
     await s.services.indexer.rescan();
-    enable(s);
+    await enable(s);
     await s.services.publishing.queue.whenIdle();
     expect(rclone.files.size).toBe(3);
-    s.services.publishing.service.update({ enabled: false });
+    await s.services.publishing.service.update({ enabled: false });
     expect((await request(s.app).delete('/api/admin/publish/events/fete').set('Cookie', s.cookie)).status).toBe(202);
     await s.services.publishing.queue.whenIdle();
     expect(rclone.files.size).toBe(0);

@@ -57,13 +57,20 @@ describe('publishing settings', () => {
   it('needs the admin session', async () => {
     t = await startSimApp();
     expect((await request(t.app).get('/api/admin/publish/settings')).status).toBe(401);
-    expect((await request(t.app).put('/api/admin/publish/settings').send({ remote: '/tmp' })).status).toBe(401);
+    expect(
+      (
+        await request(t.app)
+          .put('/api/admin/publish/settings')
+          .send({ destination: { type: 'local', path: '/tmp' } })
+      ).status,
+    ).toBe(401);
   });
 
   it.each([
-    [{ remote: '--config=/etc/passwd' }, 'remote'],
-    [{ remote: 'just-a-word' }, 'remote'],
-    [{ remote: 'dav:\u0000' }, 'remote'],
+    [{ remote: '/tmp' }, 'remote'],
+    [{ destination: { type: 'local', path: 'relative' } }, 'destination.path'],
+    [{ destination: { type: 'local', path: '/a\u0000' } }, 'destination.path'],
+    [{ destination: { type: 'ftp', path: '/a' } }, 'destination'],
     [{ booth_name: 'Not Good' }, 'booth_name'],
     [{ public_base_url: 'ftp://x' }, 'public_base_url'],
     [{ enabled: 'yes' }, 'enabled'],
@@ -81,18 +88,31 @@ describe('publishing settings', () => {
     t = await startSimApp();
     expect((await admin('post', '/publish/test')).status).toBe(409);
     const root = tempDir();
-    expect((await admin('put', '/publish/settings', { remote: root, booth_name: 'booth-1' })).status).toBe(200);
+    expect((await admin('put', '/publish/settings', { destination: { type: 'local', path: root }, booth_name: 'booth-1' })).status).toBe(
+      200,
+    );
     const ok = (await admin('post', '/publish/test')).body as PublishTestResult;
     expect(ok).toMatchObject({ ok: true, reason: null, step: null });
     expect(readdirSync(path.join(root, 'booth-1'))).toEqual([]);
 
     const port = await freePort();
-    writeDavConfig(path.dirname(t.services.publishing.service.configPath).replace(/rclone$/, ''), `http://127.0.0.1:${port}`);
-    await admin('put', '/publish/settings', { remote: 'dav:' });
+    await admin('put', '/publish/settings', {
+      destination: { type: 'webdav', url: `http://127.0.0.1:${port}`, vendor: 'other', user: 'booth', path: '' },
+    });
     const down = (await admin('post', '/publish/test')).body as PublishTestResult;
     expect(down).toMatchObject({ ok: false, reason: 'unreachable', step: 'write' });
-    await admin('put', '/publish/settings', { remote: 'nosuchremote:bucket' });
-    expect(((await admin('post', '/publish/test')).body as PublishTestResult).reason).toBe('config');
+    // A remote of the owner's file that the file does not list is refused when saved.
+    writeDavConfig(path.dirname(path.dirname(t.services.publishing.service.configPath)), `http://127.0.0.1:${port}`);
+    const missing = await admin('put', '/publish/settings', {
+      destination: { type: 'rclone', remote: 'nosuchremote', path: 'b', config: 'boothdeck' },
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.message).toContain('destination.remote');
+    const listed = await admin('put', '/publish/settings', {
+      destination: { type: 'rclone', remote: 'dav', path: '', config: 'boothdeck' },
+    });
+    expect(listed.status).toBe(200);
+    expect(((await admin('post', '/publish/test')).body as PublishTestResult).reason).toBe('unreachable');
   });
 });
 
@@ -103,7 +123,7 @@ describe('an event published with rclone', () => {
     const ids = await eventWithMedia();
     const root = tempDir();
     await admin('put', '/publish/settings', {
-      remote: root,
+      destination: { type: 'local', path: root },
       booth_name: 'booth-1',
       public_base_url: 'https://photos.example.com/galeries/',
       enabled: true,
@@ -137,7 +157,7 @@ describe('an event published with rclone', () => {
     t = await startSimApp({ publish: { settleMs: 0 } });
     const ids = await eventWithMedia();
     const root = tempDir();
-    await admin('put', '/publish/settings', { remote: root, enabled: true });
+    await admin('put', '/publish/settings', { destination: { type: 'local', path: root }, enabled: true });
     await settle();
     const folder = eventFolder(root);
     const gone = t.services.photoRepository.find(ids[0] ?? '');
@@ -155,7 +175,7 @@ describe('an event published with rclone', () => {
     await eventWithMedia('Avant');
     expect((await admin('post', '/events', { name: 'Maintenant' })).status).toBe(201);
     const root = tempDir();
-    await admin('put', '/publish/settings', { remote: root, booth_name: 'b' });
+    await admin('put', '/publish/settings', { destination: { type: 'local', path: root }, booth_name: 'b' });
     expect((await admin('post', '/publish/events/nope')).status).toBe(404);
     expect((await admin('post', '/publish/events/avant')).status).toBe(202);
     await admin('put', '/publish/settings', { enabled: true });
@@ -177,9 +197,12 @@ describe('an event published with rclone', () => {
     t = await startSimApp({ publish: { settleMs: 0 } });
     const served = tempDir();
     dav = await startWebdav(served);
-    writeDavConfig(path.dirname(path.dirname(t.services.publishing.service.configPath)), dav.url);
     await eventWithMedia();
-    await admin('put', '/publish/settings', { remote: 'dav:galeries', booth_name: 'booth-2', enabled: true });
+    await admin('put', '/publish/settings', {
+      destination: { type: 'webdav', url: dav.url, vendor: 'other', user: 'booth', path: 'galeries' },
+      booth_name: 'booth-2',
+      enabled: true,
+    });
     await settle();
     const folder = eventFolder(path.join(served, 'galeries'));
     expect(existsSync(path.join(folder, 'index.html'))).toBe(true);
@@ -190,9 +213,11 @@ describe('an event published with rclone', () => {
   it('waits while the remote is unreachable, says why, and catches up once it is back', async () => {
     t = await startSimApp({ publish: { settleMs: 0, retryMinMs: 100, retryMaxMs: 400 } });
     const port = await freePort();
-    writeDavConfig(path.dirname(path.dirname(t.services.publishing.service.configPath)), `http://127.0.0.1:${port}`);
     await eventWithMedia();
-    await admin('put', '/publish/settings', { remote: 'dav:', enabled: true });
+    await admin('put', '/publish/settings', {
+      destination: { type: 'webdav', url: `http://127.0.0.1:${port}`, vendor: 'other', user: 'booth', path: '' },
+      enabled: true,
+    });
     const waiting = await new Promise<PublishOverview>((resolve) => {
       const look = async (): Promise<void> => {
         const o = await overview();

@@ -16,8 +16,8 @@ async function publishedEvent(service: TestService): Promise<string> {
   await sim.capture('gala 3', new Date(), 'animation');
   await expect.poll(() => service.services.photoRepository.count(), { timeout: 15_000 }).toBe(3);
   const root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-published-'));
-  service.services.publishing.service.update({
-    remote: root,
+  await service.services.publishing.service.update({
+    destination: { type: 'local', path: root },
     booth_name: 'booth',
     public_base_url: 'https://photos.example.com/galeries',
     enabled: true,

@@ -32,13 +32,18 @@ export interface WebdavServer {
   stop(): Promise<void>;
 }
 
-/** `rclone serve webdav` on loopback, serving `dir`; resolves once it accepts connections. */
-export async function startWebdav(dir: string, port?: number): Promise<WebdavServer> {
+/** `rclone serve webdav` on loopback, serving `dir` (behind basic auth with `auth`); resolves once it accepts connections. */
+export async function startWebdav(dir: string, port?: number, auth?: { user: string; pass: string }): Promise<WebdavServer> {
   const chosen = port ?? (await freePort());
   mkdirSync(dir, { recursive: true });
-  const child: ChildProcess = spawn('rclone', ['serve', 'webdav', dir, '--addr', `127.0.0.1:${chosen}`, '--config', '/dev/null'], {
-    stdio: 'ignore',
-  });
+  const login = auth ? ['--user', auth.user, '--pass', auth.pass] : [];
+  const child: ChildProcess = spawn(
+    'rclone',
+    ['serve', 'webdav', dir, '--addr', `127.0.0.1:${chosen}`, '--config', '/dev/null', ...login],
+    {
+      stdio: 'ignore',
+    },
+  );
   const deadline = Date.now() + 15_000;
   while (!(await answers(chosen))) {
     if (child.exitCode !== null) throw new Error(`rclone serve webdav exited with ${child.exitCode}`);

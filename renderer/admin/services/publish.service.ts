@@ -1,7 +1,8 @@
 import type {
+  DestinationInput,
   EventPublication,
   PublishOverview,
-  PublishSettings,
+  PublishSettingsPatch,
   PublishSettingsResponse,
   PublishTestResult,
 } from '../../../server/contract/publish.contract.js';
@@ -12,8 +13,10 @@ const event = (slug: string): string => `/api/admin/publish/events/${encodeURICo
 export const publishService = {
   overview: () => api.get<PublishOverview>('/api/admin/publish'),
   settings: () => api.get<PublishSettingsResponse>('/api/admin/publish/settings'),
-  save: (patch: Partial<PublishSettings>) => api.put<PublishSettingsResponse>('/api/admin/publish/settings', patch),
-  test: () => api.post<PublishTestResult>('/api/admin/publish/test'),
+  save: (patch: PublishSettingsPatch) => api.put<PublishSettingsResponse>('/api/admin/publish/settings', patch),
+  /** Tests the destination given (typed, not saved yet), or the saved one. */
+  test: (destination?: DestinationInput) =>
+    api.post<PublishTestResult>('/api/admin/publish/test', destination === undefined ? {} : { destination }),
   publish: (slug: string) => api.post<{ publication: EventPublication }>(event(slug)),
   withdraw: (slug: string) => api.delete<{ publication: EventPublication }>(event(slug)),
   companyIndexUrl: () => '/api/admin/publish/company-index.html',

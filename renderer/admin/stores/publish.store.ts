@@ -1,11 +1,21 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { EventPublication, PublishOverview, PublishSettings, PublishTestResult } from '../../../server/contract/publish.contract.js';
+import type {
+  DestinationInput,
+  EventPublication,
+  PublishNotice,
+  PublishOverview,
+  PublishSettings,
+  PublishSettingsPatch,
+  PublishTestResult,
+} from '../../../server/contract/publish.contract.js';
 import { publishService } from '../services/publish.service.js';
 
 export const usePublishStore = defineStore('publish', () => {
   const settings = ref<PublishSettings | null>(null);
   const configPath = ref('');
+  /** Why the stored destination was set aside, said once the console loads. */
+  const notice = ref<PublishNotice | null>(null);
   const overview = ref<PublishOverview | null>(null);
   const testResult = ref<PublishTestResult | null>(null);
 
@@ -13,22 +23,24 @@ export const usePublishStore = defineStore('publish', () => {
     const res = await publishService.settings();
     settings.value = res.settings;
     configPath.value = res.config_path;
+    notice.value = res.notice;
   }
 
   async function refresh(): Promise<void> {
     overview.value = await publishService.overview();
   }
 
-  async function save(patch: Partial<PublishSettings>): Promise<void> {
+  async function save(patch: PublishSettingsPatch): Promise<void> {
     const res = await publishService.save(patch);
     settings.value = res.settings;
+    notice.value = res.notice;
     testResult.value = null;
     await refresh();
   }
 
-  async function test(): Promise<PublishTestResult> {
+  async function test(destination?: DestinationInput): Promise<PublishTestResult> {
     testResult.value = null;
-    testResult.value = await publishService.test();
+    testResult.value = await publishService.test(destination);
     return testResult.value;
   }
 
@@ -44,5 +56,5 @@ export const usePublishStore = defineStore('publish', () => {
 
   const of = (slug: string): EventPublication | undefined => overview.value?.events.find((e) => e.slug === slug);
 
-  return { settings, configPath, overview, testResult, loadSettings, refresh, save, test, publish, withdraw, of };
+  return { settings, configPath, notice, overview, testResult, loadSettings, refresh, save, test, publish, withdraw, of };
 });

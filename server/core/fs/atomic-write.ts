@@ -19,9 +19,9 @@ async function fsyncDirectory(dir: string): Promise<void> {
  * Writes a file so that readers see either the old or the new content, never a torn one:
  * temp file in the same folder, fsync, rename over the target, fsync the folder.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(target: string, data: string | Uint8Array, mode = 0o644): Promise<void> {
   const temp = tempNameFor(target);
-  const handle = await fsp.open(temp, 'wx', 0o644);
+  const handle = await fsp.open(temp, 'wx', mode);
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -40,9 +40,9 @@ export async function writeFileAtomic(target: string, data: string | Uint8Array)
   await fsyncDirectory(path.dirname(target));
 }
 
-export function writeFileAtomicSync(target: string, data: string | Uint8Array): void {
+export function writeFileAtomicSync(target: string, data: string | Uint8Array, mode = 0o644): void {
   const temp = tempNameFor(target);
-  const fd = openSync(temp, 'wx', 0o644);
+  const fd = openSync(temp, 'wx', mode);
   try {
     writeFileSync(fd, data);
     fsyncSync(fd);
