@@ -38,6 +38,7 @@ export const settingsSchema = z.strictObject({
     enable: z.boolean(),
     quota: z.number().int().min(0).max(1000),
     max_copies: z.number().int().min(1).max(20),
+    limits: z.strictObject({ quota: z.number().int().min(0).max(1000), max_copies: z.number().int().min(1).max(20) }),
     printer: z.union([printerName, z.null()]),
     paper: z.union([z.string().regex(/^[\w.@-]{1,64}$/, 'must be a paper size the printer declares'), z.null()]),
     layout: z.enum(['fill', 'fit']),
@@ -57,7 +58,7 @@ export const defaultSettings: Settings = {
     led: { gpio: 18, count: 16, idle_mode: 'solid', idle_color: '#ffffff', brightness: 30, auto_brightness: false, capture_flash: true },
     flash: { auto: true, lux_threshold: 80, manual_brightness: 80, preflash_seconds: 1, hold_ms: 500 },
   },
-  print: { enable: true, quota: 5, max_copies: 3, printer: null, paper: null, layout: 'fill', sessions_per_address: 2 },
+  print: { enable: true, quota: 5, max_copies: 3, limits: { quota: 20, max_copies: 5 }, printer: null, paper: null, layout: 'fill', sessions_per_address: 2 },
   gallery: { show_delete: true, public_url: null },
 };
 
@@ -67,4 +68,18 @@ export function deepMerge(base: unknown, patch: unknown): unknown {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(patch)) setOwn(out, key, deepMerge(ownValue(base, key), value));
   return out;
+}
+
+/**
+ * Settings saved before the owner's limits existed get limits that keep what they allowed: the
+ * defaults, or the stored quota and copies when those were higher.
+ */
+export function withPrintLimits(stored: unknown): unknown {
+  if (!isObject(stored) || !isObject(stored.print) || stored.print.limits !== undefined) return stored;
+  const { quota, max_copies } = stored.print;
+  const limits = {
+    quota: Math.max(defaultSettings.print.limits.quota, typeof quota === 'number' ? quota : 0),
+    max_copies: Math.max(defaultSettings.print.limits.max_copies, typeof max_copies === 'number' ? max_copies : 0),
+  };
+  return { ...stored, print: { ...stored.print, limits } };
 }

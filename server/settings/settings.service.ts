@@ -5,7 +5,9 @@ import { issuesOf } from '../http/validate.js';
 import type { CaptureRestartService } from '../system/capture-restart.service.js';
 import { Mutex } from '../core/util/mutex.js';
 import type { SettingsRepository } from './settings.repository.js';
-import { deepMerge, defaultSettings, settingsSchema } from './settings.schema.js';
+import { deepMerge, defaultSettings, settingsSchema, withPrintLimits } from './settings.schema.js';
+import { applyPrintLimits, changedFields, checkSettingsKey } from './settings.keys.js';
+import type { AdminKey } from '../contract/session.contract.js';
 import { isObject } from '../core/util/json.js';
 
 export const SETTINGS_KEY = 'console.settings';
@@ -32,8 +34,8 @@ export class SettingsService {
 
   /** The stored settings, completed with defaults for anything added since they were saved. */
   stored(): Settings {
-    const parsed = settingsSchema.safeParse(deepMerge(defaultSettings, this.repository.get(SETTINGS_KEY) ?? {}));
-    return parsed.success ? parsed.data : defaultSettings;
+    const parsed = settingsSchema.safeParse(deepMerge(defaultSettings, withPrintLimits(this.repository.get(SETTINGS_KEY) ?? {})));
+    return parsed.success ? applyPrintLimits(parsed.data, []) : defaultSettings;
   }
 
   /** Reads the delete-button setting from the capture app when it answers; else the last known. */
@@ -49,7 +51,8 @@ export class SettingsService {
     return settings;
   }
 
-  update(patch: unknown): Promise<Settings> {
+  /** `key` is the session's (the HTTP route gives it; the service's own callers change any field). */
+  update(patch: unknown, key: AdminKey = 'owner'): Promise<Settings> {
     return this.lock.run(async () => {
       if (!isObject(patch)) throw new ValidationError('Invalid settings: (body): must be an object');
       const current = await this.get();
@@ -60,7 +63,8 @@ export class SettingsService {
         const issues = issuesOf(parsed.error);
         throw new ValidationError(`Invalid settings: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
       }
-      const next = parsed.data;
+      checkSettingsKey(current, parsed.data, key);
+      const next = applyPrintLimits(parsed.data, changedFields(current, parsed.data));
       if (next.gallery.show_delete !== current.gallery.show_delete) {
         await this.capture.updateConfig((config) => ({
           ...config,
