@@ -32,6 +32,14 @@ export const JSON_BODY_LIMIT = '64kb';
 /** A backup file holds every action and preset: it may be larger than any other request. */
 export const BACKUP_BODY_LIMIT = '4mb';
 
+/** Everything under /api/admin: the session's routes and the console's. */
+export function adminApi(services: Services): express.Router {
+  const admin = express.Router();
+  admin.use('/session', authRouter(services.auth, { simulator: services.health.simulator }));
+  admin.use(adminRouter(services));
+  return admin;
+}
+
 /** Builds the HTTP app. It never listens: the host decides where and when. */
 export function createApp(deps: AppDeps): Express {
   const { services } = deps;
@@ -47,9 +55,7 @@ export function createApp(deps: AppDeps): Express {
 
   // Every admin route, the session's own included, sits behind one guard that gives it the key
   // the table declares (server/auth/route-keys.ts); an undeclared route is refused.
-  const admin = express.Router();
-  admin.use('/session', authRouter(services.auth, { simulator: services.health.simulator }));
-  admin.use(adminRouter(services));
+  const admin = adminApi(services);
   const adminRoutes = listRoutePatterns(admin);
   const undeclared = undeclaredRoutes(adminRoutes, ADMIN_ROUTE_KEYS);
   if (undeclared.length > 0)

@@ -245,7 +245,7 @@ export class AuthService {
       if (key === 'owner') throw new OwnerKeyRequiredError();
       return 'event';
     }
-    session.ownerSeenMono = this.clock.monotonic();
+    if (key === 'owner') session.ownerSeenMono = this.clock.monotonic();
     return 'owner';
   }
 
@@ -296,7 +296,8 @@ export class AuthService {
 
   private async refuseEventPin(pin: string): Promise<void> {
     const event = this.storedHash(EVENT_PIN_KEY);
-    if (event && (await verifyPin(pin, event))) throw new ConflictError('The owner PIN must differ from the event PIN', 'pin_same_as_event');
+    if (event && (await verifyPin(pin, event)))
+      throw new ConflictError('The owner PIN must differ from the event PIN', 'pin_same_as_event');
   }
 
   /**
@@ -306,7 +307,8 @@ export class AuthService {
   async setEventPin(token: string, pin: string): Promise<void> {
     if (!isValidPin(pin)) throw new ValidationError('The PIN must be 4 to 8 digits');
     const owner = this.storedHash();
-    if (owner && (await verifyPin(pin, owner))) throw new ConflictError('The event PIN must differ from the owner PIN', 'pin_same_as_owner');
+    if (owner && (await verifyPin(pin, owner)))
+      throw new ConflictError('The event PIN must differ from the owner PIN', 'pin_same_as_owner');
     this.settings.set(EVENT_PIN_KEY, await hashPin(pin));
     this.signOutOthers(token);
   }

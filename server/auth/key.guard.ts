@@ -44,7 +44,8 @@ export function keyGuard(auth: AuthService, table: Readonly<Record<string, Route
     const path = adminPath(req);
     let key: RouteKey | undefined;
     for (const route of declared) {
-      if (route.method === method && route.match.test(path) && (key === undefined || STRICTNESS[route.key] > STRICTNESS[key])) key = route.key;
+      if (route.method === method && route.match.test(path) && (key === undefined || STRICTNESS[route.key] > STRICTNESS[key]))
+        key = route.key;
     }
     if (key === 'public') return next();
     // Without a session, an unknown path answers 401 like any other: nothing is learned about the routes.

@@ -58,7 +58,16 @@ export const defaultSettings: Settings = {
     led: { gpio: 18, count: 16, idle_mode: 'solid', idle_color: '#ffffff', brightness: 30, auto_brightness: false, capture_flash: true },
     flash: { auto: true, lux_threshold: 80, manual_brightness: 80, preflash_seconds: 1, hold_ms: 500 },
   },
-  print: { enable: true, quota: 5, max_copies: 3, limits: { quota: 20, max_copies: 5 }, printer: null, paper: null, layout: 'fill', sessions_per_address: 2 },
+  print: {
+    enable: true,
+    quota: 5,
+    max_copies: 3,
+    limits: { quota: 20, max_copies: 5 },
+    printer: null,
+    paper: null,
+    layout: 'fill',
+    sessions_per_address: 2,
+  },
   gallery: { show_delete: true, public_url: null },
 };
 
