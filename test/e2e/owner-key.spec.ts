@@ -68,6 +68,10 @@ test('on the booth’s small screen, an owner-only page asks for the key before 
   await dialog.getByTestId('pin-submit').click();
   await expect(page).toHaveURL(/\/admin\/hardware$/);
   await expect(dialog).toBeHidden();
+  // The rail scrolls on this screen (its layout is reworked elsewhere): the badge sits at its foot.
+  await page.getByTestId('owner-key-drop').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('owner-key-drop')).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: 'test-screens/owner-key-800x480-held.png' });
 });
 
 test('the owner sets the event PIN, prints the client’s card, and the PIN opens an event session', async ({ page, service }) => {
