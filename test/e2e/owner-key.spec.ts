@@ -97,6 +97,11 @@ test('the owner sets the event PIN, prints the client’s card, and the PIN open
   await expect(card.getByTestId('client-card-url')).toHaveText(/^http:\/\//);
   expect(service.services.auth.isEventPinSet()).toBe(true);
   await page.screenshot({ path: 'test-screens/owner-key-card.png' });
+  await page.setViewportSize(SMALL_SCREEN);
+  await card.getByTestId('event-pin-card-print').scrollIntoViewIfNeeded();
+  await expect(card.getByTestId('event-pin-card-print')).toBeInViewport({ ratio: 1 });
+  await page.screenshot({ path: 'test-screens/owner-key-card-800x480.png' });
+  await page.setViewportSize(BOOTH_SCREEN);
   // Printed, only the card is on the page.
   await page.emulateMedia({ media: 'print' });
   await expect(page.getByTestId('dashboard-page')).toBeHidden();
