@@ -8,7 +8,9 @@ import { GalleryPageService } from './gallery/gallery-page.service.js';
 import { galleryPrintRouter } from './print/print.router.js';
 import { galleryOnlineRouter } from './publish/publish.router.js';
 import { apiNotFound, errorMiddleware, pageNotFound } from './http/error.middleware.js';
-import { requireAdmin } from './auth/admin.guard.js';
+import { keyGuard, undeclaredRoutes } from './auth/key.guard.js';
+import { ADMIN_ROUTE_KEYS } from './auth/route-keys.js';
+import { listRoutePatterns } from './http/route-list.js';
 import { sameOriginGuard } from './http/guards.middleware.js';
 import { securityHeaders } from './http/security.middleware.js';
 import { limitBodyDepth, requireJsonBody } from './http/body.middleware.js';
@@ -30,6 +32,14 @@ export const JSON_BODY_LIMIT = '64kb';
 /** A backup file holds every action and preset: it may be larger than any other request. */
 export const BACKUP_BODY_LIMIT = '4mb';
 
+/** Everything under /api/admin: the session's routes and the console's. */
+export function adminApi(services: Services): express.Router {
+  const admin = express.Router();
+  admin.use('/session', authRouter(services.auth, { simulator: services.health.simulator }));
+  admin.use(adminRouter(services));
+  return admin;
+}
+
 /** Builds the HTTP app. It never listens: the host decides where and when. */
 export function createApp(deps: AppDeps): Express {
   const { services } = deps;
@@ -43,6 +53,15 @@ export function createApp(deps: AppDeps): Express {
     res.json(services.health.status());
   });
 
+  // Every admin route, the session's own included, sits behind one guard that gives it the key
+  // the table declares (server/auth/route-keys.ts); an undeclared route is refused.
+  const admin = adminApi(services);
+  const adminRoutes = listRoutePatterns(admin);
+  const undeclared = undeclaredRoutes(adminRoutes, ADMIN_ROUTE_KEYS);
+  if (undeclared.length > 0)
+    deps.log.error(`Admin routes without a key in route-keys.ts are refused: ${undeclared.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+  const guard = keyGuard(services.auth, ADMIN_ROUTE_KEYS, adminRoutes);
+
   const api = express.Router();
   const allowedHosts = deps.allowedHosts ?? (() => boothHosts(() => services.settings.stored().gallery.public_url));
   // The Host check comes before anything that looks at a session: another site's page resolved
@@ -50,16 +69,15 @@ export function createApp(deps: AppDeps): Express {
   api.use('/admin', hostGuard(allowedHosts));
   api.use(sameOriginGuard);
   api.use(requireJsonBody);
-  // Only a signed-in operator may make the service parse a body as large as a backup.
-  api.use('/admin/backup', requireAdmin(services.auth), express.json({ limit: BACKUP_BODY_LIMIT, strict: true }));
+  // Only the owner's key may make the service parse a body as large as a backup.
+  api.use('/admin/backup', guard, express.json({ limit: BACKUP_BODY_LIMIT, strict: true }));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
   api.use(limitBodyDepth);
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  api.use('/admin/session', authRouter(services.auth, { simulator: services.health.simulator }));
-  api.use('/admin', requireAdmin(services.auth), adminRouter(services));
+  api.use('/admin', guard, admin);
   api.use(
     '/gallery',
     services.guestSessions.middleware(),

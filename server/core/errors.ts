@@ -32,6 +32,13 @@ export class ForbiddenError extends AppError {
   }
 }
 
+/** The session holds the event key (the renter's) and the request needs the owner's. */
+export class OwnerKeyRequiredError extends AppError {
+  constructor(message = "This needs the owner's key: enter the owner PIN", details?: unknown) {
+    super(403, 'owner_key_required', message, details);
+  }
+}
+
 export class NotFoundError extends AppError {
   constructor(message: string, code = 'not_found') {
     super(404, code, message);

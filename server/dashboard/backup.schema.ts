@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ACTION_KINDS } from '../capture/capture.types.js';
-import { settingsSchema } from '../settings/settings.schema.js';
+import { settingsSchema, withPrintLimits } from '../settings/settings.schema.js';
 import { NO_CONTROL_MESSAGE, hasNoControl, hasNoControlButLines } from '../core/util/text.js';
 
 /** A date as Boothdeck writes them (ISO 8601, UTC): shown to people, so nothing else. */
@@ -33,7 +33,8 @@ export const backupSchema = z
     format: z.literal(BACKUP_FORMAT, { error: `must be "${BACKUP_FORMAT}" (this is not a Boothdeck backup)` }),
     version: z.literal(BACKUP_VERSION, { error: `must be ${BACKUP_VERSION} (a backup from another Boothdeck version)` }),
     created_at: isoDate,
-    settings: settingsSchema,
+    // A backup made before the owner's print limits existed gets limits that keep what it allowed.
+    settings: z.preprocess(withPrintLimits, settingsSchema),
     actions: z.array(storedAction).max(100),
     presets: z.array(preset).max(200),
   })

@@ -38,6 +38,7 @@ export const settingsSchema = z.strictObject({
     enable: z.boolean(),
     quota: z.number().int().min(0).max(1000),
     max_copies: z.number().int().min(1).max(20),
+    limits: z.strictObject({ quota: z.number().int().min(0).max(1000), max_copies: z.number().int().min(1).max(20) }),
     printer: z.union([printerName, z.null()]),
     paper: z.union([z.string().regex(/^[\w.@-]{1,64}$/, 'must be a paper size the printer declares'), z.null()]),
     layout: z.enum(['fill', 'fit']),
@@ -65,6 +66,7 @@ export const defaultSettings: Settings = {
     enable: true,
     quota: 5,
     max_copies: 3,
+    limits: { quota: 20, max_copies: 5 },
     printer: null,
     paper: null,
     layout: 'fill',
@@ -80,4 +82,18 @@ export function deepMerge(base: unknown, patch: unknown): unknown {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(patch)) setOwn(out, key, deepMerge(ownValue(base, key), value));
   return out;
+}
+
+/**
+ * Settings saved before the owner's limits existed get limits that keep what they allowed: the
+ * defaults, or the stored quota and copies when those were higher.
+ */
+export function withPrintLimits(stored: unknown): unknown {
+  if (!isObject(stored) || !isObject(stored.print) || stored.print.limits !== undefined) return stored;
+  const { quota, max_copies } = stored.print;
+  const limits = {
+    quota: Math.max(defaultSettings.print.limits.quota, typeof quota === 'number' ? quota : 0),
+    max_copies: Math.max(defaultSettings.print.limits.max_copies, typeof max_copies === 'number' ? max_copies : 0),
+  };
+  return { ...stored, print: { ...stored.print, limits } };
 }

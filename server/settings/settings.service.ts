@@ -5,7 +5,9 @@ import { issuesOf } from '../http/validate.js';
 import type { CaptureRestartService } from '../system/capture-restart.service.js';
 import { Mutex } from '../core/util/mutex.js';
 import type { SettingsRepository } from './settings.repository.js';
-import { deepMerge, defaultSettings, settingsSchema } from './settings.schema.js';
+import { deepMerge, defaultSettings, settingsSchema, withPrintLimits } from './settings.schema.js';
+import { applyPrintLimits, changedFields, checkSettingsKey } from './settings.keys.js';
+import type { AdminKey } from '../contract/session.contract.js';
 import { isObject } from '../core/util/json.js';
 
 export const SETTINGS_KEY = 'console.settings';
@@ -33,8 +35,8 @@ export class SettingsService {
 
   /** The stored settings, completed with defaults for anything added since they were saved. */
   stored(): Settings {
-    const parsed = settingsSchema.safeParse(deepMerge(defaultSettings, this.repository.get(SETTINGS_KEY) ?? {}));
-    return parsed.success ? parsed.data : defaultSettings;
+    const parsed = settingsSchema.safeParse(deepMerge(defaultSettings, withPrintLimits(this.repository.get(SETTINGS_KEY) ?? {})));
+    return parsed.success ? applyPrintLimits(parsed.data, []) : defaultSettings;
   }
 
   /** Reads the delete-button setting from the capture app when it answers; else the last known. */
@@ -60,12 +62,13 @@ export class SettingsService {
     return this.lock.run(() => Promise.resolve());
   }
 
-  update(patch: unknown): Promise<Settings> {
+  /** `key` is the session's (the HTTP route gives it; the service's own callers change any field). */
+  update(patch: unknown, key: AdminKey = 'owner'): Promise<Settings> {
     this.pending++;
-    return this.lock.run(() => this.apply(patch)).finally(() => this.pending--);
+    return this.lock.run(() => this.apply(patch, key)).finally(() => this.pending--);
   }
 
-  private async apply(patch: unknown): Promise<Settings> {
+  private async apply(patch: unknown, key: AdminKey): Promise<Settings> {
     if (!isObject(patch)) throw new ValidationError('Invalid settings: (body): must be an object');
     const current = await this.get();
     // Nothing asked, nothing done: no write, no restart of the capture app.
@@ -75,7 +78,8 @@ export class SettingsService {
       const issues = issuesOf(parsed.error);
       throw new ValidationError(`Invalid settings: ${issues.map((i) => `${i.field}: ${i.message}`).join('; ')}`, { issues });
     }
-    const next = parsed.data;
+    checkSettingsKey(current, parsed.data, key);
+    const next = applyPrintLimits(parsed.data, changedFields(current, parsed.data));
     if (next.gallery.show_delete !== current.gallery.show_delete) {
       const write = await this.capture.updateConfig((config) => ({
         ...config,

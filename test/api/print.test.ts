@@ -138,7 +138,7 @@ describe('POST /api/gallery/photos/{id}/print', () => {
 
   it('never lets 200 simultaneous requests of one session exceed its quota', async () => {
     const [photo] = await eventWithPhotos(t);
-    await savePrintSettings(t, { quota: 37 });
+    await savePrintSettings(t, { quota: 37, limits: { quota: 37, max_copies: 5 } });
     const cookie = await guestCookie(t.app);
     const results = await Promise.all(Array.from({ length: 200 }, () => guestPrint(t.app, cookie, photo!.id, { copies: 1 })));
     const statuses = results.map((r) => r.status);

@@ -9,6 +9,7 @@ import { enLogs } from './en/logs.js';
 import { enBackup } from './en/backup.js';
 import { enPrint } from './en/print.js';
 import { enPublish } from './en/publish.js';
+import { enKeys } from './en/keys.js';
 import type { MessageKey } from './fr.js';
 
 export const en: Record<MessageKey, string> = {
@@ -23,4 +24,5 @@ export const en: Record<MessageKey, string> = {
   ...enHome,
   ...enLogs,
   ...enBackup,
+  ...enKeys,
 };

@@ -9,6 +9,7 @@ import { frLogs } from './fr/logs.js';
 import { frBackup } from './fr/backup.js';
 import { frPrint } from './fr/print.js';
 import { frPublish } from './fr/publish.js';
+import { frKeys } from './fr/keys.js';
 
 /** French is the booth's first language: every key starts here, English must follow it. */
 export const fr = {
@@ -23,6 +24,7 @@ export const fr = {
   ...frHome,
   ...frLogs,
   ...frBackup,
+  ...frKeys,
 } as const;
 
 export type MessageKey = keyof typeof fr;

@@ -36,6 +36,10 @@ export const frErrors = {
   'error.code.relay_resting':
     'Le flash se repose : il a été allumé aussi longtemps que ses limites le permettent. Réessayez dans quelques secondes.',
   'error.code.unauthorized': 'La session a pris fin : déverrouillez de nouveau la console.',
+  'error.code.owner_key_required': 'Cette action demande la clé du propriétaire de la borne : saisissez son code PIN.',
+  'error.code.route_key_undeclared': 'Cette fonction n’est pas encore ouverte : aucune clé ne lui est attribuée.',
+  'error.code.pin_same_as_owner': 'Le code de l’événement doit être différent du code du propriétaire.',
+  'error.code.pin_same_as_event': 'Le code du propriétaire doit être différent du code de l’événement.',
   'error.code.wrong_pin': 'Le code PIN actuel est incorrect.',
   'error.code.rate_limited': 'Trop d’essais. Patientez un instant avant de recommencer.',
   'error.code.not_local': 'Cette opération n’est possible que depuis l’écran de la borne.',
