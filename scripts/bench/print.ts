@@ -53,7 +53,7 @@ async function printerJustChosen(record: RecordFn, cleanups: string[]): Promise<
   const handle = await startBenchService(data, `${data}/capture`, { printer: new FakePrinter() });
   try {
     handle.services.events.create({ name: 'Bench imprimante choisie' });
-    await handle.services.settings.update({ print: { enable: true, quota: 1000, max_copies: 3 } });
+    await handle.services.settings.update({ print: { enable: true, quota: 1000, max_copies: 3, limits: { quota: 1000, max_copies: 5 } } });
     const photo = await handle.simulator?.capture('print');
     if (!photo) throw new Error('the bench needs the simulator');
     while (!handle.services.photoRepository.find(photo.id)) await new Promise((r) => setTimeout(r, 20));

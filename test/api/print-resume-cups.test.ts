@@ -129,7 +129,7 @@ describe('Reprendre l’impression, with the real CUPS', { timeout: 60_000 }, ()
 describe('a printer chosen in the same moment as a print', { timeout: 60_000 }, () => {
   it('takes the print: 201, never 503', async () => {
     const [photo] = await eventWithPhotos(t);
-    await savePrintSettings(t, { quota: 100 });
+    await savePrintSettings(t, { quota: 20 });
     const cookie = await guestCookie(t.app);
     t.services.printWorker.start();
     for (let i = 0; i < 5; i++) {

@@ -126,7 +126,7 @@ describe('a printer just chosen', () => {
     for (let i = 0; i < 10; i++) {
       const chosen = i % 2 === 0 ? 'DNP' : 'Selphy';
       const [saved, guest, operator] = await Promise.all([
-        adminRequest(t, 'put', '/settings').send({ print: { printer: chosen, quota: 100 } }),
+        adminRequest(t, 'put', '/settings').send({ print: { printer: chosen, quota: 20 } }),
         guestPrint(t.app, cookie, photo!.id, { copies: 1 }),
         adminRequest(t, 'post', `/photos/${photo!.id}/print`).send({ copies: 1 }),
       ]);
