@@ -22,6 +22,7 @@ import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
 import { PosterStore } from './photos/poster.store.js';
 import { configureImageDecoding } from './media/image-decoder.js';
+import { createBackgroundMedia, type BackgroundMedia } from './media/background-resize.js';
 import { PhotoMedia } from './photos/photo-media.js';
 import { mediaVersion } from './photos/media-version.js';
 import type { VideoFramePort } from './media/video-frame.port.js';
@@ -64,6 +65,8 @@ export interface Ports {
   log: Logger;
   /** The remote the online galleries go to; rclone through `system` unless given. */
   rclone?: RclonePort;
+  /** Media work made below the capture app (low-priority worker processes) unless given. */
+  background?: BackgroundMedia;
 }
 
 export interface ServiceOptions {
@@ -113,6 +116,8 @@ export interface Services {
   thumbnails: ThumbnailStore;
   /** Videos' posters (a frame of each). */
   posters: PosterStore;
+  /** Thumbnails made ahead and posters, in worker processes below the capture app; closed by the host. */
+  background: BackgroundMedia;
   /** Thumbnails made at indexing; started by the host. */
   thumbnailQueue: ThumbnailQueue;
   indexer: PhotoIndexer;
@@ -167,8 +172,9 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const events = new EventService(eventRepository, ports.clock, hub);
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
   configureImageDecoding();
-  const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'), ports.clock);
-  const posters = new PosterStore(path.join(options.dataDir, 'posters'), ports.videoFrames, ports.clock, ports.log);
+  const background = ports.background ?? createBackgroundMedia({ clock: ports.clock, log: ports.log });
+  const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'), ports.clock, background.resize);
+  const posters = new PosterStore(path.join(options.dataDir, 'posters'), ports.videoFrames, ports.clock, ports.log, background.resize);
   const media = new PhotoMedia(ports.capture, thumbnails, posters, options.captureDataDir, (id) => {
     const row = photoRepository.find(id);
     return row ? mediaVersion(row) : undefined;
@@ -291,6 +297,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     photoRepository,
     thumbnails,
     posters,
+    background,
     thumbnailQueue,
     indexer,
     photoSync,
