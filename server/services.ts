@@ -244,7 +244,16 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     ports.log,
     path.join(options.dataDir, 'print-spool'),
     { job: (row) => print.publishJob(row), printer: (status) => print.publishPrinter(status) },
-    { ...defaultWorkerOptions, ...options.print },
+    {
+      ...defaultWorkerOptions,
+      // The printer is asked every 2 s only while someone reads its state: a console open, guests
+      // in a gallery that prints, a job under way; at rest, twice a minute (issue 36).
+      watchAttentive: () =>
+        hub.listenerCount('admin') > 0 ||
+        (hub.listenerCount('gallery') > 0 && settings.stored().print.enable) ||
+        printRepository.next() !== undefined,
+      ...options.print,
+    },
   );
   print.attach(printWorker);
   const dashboard = new DashboardService({

@@ -22,7 +22,16 @@ export interface BackgroundMediaOptions {
   /** Board readings (pressure file, throttling); the real ones unless given. */
   load?: Partial<Omit<BoardLoadOptions, 'now'>>;
   idleExitMs?: number;
+  /**
+   * Where the work runs. Built (dist: `npm start`, the kiosk, the bench's service), in worker
+   * processes. From sources (vitest, services the bench starts in its own process), in-process
+   * unless asked: a test's timing is then the code's, not a low-priority process's on a busy
+   * machine, and no test starts processes it does not check. The pool's own tests ask for them.
+   */
+  workers?: 'processes' | 'in-process';
 }
+
+const built = import.meta.url.endsWith('.js');
 
 /**
  * A resize in a background worker, failing as resizeBounded does: any refusal of the file, or a
@@ -30,7 +39,10 @@ export interface BackgroundMediaOptions {
  */
 export function createBackgroundMedia(options: BackgroundMediaOptions): BackgroundMedia {
   const pool = new BackgroundPool({
-    entry: resolveWorkerEntry(import.meta.url, 'background.worker'),
+    entry:
+      (options.workers ?? (built ? 'processes' : 'in-process')) === 'processes'
+        ? resolveWorkerEntry(import.meta.url, 'background.worker')
+        : undefined,
     inline: async () => (await import('./background-tasks.js')).mediaTasks(),
     load: new BoardLoad({ ...options.load, now: () => options.clock.monotonic() }),
     clock: options.clock,

@@ -42,7 +42,13 @@ function testPool(pressureText = calm, max = 2): BackgroundPool {
   const pool = new BackgroundPool({
     entry,
     inline: () => Promise.reject(new Error('the test worker always runs in a process')),
-    load: new BoardLoad({ pressureFile: pressure(pressureText), throttledFile: path.join(dir, 'none'), cores: 4, max, now: () => clock.monotonic() }),
+    load: new BoardLoad({
+      pressureFile: pressure(pressureText),
+      throttledFile: path.join(dir, 'none'),
+      cores: 4,
+      max,
+      now: () => clock.monotonic(),
+    }),
     clock,
     log: createRecordingLogger(),
   });
@@ -56,9 +62,11 @@ const threadNices = (pid: number): number[] =>
 
 describe('background workers run below everything else', () => {
   it('makes a thumbnail in a worker whose every thread is at nice 19, SCHED_IDLE where chrt exists', async () => {
-    const media = createBackgroundMedia({ clock, log: createRecordingLogger() });
+    const media = createBackgroundMedia({ clock, log: createRecordingLogger(), workers: 'processes' });
     pools.push(media.pool);
-    const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#c84' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#c84' } })
+      .jpeg()
+      .toBuffer();
 
     const thumb = await media.resize(jpeg, { edge: 480, format: 'webp', quality: 72 });
 
@@ -73,12 +81,15 @@ describe('background workers run below everything else', () => {
     expect(readSchedulingOf(process.pid)?.nice).toBe(os.getPriority(0));
   });
 
-  it('refuses a file that is no picture as unreadable, from the worker as in-process', async () => {
-    const media = createBackgroundMedia({ clock, log: createRecordingLogger() });
-    pools.push(media.pool);
-    await expect(media.resize(Buffer.from('not an image at all'), { edge: 480, format: 'webp', quality: 72 })).rejects.toBeInstanceOf(
-      UnreadableMediaError,
-    );
+  it('refuses a file that is no picture as unreadable, from a worker as in-process', async () => {
+    for (const workers of ['processes', 'in-process'] as const) {
+      const media = createBackgroundMedia({ clock, log: createRecordingLogger(), workers });
+      pools.push(media.pool);
+      await expect(media.resize(Buffer.from('not an image at all'), { edge: 480, format: 'webp', quality: 72 })).rejects.toBeInstanceOf(
+        UnreadableMediaError,
+      );
+      expect(media.pool.pids()).toHaveLength(workers === 'processes' ? 1 : 0);
+    }
   });
 });
 
@@ -156,10 +167,20 @@ describe('the board’s load', () => {
 
   it('falls back on the load average per core without pressure information', () => {
     let loadAverage = 0.4;
-    const load = new BoardLoad({ pressureFile: path.join(dir, 'missing'), cores: 2, loadAverage: () => loadAverage, now: () => clock.monotonic() });
+    const load = new BoardLoad({
+      pressureFile: path.join(dir, 'missing'),
+      cores: 2,
+      loadAverage: () => loadAverage,
+      now: () => clock.monotonic(),
+    });
     expect(load.limit()).toBe(2);
     loadAverage = 1.8;
-    const later = new BoardLoad({ pressureFile: path.join(dir, 'missing'), cores: 2, loadAverage: () => loadAverage, now: () => clock.monotonic() });
+    const later = new BoardLoad({
+      pressureFile: path.join(dir, 'missing'),
+      cores: 2,
+      loadAverage: () => loadAverage,
+      now: () => clock.monotonic(),
+    });
     expect(later.limit()).toBe(1);
   });
 });
