@@ -246,12 +246,10 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     { job: (row) => print.publishJob(row), printer: (status) => print.publishPrinter(status) },
     {
       ...defaultWorkerOptions,
-      // The printer is asked every 2 s only while someone reads its state: a console open, guests
-      // in a gallery that prints, a job under way; at rest, twice a minute (issue 36).
-      watchAttentive: () =>
-        hub.listenerCount('admin') > 0 ||
-        (hub.listenerCount('gallery') > 0 && settings.stored().print.enable) ||
-        printRepository.next() !== undefined,
+      // The printer is asked every 2 s only while someone may read its state: a browser holding a
+      // live stream (a console, a guest's gallery), a job under way; at rest, twice a minute (issue
+      // 36). Browsers' streams are counted by their slots: the hub also has listeners of its own.
+      watchAttentive: () => hub.slots.open > 0 || printRepository.next() !== undefined,
       ...options.print,
     },
   );

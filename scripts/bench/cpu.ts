@@ -94,7 +94,9 @@ export interface CpuLimit {
  * then `systemd-run --user --scope -p CPUQuota=30% npm start` is the way (docs/bench.md).
  */
 export function limitCpu(pid: number, percent: number): CpuLimit | undefined {
-  const period = 100_000;
+  // A short period: a Pi's core is slower at every step, not a fast core stopped for 70 ms of
+  // every 100 (the default period would add such stalls to every request).
+  const period = 10_000;
   const quota = Math.round((period * percent) / 100);
   const attempts: [string, string, (dir: string) => void][] = [
     ['/sys/fs/cgroup', 'cgroup v2 cpu.max', (dir) => writeFileSync(path.join(dir, 'cpu.max'), `${quota} ${period}`)],

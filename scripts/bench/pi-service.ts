@@ -1,3 +1,7 @@
+import type * as Hardware from '../../native/hardware.js';
+import type * as Config from '../../server/config.js';
+import type * as Logger from '../../server/core/logger.js';
+import type * as Service from '../../server/service.js';
 import { FakePrinter } from '../../server/print/printer.fake.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
 import { BENCH_PIN } from './setup.js';
@@ -10,10 +14,10 @@ import { BENCH_PIN } from './setup.js';
 const [dataDir, photos] = process.argv.slice(2);
 /** The built module of a source file: what `npm start` runs (worker processes included). */
 const built = <T>(source: string): Promise<T> => import(new URL(`../../dist/node/${source}`, import.meta.url).href) as Promise<T>;
-const { createFakeHardware } = await built<typeof import('../../native/hardware.js')>('native/hardware.js');
-const { loadConfig } = await built<typeof import('../../server/config.js')>('server/config.js');
-const { createRecordingLogger } = await built<typeof import('../../server/core/logger.js')>('server/core/logger.js');
-const { startService } = await built<typeof import('../../server/service.js')>('server/service.js');
+const { createFakeHardware } = await built<typeof Hardware>('native/hardware.js');
+const { loadConfig } = await built<typeof Config>('server/config.js');
+const { createRecordingLogger } = await built<typeof Logger>('server/core/logger.js');
+const { startService } = await built<typeof Service>('server/service.js');
 const config = loadConfig({
   BOOTHDECK_PORT: '0',
   BOOTHDECK_HOST: '127.0.0.1',

@@ -14,7 +14,8 @@ export function mediaTasks(): TaskHandlers {
     resize: async (raw) => {
       const task = raw as ResizeTask;
       // The channel's serialization hands bytes over as a plain Uint8Array.
-      const input = typeof task.input === 'string' ? task.input : Buffer.from(task.input.buffer, task.input.byteOffset, task.input.byteLength);
+      const input =
+        typeof task.input === 'string' ? task.input : Buffer.from(task.input.buffer, task.input.byteOffset, task.input.byteLength);
       return resizeBounded(input, task.options);
     },
   };
