@@ -1,9 +1,10 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
 import { defaultWatchOptions, PrinterWatch } from '../../server/print/printer-watch.js';
 import { FakePrinter } from '../../server/print/printer.fake.js';
+import { startSimApp } from '../support/sim-app.js';
 
 /** A watch on a fake printer and a fake clock, read by someone while `watched.now` is true. */
 async function restingWatch(): Promise<{ clock: FakeClock; printer: FakePrinter; watch: PrinterWatch; watched: { now: boolean } }> {
@@ -85,5 +86,30 @@ describe('the printer watch at rest', () => {
     await pass(clock, 10_000);
     expect(printer.listed - before).toBe(5);
     watch.stop();
+  });
+});
+
+describe('who counts as reading the printer’s state, as the service is composed', () => {
+  it('a browser holding a live stream or a job under way, not the service’s own listeners', async () => {
+    const printer = new FakePrinter();
+    const t = await startSimApp({ printer, print: { watchMs: 20 } });
+    try {
+      t.services.printWorker.start();
+      const listedOver = async (ms: number): Promise<number> => {
+        const before = printer.listed;
+        await sleep(ms);
+        return printer.listed - before;
+      };
+      await sleep(100);
+      // The hub has listeners of its own (the online gallery's): no browser, no job, the watch rests.
+      expect(t.services.hub.listenerCount('admin')).toBeGreaterThan(0);
+      expect(await listedOver(400)).toBeLessThanOrEqual(1);
+      const release = t.services.hub.slots.acquire('192.168.4.20', false);
+      t.services.printWorker.printerStatus();
+      expect(await listedOver(400)).toBeGreaterThanOrEqual(5);
+      release();
+    } finally {
+      await t.close();
+    }
   });
 });
