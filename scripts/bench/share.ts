@@ -99,6 +99,9 @@ export async function shareOfTheBoard(
       'printed only',
       true,
     );
+    // Every thumbnail made (the workers run only on what the machine leaves idle), then quiet.
+    for (const deadline = performance.now() + 600_000; thumbnailsIn(data) < CAMERA_PHOTOS && performance.now() < deadline;)
+      await sleep(500);
     await settle(service.pid);
     const thumbs = thumbnailsIn(data);
     const made = cpuOf(service.pid);
