@@ -74,7 +74,8 @@ export async function shareOfTheBoard(
   const data = tempDir('share-data');
   const empty = tempDir('share-empty');
   const served = tempDir('share-served');
-  cleanups.push(capture, data, empty, served);
+  const emptyCapture = tempDir('share-empty-capture');
+  cleanups.push(capture, data, empty, served, emptyCapture);
   console.log(`Seeding ${CAMERA_PHOTOS} camera-sized photos for an evening…`);
   const { start } = await seedCaptureFolder(capture, CAMERA_PHOTOS, 1, undefined, CAMERA_PHOTOS);
   seedEvents(data, 1, start);
@@ -87,7 +88,7 @@ export async function shareOfTheBoard(
   const dav = await startWebdav(served);
   try {
     // What a start costs without photos, then with the event to index.
-    const bare = await startServiceProcess(empty, tempDir('share-empty-capture'), 0);
+    const bare = await startServiceProcess(empty, emptyCapture, 0);
     await settle(bare.pid);
     const bareCpu = cpuOf(bare.pid).main;
     await bare.stop();
