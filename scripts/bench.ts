@@ -15,6 +15,7 @@ import { DESKTOP, PHONE, describeScreen, firstScreen, warmFirstScreen } from './
 import { startServiceProcess } from './bench/service-process.js';
 import { launchBenchBrowser } from './bench/browser.js';
 import { publishThroughput } from './bench/publish.js';
+import { shareOfTheBoard } from './bench/share.js';
 
 interface Row {
   measure: string;
@@ -282,6 +283,7 @@ async function main(): Promise<void> {
     ['ring', () => ringUnderLoad(record, cleanups)],
     ['start100k', bigStart],
     ['publish', () => publishThroughput(record, cleanups)],
+    ['share', () => shareOfTheBoard(record, cleanups, launchBrowser, existsSync(executablePath))],
   ];
   try {
     // --only-load: the gallery load measure alone, to work on it.

@@ -144,9 +144,10 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         system: overrides.system ?? createExecSystem(),
         hardware,
         printer: overrides.printer ?? new CupsPrinter(createExecSystem()),
-        videoFrames: overrides.videoFrames ?? new FfmpegVideoFrames(createExecSystem()),
+        // Video frames and uploads run below the capture app (nice 19), as the background workers do.
+        videoFrames: overrides.videoFrames ?? new FfmpegVideoFrames(createExecSystem({ priority: 'background' })),
         // rclone runs for real even when the tests record the other commands.
-        rclone: overrides.rclone ?? new RcloneProcess(createExecSystem(), path.join(config.dataDir, 'publish')),
+        rclone: overrides.rclone ?? new RcloneProcess(createExecSystem({ priority: 'background' }), path.join(config.dataDir, 'publish')),
         log,
       },
       {
@@ -187,6 +188,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         }),
     );
     port = (server.address() as AddressInfo).port;
+    cleanup.push(() => services.background.pool.close());
     services.thumbnailQueue.start();
     cleanup.push(() => services.thumbnailQueue.stop());
     services.photoSync.start();

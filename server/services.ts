@@ -22,6 +22,7 @@ import { PhotoSync } from './photos/photo-sync.js';
 import { ThumbnailStore } from './photos/thumbnail.store.js';
 import { PosterStore } from './photos/poster.store.js';
 import { configureImageDecoding } from './media/image-decoder.js';
+import { createBackgroundMedia, type BackgroundMedia } from './media/background-resize.js';
 import { PhotoMedia } from './photos/photo-media.js';
 import { mediaVersion } from './photos/media-version.js';
 import type { VideoFramePort } from './media/video-frame.port.js';
@@ -65,6 +66,8 @@ export interface Ports {
   log: Logger;
   /** The remote the online galleries go to; rclone through `system` unless given. */
   rclone?: RclonePort;
+  /** Media work made below the capture app (low-priority worker processes) unless given. */
+  background?: BackgroundMedia;
 }
 
 export interface ServiceOptions {
@@ -114,6 +117,8 @@ export interface Services {
   thumbnails: ThumbnailStore;
   /** Videos' posters (a frame of each). */
   posters: PosterStore;
+  /** Thumbnails made ahead and posters, in worker processes below the capture app; closed by the host. */
+  background: BackgroundMedia;
   /** Thumbnails made at indexing; started by the host. */
   thumbnailQueue: ThumbnailQueue;
   indexer: PhotoIndexer;
@@ -169,8 +174,9 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const events = new EventService(eventRepository, ports.clock, hub);
   const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
   configureImageDecoding();
-  const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'), ports.clock);
-  const posters = new PosterStore(path.join(options.dataDir, 'posters'), ports.videoFrames, ports.clock, ports.log);
+  const background = ports.background ?? createBackgroundMedia({ clock: ports.clock, log: ports.log });
+  const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'), ports.clock, background.resize);
+  const posters = new PosterStore(path.join(options.dataDir, 'posters'), ports.videoFrames, ports.clock, ports.log, background.resize);
   const media = new PhotoMedia(ports.capture, thumbnails, posters, options.captureDataDir, (id) => {
     const row = photoRepository.find(id);
     return row ? mediaVersion(row) : undefined;
@@ -240,7 +246,14 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     ports.log,
     path.join(options.dataDir, 'print-spool'),
     { job: (row) => print.publishJob(row), printer: (status) => print.publishPrinter(status) },
-    { ...defaultWorkerOptions, ...options.print },
+    {
+      ...defaultWorkerOptions,
+      // The printer is asked every 2 s only while someone may read its state: a browser holding a
+      // live stream (a console, a guest's gallery), a job under way; at rest, twice a minute (issue
+      // 36). Browsers' streams are counted by their slots: the hub also has listeners of its own.
+      watchAttentive: () => hub.slots.open > 0 || printRepository.next() !== undefined,
+      ...options.print,
+    },
   );
   print.attach(printWorker);
   // A printer, paper or policy just saved is read at once; prints meanwhile wait for that reading.
@@ -296,6 +309,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     photoRepository,
     thumbnails,
     posters,
+    background,
     thumbnailQueue,
     indexer,
     photoSync,

@@ -53,7 +53,13 @@ async function signIn(url: string): Promise<string> {
  * from the bench's process would otherwise share the service's event loop), on the simulator with
  * no photos of its own. Resolves once its start rescan has indexed `expectedCount` photos.
  */
-export async function startServiceProcess(dataDir: string, captureDataDir: string, expectedCount: number): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  dataDir: string,
+  captureDataDir: string,
+  expectedCount: number,
+  /** A capture app of its own (the share bench's, in another process) instead of the bundled simulator. */
+  options: { captureUrl?: string } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [ENTRY], {
@@ -64,7 +70,7 @@ export async function startServiceProcess(dataDir: string, captureDataDir: strin
       BOOTHDECK_PORT: String(port),
       BOOTHDECK_HOST: '127.0.0.1',
       BOOTHDECK_DATA_DIR: dataDir,
-      BOOTHDECK_CAPTURE_URL: 'simulator',
+      BOOTHDECK_CAPTURE_URL: options.captureUrl ?? 'simulator',
       BOOTHDECK_CAPTURE_DATA_DIR: captureDataDir,
       BOOTHDECK_ADMIN_PIN: BENCH_PIN,
       BOOTHDECK_HARDWARE: 'fake',

@@ -9,6 +9,7 @@ import { Mutex } from '../core/util/mutex.js';
 import type { VideoFramePort } from '../media/video-frame.port.js';
 import { DerivedFiles } from './derived-files.js';
 import { resizeBounded } from '../media/image-decoder.js';
+import type { Resize } from '../media/background-resize.js';
 
 /** As large as the capture app's own previews: what the lightbox shows before the video plays. */
 const POSTER_EDGE = 1200;
@@ -42,6 +43,8 @@ export class PosterStore {
     private readonly frames: VideoFramePort,
     private readonly clock: Clock,
     private readonly log: Logger,
+    /** Where the frame is scaled: below the capture app (background-resize.ts). */
+    private readonly resize: Resize = resizeBounded,
   ) {
     this.files = new DerivedFiles(dir, 'jpg');
   }
@@ -95,7 +98,7 @@ export class PosterStore {
         } else this.noteFailure(key, `no frame could be read from video ${id}`);
         return null;
       }
-      const poster = await resizeBounded(frame, { edge: POSTER_EDGE, format: 'jpeg', quality: 82 });
+      const poster = await this.resize(frame, { edge: POSTER_EDGE, format: 'jpeg', quality: 82 });
       if (!wanted()) return null;
       await writeFileAtomic(file, poster);
       return file;

@@ -7,6 +7,7 @@ import { ByteCache } from '../core/util/byte-cache.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import { DerivedFiles } from './derived-files.js';
 import { UnreadableMediaError, resizeBounded } from '../media/image-decoder.js';
+import type { Resize } from '../media/background-resize.js';
 
 const EDGE_PX = 480;
 const QUALITY = 72;
@@ -74,6 +75,8 @@ export class ThumbnailStore {
   constructor(
     dir: string,
     private readonly clock: Clock,
+    /** Where thumbnails made ahead are drawn: below the capture app (background-resize.ts); a guest's own request stays here. */
+    private readonly background: Resize = resizeBounded,
   ) {
     this.files = new DerivedFiles(dir, 'webp');
   }
@@ -120,7 +123,8 @@ export class ThumbnailStore {
     const work = this.slot(ticket, async () => {
       let data: Buffer;
       try {
-        data = await resizeBounded(await source(), { edge: EDGE_PX, format: 'webp', quality: QUALITY, effort: EFFORT });
+        const resize = ticket.priority === 'request' ? resizeBounded : this.background;
+        data = await resize(await source(), { edge: EDGE_PX, format: 'webp', quality: QUALITY, effort: EFFORT });
       } catch (err) {
         // The source's own refusal or the decoder's (every failure of resizeBounded is one).
         if (err instanceof UnreadableMediaError) this.noteUnreadable(key);

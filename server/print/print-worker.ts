@@ -23,6 +23,8 @@ export interface PrintWorkerOptions {
   maxFileBytes: number;
   /** How often the printer is watched while nothing prints (a pause shows within this). */
   watchMs: number;
+  /** Whether anyone reads the printer's state; the watch rests (PrinterWatch.restEveryMs) while not. */
+  watchAttentive?: () => boolean;
 }
 
 export const defaultWorkerOptions: PrintWorkerOptions = { pollMs: 1000, pausePollMs: 3000, maxFileBytes: 64 * 1024 * 1024, watchMs: 2000 };
@@ -76,6 +78,7 @@ export class PrintWorker {
     this.watch = new PrinterWatch(printer, jobSettings, clock, log, (status) => events.printer(status), {
       ...defaultWatchOptions,
       everyMs: options.watchMs,
+      attentive: options.watchAttentive,
     });
   }
 
@@ -96,6 +99,7 @@ export class PrintWorker {
   /** Asks the worker to look at the queue (a job was added, retried, or the settings changed). */
   kick(): void {
     if (this.stopped) return;
+    this.watch.attend();
     if (this.running) {
       this.again = true;
       this.wake?.();

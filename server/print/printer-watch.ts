@@ -10,9 +10,13 @@ export interface PrinterWatchOptions {
   everyMs: number;
   /** Paper sizes and supply levels change slowly: asked this often at most. */
   detailsEveryMs: number;
+  /** How often while no one reads the state (attentive() false): at rest, the booth polls almost nothing. */
+  restEveryMs?: number;
+  /** Whether anyone reads the printer's state now (a console or gallery open, a job queued); always, unless given. */
+  attentive?: () => boolean;
 }
 
-export const defaultWatchOptions: PrinterWatchOptions = { everyMs: 2000, detailsEveryMs: 30_000 };
+export const defaultWatchOptions: PrinterWatchOptions = { everyMs: 2000, detailsEveryMs: 30_000, restEveryMs: 30_000 };
 
 /** What is known of a printer before CUPS has answered once. */
 export const UNKNOWN_PRINTER: PrinterStatus = {
@@ -47,6 +51,9 @@ export class PrinterWatch {
   private readGeneration = -1;
   private timer: TimerHandle | undefined;
   private running = false;
+  /** The next question is a resting one (restEveryMs away): someone who starts reading brings it forward. */
+  private resting = false;
+  private ticking = false;
   private readonly details = new Map<string, { at: number; value: PrinterDetails }>();
 
   constructor(
@@ -71,17 +78,32 @@ export class PrinterWatch {
   }
 
   private async tick(): Promise<void> {
+    this.ticking = true;
     try {
       await this.refresh();
     } catch (err) {
       this.log.warn(`Reading the printer’s state failed; trying again shortly: ${String(err)}`);
+    } finally {
+      this.ticking = false;
     }
     if (!this.running) return;
-    this.timer = this.clock.setTimeout(() => void this.tick(), this.options.everyMs);
+    this.resting = this.options.attentive?.() === false;
+    const every = this.resting ? (this.options.restEveryMs ?? this.options.everyMs) : this.options.everyMs;
+    this.timer = this.clock.setTimeout(() => void this.tick(), every);
   }
 
-  /** The printer as last seen. */
+  /** Someone reads the printer's state again (a job queued, a page asked for it): a resting watch asks now. */
+  attend(): void {
+    if (!this.running || !this.resting || this.ticking) return;
+    this.resting = false;
+    if (this.timer) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    void this.tick();
+  }
+
+  /** The printer as last seen; reading it wakes a resting watch. */
   status(): PrinterStatus {
+    this.attend();
     return this.last;
   }
 

@@ -1,4 +1,5 @@
 import { execFile, type ExecFileException } from 'node:child_process';
+import { lowerChild } from './child-priority.js';
 import { childEnvironment } from './child-env.js';
 import { isAllowedCommand, type CommandResult, type RunOptions, type SystemCommand, type SystemPort } from './system.port.js';
 
@@ -12,13 +13,17 @@ function exitCodeOf(error: ExecFileException): number {
   return error.killed ? 124 : 1;
 }
 
-/** Runs allowed programs with execFile (never a shell), with a deadline and only an allowlisted environment. */
-export function createExecSystem(): SystemPort {
+/**
+ * Runs allowed programs with execFile (never a shell), with a deadline and only an allowlisted
+ * environment. `defaults` apply to every run (a port given to background work runs all its
+ * programs at background priority).
+ */
+export function createExecSystem(defaults: Pick<RunOptions, 'priority'> = {}): SystemPort {
   return {
     run(command: SystemCommand, args: readonly string[], options: RunOptions = {}): Promise<CommandResult> {
       if (!isAllowedCommand(command)) return Promise.reject(new Error(`Command not allowed: ${String(command)}`));
       return new Promise((resolve) => {
-        execFile(
+        const child = execFile(
           command,
           [...args],
           {
@@ -33,6 +38,7 @@ export function createExecSystem(): SystemPort {
             resolve({ code, stdout, stderr: stderr || error.message });
           },
         );
+        if ((options.priority ?? defaults.priority) === 'background') lowerChild(child.pid);
       });
     },
   };

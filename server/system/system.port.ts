@@ -26,6 +26,11 @@ export interface CommandResult {
 export interface RunOptions {
   env?: Record<string, string>;
   timeoutMs?: number;
+  /**
+   * 'background': the program runs below the capture app (nice 19, set on its pid as it starts):
+   * uploads and video frames, never what a guest or the operator waits on.
+   */
+  priority?: 'background';
 }
 
 /** System commands as argv arrays: no shell, no string ever parsed into a command line. */

@@ -25,7 +25,8 @@ let t: SimApp;
 let printer: FakePrinter;
 beforeEach(async () => {
   printer = new FakePrinter();
-  t = await startSimApp({ printer });
+  // Someone watches throughout (a console open): the watch at rest is printer-watch-rest.test.ts's.
+  t = await startSimApp({ printer, print: { watchAttentive: () => true } });
 });
 afterEach(async () => {
   await t.close();

@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+
+/** The lowest CPU priority a process can give itself without privileges. */
+export const BACKGROUND_NICE = 19;
+
+/** What a background process managed to lower; a machine that refuses one keeps the others. */
+export interface LoweredPriority {
+  nice: boolean;
+  /** SCHED_IDLE: runs only on a processor nothing else wants. */
+  idleScheduling: boolean;
+  /** The idle I/O class: reads only when no one else waits for the disk. */
+  idleIo: boolean;
+}
+
+/**
+ * Only the machine's programs, no service variable: the tools below need nothing else, and
+ * nothing of Boothdeck's configuration reaches them.
+ */
+const TOOL_ENV = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LC_ALL: 'C' };
+
+/** Every thread of this process: Linux sets nice and I/O priority per thread, not per process. */
+function ownThreads(): number[] {
+  try {
+    return readdirSync('/proc/self/task').map(Number).filter(Number.isInteger);
+  } catch {
+    return [process.pid];
+  }
+}
+
+/** Runs a util-linux tool with fixed arguments (only numbers of this process); false when it is missing or refused. */
+function tool(command: 'chrt' | 'ionice', args: string[]): Promise<boolean> {
+  return new Promise((resolve) => {
+    execFile(command, args, { shell: false, timeout: 5000, env: TOOL_ENV }, (error) => resolve(!error));
+  });
+}
+
+/**
+ * Lowers this whole process below everything else on the board: nice 19 on each of its threads
+ * (threads started afterwards inherit it), SCHED_IDLE on all of them (`chrt --idle -a -p 0`),
+ * and the idle I/O class (`ionice -c 3`). Each falls back quietly where the system refuses it (no
+ * util-linux, a container's seccomp): nice alone already leaves the capture app 98 % of a
+ * shared core. Called by a worker on itself, before it loads any work.
+ */
+export async function lowerOwnPriority(): Promise<LoweredPriority> {
+  const threads = ownThreads();
+  let nice = true;
+  for (const tid of threads) {
+    try {
+      os.setPriority(tid, BACKGROUND_NICE);
+    } catch {
+      nice = false;
+    }
+  }
+  const pid = String(process.pid);
+  const [idleScheduling, idleIo] = await Promise.all([
+    tool('chrt', ['--idle', '--all-tasks', '--pid', '0', pid]),
+    tool('ionice', ['-c', '3', '-p', ...threads.map(String)]),
+  ]);
+  return { nice, idleScheduling, idleIo };
+}
+
+/** A process's nice value and scheduling policy as the kernel reports them (/proc/<pid>/stat), or undefined. */
+export function readSchedulingOf(pid: number): { nice: number; policy: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: fields are counted after its last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields 19 (nice) and 41 (policy) of proc(5), counted from 1 with pid and comm as 1 and 2.
+    return { nice: Number(fields[19 - 3]), policy: Number(fields[41 - 3]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** SCHED_IDLE's number in /proc/<pid>/stat's policy field. */
+export const SCHED_IDLE = 5;

@@ -1,0 +1,186 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import sharp from 'sharp';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { BackgroundPool } from '../../server/core/background/background-pool.js';
+import { BackgroundTaskError, WORKER_CRASHED } from '../../server/core/background/background.protocol.js';
+import { BoardLoad, parseCpuPressure } from '../../server/core/background/board-load.js';
+import { readSchedulingOf, SCHED_IDLE } from '../../server/core/background/own-priority.js';
+import { resolveWorkerEntry } from '../../server/core/background/worker-entry.js';
+import { createSystemClock } from '../../server/core/clock/clock.system.js';
+import { createRecordingLogger } from '../../server/core/logger.js';
+import { createBackgroundMedia } from '../../server/media/background-resize.js';
+import { UnreadableMediaError } from '../../server/media/image-decoder.js';
+
+const clock = createSystemClock();
+const calm = 'some avg10=1.50 avg60=0.80 avg300=0.40 total=123\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n';
+const busy = 'some avg10=48.20 avg60=30.00 avg300=12.00 total=456\nfull avg10=3.00 avg60=1.00 avg300=0.50 total=7\n';
+
+let dir: string;
+let pools: BackgroundPool[];
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'background-pool-'));
+  pools = [];
+});
+afterEach(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A pressure file the test writes, as /proc/pressure/cpu reads. */
+const pressure = (text: string): string => {
+  const file = path.join(dir, 'cpu-pressure');
+  writeFileSync(file, text);
+  return file;
+};
+
+/** A pool of the test worker (test/support/background-test.worker.ts), on a board as calm or busy as `pressureText`. */
+function testPool(pressureText = calm, max = 2): BackgroundPool {
+  const entry = resolveWorkerEntry(new URL('../support/here', import.meta.url).href, 'background-test.worker');
+  const pool = new BackgroundPool({
+    entry,
+    inline: () => Promise.reject(new Error('the test worker always runs in a process')),
+    load: new BoardLoad({
+      pressureFile: pressure(pressureText),
+      throttledFile: path.join(dir, 'none'),
+      cores: 4,
+      max,
+      now: () => clock.monotonic(),
+    }),
+    clock,
+    log: createRecordingLogger(),
+  });
+  pools.push(pool);
+  return pool;
+}
+
+/** Nice of every thread of a process: Linux keeps one per thread. */
+const threadNices = (pid: number): number[] =>
+  readdirSync(`/proc/${pid}/task`).map((tid) => readSchedulingOf(Number(tid))?.nice ?? Number.NaN);
+
+describe('background workers run below everything else', () => {
+  it('makes a thumbnail in a worker whose every thread is at nice 19, SCHED_IDLE where chrt exists', async () => {
+    const media = createBackgroundMedia({ clock, log: createRecordingLogger(), workers: 'processes' });
+    pools.push(media.pool);
+    const jpeg = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#c84' } })
+      .jpeg()
+      .toBuffer();
+
+    const thumb = await media.resize(jpeg, { edge: 480, format: 'webp', quality: 72 });
+
+    expect((await sharp(thumb).metadata()).width).toBe(480);
+    const [pid] = media.pool.pids();
+    expect(pid).toBeDefined();
+    expect(pid).not.toBe(process.pid);
+    expect(readSchedulingOf(pid as number)?.nice).toBe(19);
+    expect(new Set(threadNices(pid as number))).toEqual(new Set([19]));
+    if (spawnSync('chrt', ['--version']).status === 0) expect(readSchedulingOf(pid as number)?.policy).toBe(SCHED_IDLE);
+    // The service itself keeps its own priority.
+    expect(readSchedulingOf(process.pid)?.nice).toBe(os.getPriority(0));
+  });
+
+  it('refuses a file that is no picture as unreadable, from a worker as in-process', async () => {
+    for (const workers of ['processes', 'in-process'] as const) {
+      const media = createBackgroundMedia({ clock, log: createRecordingLogger(), workers });
+      pools.push(media.pool);
+      await expect(media.resize(Buffer.from('not an image at all'), { edge: 480, format: 'webp', quality: 72 })).rejects.toBeInstanceOf(
+        UnreadableMediaError,
+      );
+      expect(media.pool.pids()).toHaveLength(workers === 'processes' ? 1 : 0);
+    }
+  });
+});
+
+describe('work goes on when a worker dies', () => {
+  it('gives a task whose worker died a second worker', async () => {
+    const pool = testPool();
+    await expect(pool.run('crashOnce', { marker: path.join(dir, 'crashed') })).resolves.toBe('made on the second try');
+  });
+
+  it('gives up a task that takes down two workers, and runs the next one', async () => {
+    const pool = testPool();
+    const failed = await pool.run('crash', {}).catch((err: unknown) => err);
+    expect(failed).toBeInstanceOf(BackgroundTaskError);
+    expect((failed as BackgroundTaskError).errorName).toBe(WORKER_CRASHED);
+    await expect(pool.run('pid', {})).resolves.toEqual(expect.any(Number));
+  });
+
+  it('starts a new worker after one was killed from outside while idle', async () => {
+    const pool = testPool();
+    const first = await pool.run<number>('pid', {});
+    const gone = new Promise<void>((resolve) => {
+      const check = (): void => void (readSchedulingOf(first) === undefined ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    process.kill(first, 'SIGKILL');
+    await gone;
+    const second = await pool.run<number>('pid', {});
+    expect(second).not.toBe(first);
+  });
+
+  it('hands back the error a task threw, by its name', async () => {
+    const pool = testPool();
+    const failed = await pool.run('refuse', {}).catch((err: unknown) => err);
+    expect(failed).toMatchObject({ errorName: 'RangeError', message: 'not this one' });
+  });
+});
+
+describe('as many workers as the board can take', () => {
+  it('runs two at once on a calm board, one on a busy one', async () => {
+    // Four tasks: two workers share them.
+    const onePool = testPool(calm);
+    const shared = await Promise.all(Array.from({ length: 4 }, () => onePool.run<number>('hold', { ms: 400 })));
+    expect(new Set(shared).size).toBe(2);
+    const busyPool = testPool(busy);
+    const alone = await Promise.all(Array.from({ length: 3 }, () => busyPool.run<number>('hold', { ms: 200 })));
+    expect(new Set(alone).size).toBe(1);
+  });
+});
+
+describe('the board’s load', () => {
+  it('reads `some avg10` from the pressure file', () => {
+    expect(parseCpuPressure(calm)).toBe(1.5);
+    expect(parseCpuPressure(busy)).toBe(48.2);
+    expect(parseCpuPressure('nothing here')).toBeUndefined();
+  });
+
+  it('allows one worker while the board is throttled, and reads files at most once a second', () => {
+    let now = 0;
+    const throttledFile = path.join(dir, 'get_throttled');
+    writeFileSync(throttledFile, '0x4\n');
+    const load = new BoardLoad({ pressureFile: pressure(calm), throttledFile, cores: 4, now: () => now });
+    expect(load.limit()).toBe(1);
+    // Throttled since boot only (bits 16 and 18), not now: read within 10 s.
+    writeFileSync(throttledFile, '0x50000\n');
+    now += 1000;
+    expect(load.limit()).toBe(1);
+    now += 9000;
+    expect(load.limit()).toBe(2);
+    writeFileSync(path.join(dir, 'cpu-pressure'), busy);
+    now += 500;
+    expect(load.limit()).toBe(2);
+    now += 500;
+    expect(load.limit()).toBe(1);
+  });
+
+  it('falls back on the load average per core without pressure information', () => {
+    let loadAverage = 0.4;
+    const load = new BoardLoad({
+      pressureFile: path.join(dir, 'missing'),
+      cores: 2,
+      loadAverage: () => loadAverage,
+      now: () => clock.monotonic(),
+    });
+    expect(load.limit()).toBe(2);
+    loadAverage = 1.8;
+    const later = new BoardLoad({
+      pressureFile: path.join(dir, 'missing'),
+      cores: 2,
+      loadAverage: () => loadAverage,
+      now: () => clock.monotonic(),
+    });
+    expect(later.limit()).toBe(1);
+  });
+});

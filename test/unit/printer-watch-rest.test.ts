@@ -1,0 +1,115 @@
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { FakeClock } from '../../server/core/clock/clock.fake.js';
+import { createRecordingLogger } from '../../server/core/logger.js';
+import { defaultWatchOptions, PrinterWatch } from '../../server/print/printer-watch.js';
+import { FakePrinter } from '../../server/print/printer.fake.js';
+import { startSimApp } from '../support/sim-app.js';
+
+/** A watch on a fake printer and a fake clock, read by someone while `watched.now` is true. */
+async function restingWatch(): Promise<{ clock: FakeClock; printer: FakePrinter; watch: PrinterWatch; watched: { now: boolean } }> {
+  const clock = new FakeClock();
+  const printer = new FakePrinter();
+  const watched = { now: false };
+  const watch = new PrinterWatch(
+    printer,
+    () => null,
+    clock,
+    createRecordingLogger(),
+    () => undefined,
+    {
+      ...defaultWatchOptions,
+      attentive: () => watched.now,
+    },
+  );
+  watch.start();
+  await nextTurn();
+  return { clock, printer, watch, watched };
+}
+
+/** Moves the fake clock `ms`, a second at a time, letting each question CUPS is asked settle. */
+async function pass(clock: FakeClock, ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 1000) {
+    clock.advance(1000);
+    await nextTurn();
+  }
+}
+
+describe('the printer watch at rest', () => {
+  it('asks CUPS twice a minute while no one reads the printer’s state, every 2 s once someone does', async () => {
+    const { clock, printer, watched } = await restingWatch();
+    const first = printer.listed;
+    await pass(clock, 60_000);
+    expect(printer.listed - first).toBe(2);
+
+    watched.now = true;
+    // Someone opening a console is seen at the next resting question at the latest…
+    await pass(clock, 30_000);
+    const attentive = printer.listed;
+    await pass(clock, 10_000);
+    // …and then every 2 s.
+    expect(printer.listed - attentive).toBe(5);
+
+    watched.now = false;
+    await pass(clock, 2000);
+    const resting = printer.listed;
+    await pass(clock, 60_000);
+    expect(printer.listed - resting).toBe(2);
+  });
+
+  it('asks at once when someone reads the state of a resting watch', async () => {
+    const { clock, printer, watch, watched } = await restingWatch();
+    const before = printer.listed;
+    await pass(clock, 5000);
+    expect(printer.listed).toBe(before);
+    watched.now = true;
+    watch.status();
+    await nextTurn();
+    expect(printer.listed).toBe(before + 1);
+    await pass(clock, 4000);
+    expect(printer.listed).toBe(before + 3);
+  });
+
+  it('keeps asking every 2 s when no one says whether the state is read', async () => {
+    const clock = new FakeClock();
+    const printer = new FakePrinter();
+    const watch = new PrinterWatch(
+      printer,
+      () => null,
+      clock,
+      createRecordingLogger(),
+      () => undefined,
+    );
+    watch.start();
+    await nextTurn();
+    const before = printer.listed;
+    await pass(clock, 10_000);
+    expect(printer.listed - before).toBe(5);
+    watch.stop();
+  });
+});
+
+describe('who counts as reading the printer’s state, as the service is composed', () => {
+  it('a browser holding a live stream or a job under way, not the service’s own listeners', async () => {
+    const printer = new FakePrinter();
+    const t = await startSimApp({ printer, print: { watchMs: 20 } });
+    try {
+      t.services.printWorker.start();
+      const listedOver = async (ms: number): Promise<number> => {
+        const before = printer.listed;
+        await sleep(ms);
+        return printer.listed - before;
+      };
+      await sleep(100);
+      // The hub has listeners of its own (the online gallery's): no browser, no job, the watch rests.
+      expect(t.services.hub.listenerCount('admin')).toBeGreaterThan(0);
+      expect(await listedOver(400)).toBeLessThanOrEqual(1);
+      const release = t.services.hub.slots.acquire('192.168.4.20', false);
+      t.services.printWorker.printerStatus();
+      expect(await listedOver(400)).toBeGreaterThanOrEqual(5);
+      release();
+    } finally {
+      await t.close();
+    }
+  });
+});
