@@ -42,6 +42,11 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
     });
 }
 
+/** A number with exactly `digits` decimals, as the console's language writes it ("14,7" in French). */
+export function formatNumber(value: number, digits: number): string {
+  return new Intl.NumberFormat(locale.value, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
 export function setLocale(next: Locale): void {
   locale.value = next;
   globalThis.localStorage?.setItem(STORAGE_KEY, next);

@@ -39,7 +39,7 @@ export const enPublish: Record<keyof typeof frPublish, string> = {
   'publish.reason.source_missing': 'a photo’s file is missing on the booth.',
   'publish.reason.failed': 'rclone failed (details in the log).',
   'publish.events': 'Events online',
-  'publish.progress': '{online} / {total} photos online',
+  'publish.progress': '{online} / {total} {total:photo|photos} online',
   'publish.state.none': 'Not published',
   'publish.state.publishing': 'Publishing',
   'publish.state.online': 'Online',

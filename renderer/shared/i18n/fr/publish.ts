@@ -38,7 +38,7 @@ export const frPublish = {
   'publish.reason.source_missing': 'le fichier d’une photo manque sur la borne.',
   'publish.reason.failed': 'rclone a échoué (détails dans le journal).',
   'publish.events': 'Événements en ligne',
-  'publish.progress': '{online} / {total} photos en ligne',
+  'publish.progress': '{online} / {total} {total:photo|photos} en ligne',
   'publish.state.none': 'Pas publié',
   'publish.state.publishing': 'Publication en cours',
   'publish.state.online': 'En ligne',
