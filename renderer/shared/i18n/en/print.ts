@@ -117,6 +117,7 @@ export const enPrint: Record<keyof typeof frPrint, string> = {
   'printAdmin.paper': 'Paper size',
   'printAdmin.paperDefault': 'The printer’s default size',
   'printAdmin.paperDefaultNamed': 'The printer’s default size ({name})',
+  'printAdmin.paperBorderless': 'borderless',
   'printAdmin.paperNone': 'This printer does not declare its sizes: its default size is used.',
   'printAdmin.layout': 'Layout',
   'printAdmin.layout.fill': 'Fill the paper (photo cropped, no white margin)',

@@ -115,6 +115,7 @@ export const frPrint = {
   'printAdmin.paper': 'Format du papier',
   'printAdmin.paperDefault': 'Format par défaut de l’imprimante',
   'printAdmin.paperDefaultNamed': 'Format par défaut de l’imprimante ({name})',
+  'printAdmin.paperBorderless': 'sans marge',
   'printAdmin.paperNone': 'Cette imprimante ne déclare pas ses formats : son format par défaut est utilisé.',
   'printAdmin.layout': 'Mise en page',
   'printAdmin.layout.fill': 'Remplir le papier (photo recadrée, sans marge blanche)',
