@@ -71,3 +71,12 @@ describe('counts read as sentences, in each language', () => {
     expect(formatNumber(14.7, 1)).toBe('14.7');
   });
 });
+
+describe('the guests’ page follows the phone’s language', () => {
+  it('takes the first language Boothdeck speaks, in the phone’s order', async () => {
+    const { browserLocale } = await import('../../renderer/shared/i18n/index.js');
+    expect(browserLocale(['en-US', 'fr-FR'])).toBe('en');
+    expect(browserLocale(['de-DE', 'fr-CA', 'en'])).toBe('fr');
+    expect(browserLocale(['de-DE'])).toBeNull();
+  });
+});
