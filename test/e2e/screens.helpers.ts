@@ -12,7 +12,8 @@ export interface Viewport {
 export function layoutProblems(page: Page, screen: Viewport): Promise<string[]> {
   return page.evaluate((width) => {
     const problems: string[] = [];
-    if (document.documentElement.scrollWidth > width + 1) problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px)`);
+    if (document.documentElement.scrollWidth > width + 1)
+      problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px)`);
     const clipped = (el: Element): boolean => {
       for (let up = el.parentElement; up; up = up.parentElement) {
         const style = getComputedStyle(up);
@@ -44,12 +45,10 @@ export function layoutProblems(page: Page, screen: Viewport): Promise<string[]> 
  * view, then the point under its centre must be the element itself (or its label), not a sticky
  * header, a banner or the page's edge.
  */
-export function unreachable(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
+export function unreachable(page: Page, extra = '[data-testid="pin-submit"]'): Promise<string[]> {
+  return page.evaluate(async (more) => {
     const layer = document.querySelector('.backdrop') ?? document.querySelector('main') ?? document.body;
-    const targets = [
-      ...layer.querySelectorAll<HTMLElement>('input:not([type="hidden"]), select, textarea, .btn-primary, [data-testid="pin-submit"]'),
-    ];
+    const targets = [...layer.querySelectorAll<HTMLElement>(`input:not([type="hidden"]), select, textarea, .btn-primary, ${more}`)];
     const missed: string[] = [];
     for (const el of targets) {
       const style = getComputedStyle(el);
@@ -70,7 +69,26 @@ export function unreachable(page: Page): Promise<string[]> {
       }
     }
     return missed;
-  });
+  }, extra);
+}
+
+/** Buttons and links on screen smaller than a finger (44 px) in either direction. */
+export function smallTargets(page: Page, scope = 'body'): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const root = document.querySelector(selector) ?? document.body;
+    const small: string[] = [];
+    for (const el of root.querySelectorAll<HTMLElement>('button, a[href], [role="button"], .viewer-toolbar li')) {
+      if (!el.checkVisibility({ checkVisibilityCSS: true })) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.bottom < 0 || box.top > innerHeight) continue;
+      if (box.width < 43.5 || box.height < 43.5) {
+        small.push(
+          `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+        );
+      }
+    }
+    return small;
+  }, scope);
 }
 
 /** What a French operator must never read: a decimal point, a "(s)" plural, a raw error code. */
@@ -86,13 +104,15 @@ export function textProblems(page: Page): Promise<string[]> {
       if (parent.checkVisibility && !parent.checkVisibility({ checkVisibilityCSS: true })) continue;
       parts.push(node.textContent ?? '');
     }
-    const text = parts.join(' ')
+    const text = parts
+      .join(' ')
       // Versions ("0.1.0") and addresses ("192.168.1.10") are not decimals.
       .replace(/\d+(?:\.\d+){2,}/g, '')
       .replace(/https?:\/\/\S+/g, '');
     const problems: string[] = [];
     for (const m of text.matchAll(/\d\.\d/g)) problems.push(`a decimal point: "${text.slice(Math.max(0, m.index - 20), m.index + 20)}"`);
-    for (const m of text.matchAll(/\w\((?:s|es|ies|x)\)/g)) problems.push(`a lazy plural: "${text.slice(Math.max(0, m.index - 20), m.index + 20)}"`);
+    for (const m of text.matchAll(/\w\((?:s|es|ies|x)\)/g))
+      problems.push(`a lazy plural: "${text.slice(Math.max(0, m.index - 20), m.index + 20)}"`);
     for (const m of text.matchAll(/\b[a-z]+_[a-z]+(?:_[a-z]+)*\b/g)) problems.push(`a code: "${m[0]}"`);
     return problems;
   });

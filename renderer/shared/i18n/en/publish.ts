@@ -50,5 +50,6 @@ export const enPublish: Record<keyof typeof frPublish, string> = {
   'publish.withdrawConfirm': 'Take “{name}” off the Internet? Guests who have the link will no longer see the photos.',
   'publish.noAddress': 'Fill in the public address to get the link.',
   'publish.guest.title': 'Find your photos online',
+  'publish.guest.short': 'Photos online',
   'publish.guest.hint': 'Scan the code or open the address, even after the party.',
 };

@@ -49,5 +49,6 @@ export const frPublish = {
   'publish.withdrawConfirm': 'Retirer « {name} » d’Internet ? Les invités qui ont le lien ne verront plus les photos.',
   'publish.noAddress': 'Renseignez l’adresse publique pour obtenir le lien.',
   'publish.guest.title': 'Retrouvez vos photos en ligne',
+  'publish.guest.short': 'Photos en ligne',
   'publish.guest.hint': 'Scannez le code ou ouvrez l’adresse, même après la soirée.',
 } as const;
