@@ -139,4 +139,7 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'restart.failed': 'Restarting the capture app failed. The changes are saved: try again.',
   'restart.waiting': 'The capture app is restarting: the page will reload by itself in a moment.',
   'restart.retry': 'Retry',
+  'restart.pendingManual': 'The capture app restarts in a moment…',
+  'restart.failedManual':
+    'The capture app could not be restarted: it does not answer. Check that it is installed and running on the booth, then try again.',
 };

@@ -137,4 +137,7 @@ export const frActions = {
   'restart.failed': 'Le redémarrage de l’application de capture a échoué. Les modifications sont enregistrées : réessayez.',
   'restart.waiting': 'L’application de capture redémarre : la page se rechargera d’elle-même dans un instant.',
   'restart.retry': 'Réessayer',
+  'restart.pendingManual': 'Redémarrage de l’application de capture dans un instant…',
+  'restart.failedManual':
+    'L’application de capture n’a pas pu être redémarrée : elle ne répond pas. Vérifiez qu’elle est installée et démarrée sur la borne, puis réessayez.',
 } as const;

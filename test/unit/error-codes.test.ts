@@ -1,4 +1,3 @@
-// @vitest-environment happy-dom
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
