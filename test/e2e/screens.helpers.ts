@@ -37,7 +37,7 @@ export function layoutProblems(page: Page, screen: Viewport): Promise<string[]> 
       }
     }
     return problems.slice(0, 10);
-  }, screen.width);
+  }, screen);
 }
 
 /**
