@@ -10,10 +10,15 @@ export interface Viewport {
  * spilling out of its column, a select cut at the edge. Described by tag, test id and text.
  */
 export function layoutProblems(page: Page, screen: Viewport): Promise<string[]> {
-  return page.evaluate((width) => {
+  return page.evaluate(({ width, height }) => {
     const problems: string[] = [];
-    if (document.documentElement.scrollWidth > width + 1)
+    if (document.documentElement.scrollWidth > width + 1) {
       problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px)`);
+    }
+    // The console is one screen: its pages scroll inside it, the document itself never does.
+    if (document.querySelector('.shell') && document.documentElement.scrollHeight > height + 1) {
+      problems.push(`the console's document is ${document.documentElement.scrollHeight} px tall`);
+    }
     const clipped = (el: Element): boolean => {
       for (let up = el.parentElement; up; up = up.parentElement) {
         const style = getComputedStyle(up);
