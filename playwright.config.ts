@@ -28,6 +28,8 @@ export default defineConfig({
       executablePath: process.env.BOOTHDECK_CHROMIUM ?? '/usr/bin/chromium',
       args: CHROMIUM_FLAGS,
     },
+    // The booth and its guests are French first; the guests' page follows the phone's language.
+    locale: 'fr-FR',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

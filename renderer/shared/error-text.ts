@@ -129,7 +129,30 @@ const CODE_KEYS: Record<string, MessageKey> = {
   request_aborted: 'error.code.bad_request',
   bad_request: 'error.code.bad_request',
   internal_error: 'error.code.server',
+  command_failed: 'error.code.command_failed',
+  quota_exceeded: 'error.code.quota_exceeded',
+  printer_unavailable: 'error.code.printer_unavailable',
+  print_unavailable: 'error.code.print_unavailable',
+  no_printer: 'error.code.no_printer',
+  session_required: 'error.code.session_required',
+  not_printable: 'error.code.not_printable',
+  print_disabled: 'error.code.print_disabled',
+  no_photo: 'error.code.no_photo',
+  not_countable: 'error.code.not_countable',
+  not_cancellable: 'error.code.not_cancellable',
+  publish_not_configured: 'error.code.publish_not_configured',
+  host_not_allowed: 'error.code.host_not_allowed',
+  too_many_streams: 'error.code.too_many_streams',
+  not_retryable: 'error.code.not_retryable',
 };
+
+/** The sentence a server error code is told in, or null when the code has none of its own. */
+export function codeKey(code: string, options: DescribeOptions = {}): MessageKey | null {
+  if (code === 'capture_app_unavailable') {
+    return options.reading ? 'error.code.capture_app_unavailable.read' : 'error.code.capture_app_unavailable.write';
+  }
+  return CODE_KEYS[code] ?? null;
+}
 
 function byStatus(status: number): MessageKey {
   if (status === 404) return 'error.code.not_found';
@@ -150,10 +173,8 @@ export interface DescribeOptions {
 export function describeError(err: unknown, options: DescribeOptions = {}): string {
   if (!(err instanceof ApiError)) return t('error.code.unexpected');
   if (err.status === 0) return t('error.code.network');
-  if (err.code === 'capture_app_unavailable') {
-    return t(options.reading ? 'error.code.capture_app_unavailable.read' : 'error.code.capture_app_unavailable.write');
-  }
+  if (err.code === 'capture_app_unavailable') return t(codeKey(err.code, options) ?? 'error.code.server');
   const issues = issuesOf(err.details);
   if (issues.length > 0 && err.status === 400) return issues.map(issueSentence).join(' ');
-  return t(CODE_KEYS[err.code] ?? byStatus(err.status));
+  return t(codeKey(err.code) ?? byStatus(err.status));
 }

@@ -61,6 +61,7 @@ export const ADMIN_ROUTE_KEYS: Readonly<Record<string, RouteKey>> = {
   // Events and galleries
   'GET /events': 'event',
   'POST /events': 'event',
+  'POST /events/:slug/reopen': 'event', // the renter brings back an event archived by mistake
   'GET /events/:slug/export.zip': 'event',
   'GET /events/:slug/export/progress/:token': 'event',
   'GET /photos': 'event',

@@ -1,6 +1,6 @@
 export interface EventHistoryEntry {
   at: string;
-  kind: 'created' | 'archived' | 'exported';
+  kind: 'created' | 'archived' | 'reopened' | 'exported';
   detail: string;
 }
 

@@ -88,4 +88,25 @@ export class EventRepository {
       })
       .immediate();
   }
+
+  /**
+   * Makes an archived event current again: the open one is archived first (the index allows only
+   * one open event), then this one reopened, in one transaction. Undefined for an unknown slug.
+   */
+  reopen(slug: string, at: number): EventRow | undefined {
+    return this.db
+      .transaction(() => {
+        const row = this.db.prepare<[string], EventRow>('SELECT * FROM events WHERE slug = ?').get(slug);
+        if (!row || row.archived_at === null) return row;
+        const open = this.db.prepare<[], EventRow>('SELECT * FROM events WHERE archived_at IS NULL').all();
+        for (const event of open) {
+          this.db.prepare('UPDATE events SET archived_at = ? WHERE id = ?').run(at, event.id);
+          this.addHistory({ event_id: event.id, at, kind: 'archived', detail: `Remplacé par « ${row.name} »` });
+        }
+        this.db.prepare('UPDATE events SET archived_at = NULL WHERE id = ?').run(row.id);
+        this.addHistory({ event_id: row.id, at, kind: 'reopened', detail: '' });
+        return { ...row, archived_at: null };
+      })
+      .immediate();
+  }
 }

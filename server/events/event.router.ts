@@ -18,6 +18,11 @@ export function eventRouter(events: EventService, exports: EventExportService): 
     res.status(201).json({ event: events.create(parseInput(createEventBody, req.body)) });
   });
 
+  // Makes an archived event current again, archiving the current one.
+  router.post('/:slug/reopen', (req, res) => {
+    res.json({ event: events.reopen(parseInput(slugParam, req.params.slug, 'event slug')) });
+  });
+
   router.get('/:slug/export.zip', async (req, res) => {
     const plan = exports.plan(parseInput(slugParam, req.params.slug, 'event slug'));
     const token = req.query.progress === undefined ? undefined : parseInput(progressToken, req.query.progress, 'progress token');

@@ -66,6 +66,20 @@ export class EventService {
     return created;
   }
 
+  /**
+   * Makes an archived event current again (guests see its photos from now on); the current one
+   * is archived. Reopening the current event changes nothing.
+   */
+  reopen(slug: string): BoothEvent {
+    const row = this.events.reopen(slug, this.clock.now());
+    if (!row) throw new NotFoundError(`There is no event "${slug}"`);
+    this.hub.publish('gallery', 'event', { name: row.name });
+    this.hub.publish('admin', 'event', { slug });
+    const reopened = this.list().events.find((e) => e.slug === slug);
+    if (!reopened) throw new Error('the reopened event is not listed');
+    return reopened;
+  }
+
   recordExport(eventId: number, detail: string): void {
     this.events.addHistory({ event_id: eventId, at: this.clock.now(), kind: 'exported', detail });
   }

@@ -79,6 +79,44 @@ describe('events', () => {
   });
 });
 
+describe('reopening an archived event', () => {
+  it('makes it current again and archives the current one, in one step, with both histories', async () => {
+    await createEvent('Soirée 1');
+    await createEvent('Soirée 2');
+    const res = await admin('post', '/events/soiree-1/reopen');
+    expect(res.status).toBe(200);
+    expect(res.body.event).toMatchObject({ slug: 'soiree-1', current: true, archived_at: null });
+    expect((res.body.event as BoothEvent).history.map((h) => h.kind)).toEqual(['created', 'archived', 'reopened']);
+    const list = await admin('get', '/events');
+    expect(list.body.current_slug).toBe('soiree-1');
+    const second = (list.body.events as BoothEvent[]).find((e) => e.slug === 'soiree-2');
+    expect(second).toMatchObject({ current: false, archived_at: expect.any(String) });
+    expect(second?.history.map((h) => h.kind)).toEqual(['created', 'archived']);
+    expect(openEvents()).toBe(1);
+  });
+
+  it('new photos join the reopened event', async () => {
+    await createEvent('Soirée 1');
+    await createEvent('Soirée 2');
+    await admin('post', '/events/soiree-1/reopen');
+    await t.sim.capture('after-reopen', new Date(Date.now() + 1000));
+    expect((await t.services.indexer.rescan()).added).toBe(1);
+    const events = (await admin('get', '/events')).body.events as BoothEvent[];
+    expect(events.find((e) => e.slug === 'soiree-1')?.photo_count).toBe(1);
+    expect(events.find((e) => e.slug === 'soiree-2')?.photo_count).toBe(0);
+  });
+
+  it('leaves the current event as it is, and answers 404 for an unknown one and 400 for a slug that is not one', async () => {
+    await createEvent('Soirée 1');
+    const same = await admin('post', '/events/soiree-1/reopen');
+    expect(same.status).toBe(200);
+    expect(same.body.event.history.map((h: { kind: string }) => h.kind)).toEqual(['created']);
+    expect((await admin('post', '/events/nope/reopen')).status).toBe(404);
+    expect((await admin('post', '/events/NOT%20A%20SLUG/reopen')).status).toBe(400);
+    expect(openEvents()).toBe(1);
+  });
+});
+
 describe('ZIP export', () => {
   it('streams the event’s photos, stored, named from the event and the capture time', async () => {
     await createEvent('Mariage Léa et Tom');

@@ -16,11 +16,36 @@ test('the operator creates events: the new one is current, alone with the badge 
   await page.getByTestId('event-name').fill('Soirée dansante');
   await page.getByTestId('event-slug').fill('soiree-2026');
   await page.getByTestId('event-create').click();
+  // Archiving the current event is asked first, naming it and what guests will see.
+  const confirm = page.getByTestId('confirm-dialog');
+  await expect(confirm).toContainText('Archiver « Mariage Léa & Tom » ?');
+  await expect(confirm).toContainText('Les invités voient aussitôt la galerie de « Soirée dansante »');
+  await page.screenshot({ path: 'test-screens/events-archive-confirm.png' });
+  await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('event-soiree-2026').getByTestId('current-badge')).toHaveText('En cours');
   await expect(page.getByTestId('current-badge')).toHaveCount(1);
   await page.getByTestId('event-mariage-lea-et-tom').getByTestId('event-history-toggle').click();
   await expect(page.getByTestId('event-mariage-lea-et-tom').getByTestId('event-history')).toContainText('Archivé');
   await page.screenshot({ path: 'test-screens/events.png' });
+
+  // The archived event can be made current again; the other one is archived.
+  await page.getByTestId('event-mariage-lea-et-tom').getByTestId('event-reopen').click();
+  await expect(confirm).toContainText('« Soirée dansante » est archivé');
+  await page.getByTestId('confirm-ok').click();
+  await expect(page.getByTestId('event-mariage-lea-et-tom').getByTestId('current-badge')).toHaveText('En cours');
+  await expect(page.getByTestId('current-badge')).toHaveCount(1);
+  await expect(page.getByTestId('event-soiree-2026').getByTestId('event-reopen')).toBeVisible();
+});
+
+test('cancelling the archive question creates nothing', async ({ page, service }) => {
+  service.services.events.create({ name: 'Gala' });
+  await unlockConsole(page, '/admin/events');
+  await page.getByTestId('event-name').fill('Autre');
+  await page.getByTestId('event-create').click();
+  await page.getByTestId('confirm-cancel').click();
+  await expect(page.getByTestId('event-gala').getByTestId('current-badge')).toHaveText('En cours');
+  await expect(page.getByTestId('event-autre')).toHaveCount(0);
+  await expect(page.getByTestId('event-name')).toHaveValue('Autre');
 });
 
 test('a ZIP export downloads with a progress bar that ends complete', async ({ page, service }) => {

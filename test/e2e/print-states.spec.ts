@@ -50,7 +50,7 @@ const CASES: PrinterCase[] = [
       p.reachable = false;
     },
     pause: 'unreachable',
-    state: 'CUPS ne répond pas',
+    state: 'Le système d’impression ne répond pas',
     guest: 'L’imprimante ne répond pas : votre impression attendra qu’elle revienne.',
   },
 ];

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { setLocale, t } from '../../renderer/shared/i18n/index.js';
+import { formatNumber, setLocale, t } from '../../renderer/shared/i18n/index.js';
 
 describe('counts read as sentences, in each language', () => {
   afterEach(() => setLocale('fr'));
@@ -33,10 +33,50 @@ describe('counts read as sentences, in each language', () => {
     expect(t('dash.disk.photosLeft', { count: 12345 })).toBe('About 12,345 more photos');
   });
 
-  it('no message in either language still says "(s)"', async () => {
+  it('no message in either language says "(s)", "(ies)", "(x)" or "(es)"', async () => {
     const { fr } = await import('../../renderer/shared/i18n/fr.js');
     const { en } = await import('../../renderer/shared/i18n/en.js');
-    const lazy = [...Object.entries(fr), ...Object.entries(en)].filter(([, text]) => text.includes('(s)')).map(([key]) => key);
+    const lazy = [...Object.entries(fr), ...Object.entries(en)].filter(([, text]) => /\w\((?:s|ies|x|es)\)/.test(text)).map(([key]) => key);
     expect(lazy).toEqual([]);
+  });
+
+  it('no French message writes a decimal point, and every count that names a thing agrees with it', async () => {
+    const { fr } = await import('../../renderer/shared/i18n/fr.js');
+    const { en } = await import('../../renderer/shared/i18n/en.js');
+    expect(
+      Object.entries(fr)
+        .filter(([, text]) => /\d\.\d/.test(text.replace(/\d+(?:\.\d+){2,}/g, '')))
+        .map(([key]) => key),
+    ).toEqual([]);
+    // "{count} photos" without a plural form reads "1 photos": a number placeholder followed by a
+    // plural noun must come with its {count:…|…} choice.
+    const bare = (text: string): boolean =>
+      [...text.matchAll(/\{(count|n|total|done|max|remaining)\} (\p{L}+)/gu)].some(
+        ([, name, word]) =>
+          !text.includes(`{${name}:`) && word!.length > 2 && /s$/.test(word!) && !/^(sur|sous|dans|plus|moins|fois|jours)$/.test(word!),
+      );
+    // Keys named for the plural form (".other", ".more") are chosen by the caller for counts above one.
+    const lazy = [...Object.entries(fr), ...Object.entries(en)]
+      .filter(([key, text]) => !/\.(other|more)$/.test(key) && bare(text))
+      .map(([key]) => key);
+    expect(lazy).toEqual([]);
+  });
+
+  it('decimals are written the French way: a comma', () => {
+    setLocale('fr');
+    expect(formatNumber(14.7, 1)).toBe('14,7');
+    expect(formatNumber(0.2, 1)).toBe('0,2');
+    expect(formatNumber(3, 1)).toBe('3,0');
+    setLocale('en');
+    expect(formatNumber(14.7, 1)).toBe('14.7');
+  });
+});
+
+describe('the guests’ page follows the phone’s language', () => {
+  it('takes the first language Boothdeck speaks, in the phone’s order', async () => {
+    const { browserLocale } = await import('../../renderer/shared/i18n/index.js');
+    expect(browserLocale(['en-US', 'fr-FR'])).toBe('en');
+    expect(browserLocale(['de-DE', 'fr-CA', 'en'])).toBe('fr');
+    expect(browserLocale(['de-DE'])).toBeNull();
   });
 });

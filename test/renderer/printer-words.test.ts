@@ -33,7 +33,7 @@ describe('the printer in words', () => {
       'Le papier est épuisé.',
       'Il reste peu d’encre ou de ruban.',
       'L’imprimante signale un problème.',
-      'L’imprimante a été mise en pause dans CUPS.',
+      'L’imprimante a été mise en pause dans le système d’impression.',
     ]);
     expect(words.join(' ')).not.toMatch(/com\.dnp|media-empty|x-vendor/);
   });
@@ -42,7 +42,7 @@ describe('the printer in words', () => {
     expect(stateSentence(status({ state: 'stopped', reasons: ['paused'], pause: 'stopped' }))).toBe('En pause');
     expect(todoSentence(status({ pause: 'out_of_paper' }))).toBe('Remettez du papier : la file reprendra seule.');
     expect(stateSentence(status({ name: null, state: 'unknown', pause: 'no_printer' }))).toBe('Aucune imprimante choisie');
-    expect(stateSentence(status({ state: 'unknown', pause: 'no_printer' }))).toBe('Inconnue de CUPS');
+    expect(stateSentence(status({ state: 'unknown', pause: 'no_printer' }))).toBe('Inconnue du système d’impression');
     expect(stateSentence(status({}))).toBe('Prête à imprimer');
     expect(todoSentence(status({}))).toBeNull();
   });

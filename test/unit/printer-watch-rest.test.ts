@@ -13,7 +13,7 @@ async function restingWatch(): Promise<{ clock: FakeClock; printer: FakePrinter;
   const watched = { now: false };
   const watch = new PrinterWatch(
     printer,
-    () => null,
+    () => ({ printer: null, error_policy: 'retry-current-job' }),
     clock,
     createRecordingLogger(),
     () => undefined,
@@ -75,7 +75,7 @@ describe('the printer watch at rest', () => {
     const printer = new FakePrinter();
     const watch = new PrinterWatch(
       printer,
-      () => null,
+      () => ({ printer: null, error_policy: 'retry-current-job' }),
       clock,
       createRecordingLogger(),
       () => undefined,

@@ -13,6 +13,7 @@ export const eventsService = {
   list: () => api.get<EventsResponse>('/api/admin/events'),
   create: (name: string, slug: string | undefined, welcome = '') =>
     api.post<{ event: BoothEvent }>('/api/admin/events', { name, ...(slug ? { slug } : {}), ...(welcome ? { welcome } : {}) }),
+  reopen: (slug: string) => api.post<{ event: BoothEvent }>(`/api/admin/events/${encodeURIComponent(slug)}/reopen`, {}),
   exportUrl: (slug: string, token: string) =>
     `/api/admin/events/${encodeURIComponent(slug)}/export.zip?progress=${encodeURIComponent(token)}`,
   exportProgress: (slug: string, token: string) =>

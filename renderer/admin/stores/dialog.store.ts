@@ -6,6 +6,8 @@ export interface ConfirmRequest {
   body: string;
   confirmLabel: string;
   danger?: boolean;
+  /** What will follow, one sentence a line (what guests will see, what stays). */
+  points?: string[];
 }
 
 interface Pending extends ConfirmRequest {

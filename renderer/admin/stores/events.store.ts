@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { ref } from 'vue';
+import { computed, ref } from 'vue';
 import type { BoothEvent } from '../../../server/contract/events.contract.js';
 import { eventsService } from '../services/events.service.js';
 
@@ -21,5 +21,13 @@ export const useEventsStore = defineStore('events', () => {
     return event;
   }
 
-  return { events, currentSlug, loaded, load, create };
+  async function reopen(slug: string): Promise<BoothEvent> {
+    const { event } = await eventsService.reopen(slug);
+    await load();
+    return event;
+  }
+
+  const current = computed(() => events.value.find((e) => e.current) ?? null);
+
+  return { events, currentSlug, current, loaded, load, create, reopen };
 });

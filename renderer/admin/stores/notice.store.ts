@@ -12,7 +12,8 @@ export const useNoticeStore = defineStore('notice', () => {
   function show(kind: NoticeKind, text: string): void {
     clearTimeout(timer);
     notice.value = { kind, text, id: ++counter };
-    if (kind === 'success') timer = setTimeout(() => (notice.value = null), 4000);
+    // Long enough to be read: four seconds, and more for a longer sentence.
+    if (kind === 'success') timer = setTimeout(() => (notice.value = null), Math.max(4000, 1500 + text.length * 60));
   }
 
   const dismiss = (): void => {

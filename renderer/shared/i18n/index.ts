@@ -42,6 +42,34 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
     });
 }
 
+/** A number with exactly `digits` decimals, as the console's language writes it ("14,7" in French). */
+export function formatNumber(value: number, digits: number): string {
+  return new Intl.NumberFormat(locale.value, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
+/** The first of the browser's languages Boothdeck speaks, or null: a phone set to en-US reads English. */
+export function browserLocale(languages: readonly string[] = globalThis.navigator?.languages ?? []): Locale | null {
+  for (const tag of languages) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (base === 'fr' || base === 'en') return base;
+  }
+  return null;
+}
+
+/**
+ * The guests' page follows the phone's language until the guest chooses one with the switch
+ * (which is remembered); the console stays French first whatever the kiosk's browser says.
+ */
+export function followBrowserLanguage(): void {
+  const stored = globalThis.localStorage?.getItem(STORAGE_KEY);
+  if (stored === 'en' || stored === 'fr') return;
+  const wanted = browserLocale();
+  if (wanted) {
+    locale.value = wanted;
+    document.documentElement.lang = wanted;
+  }
+}
+
 export function setLocale(next: Locale): void {
   locale.value = next;
   globalThis.localStorage?.setItem(STORAGE_KEY, next);

@@ -18,6 +18,7 @@ export const enHome: Record<keyof typeof frHome, string> = {
   'glance.printer.queue': '{count} {count:job|jobs} waiting',
   'glance.printer.open': 'Open printing',
   'glance.printer.unknown': 'The printer’s state is not known yet.',
+  'glance.unknown': 'Unknown for now',
 
   'glance.disk.title': 'Room for photos',
   'glance.disk.photosLeft': 'About {count} {count:photo|photos} left',

@@ -83,7 +83,7 @@ export const enPublish: Record<keyof typeof frPublish, string> = {
   'publish.reason.source_missing': 'a photo’s file is missing on the booth.',
   'publish.reason.failed': 'rclone failed (details in the log).',
   'publish.events': 'Events online',
-  'publish.progress': '{online} / {total} photos online',
+  'publish.progress': '{online} / {total} {total:photo|photos} online',
   'publish.state.none': 'Not published',
   'publish.state.publishing': 'Publishing',
   'publish.state.online': 'Online',
@@ -94,5 +94,6 @@ export const enPublish: Record<keyof typeof frPublish, string> = {
   'publish.withdrawConfirm': 'Take “{name}” off the Internet? Guests who have the link will no longer see the photos.',
   'publish.noAddress': 'Fill in the public address to get the link.',
   'publish.guest.title': 'Find your photos online',
+  'publish.guest.short': 'Photos online',
   'publish.guest.hint': 'Scan the code or open the address, even after the party.',
 };

@@ -17,6 +17,7 @@ export const frHome = {
   'glance.printer.queue': '{count} {count:travail|travaux} en attente',
   'glance.printer.open': 'Ouvrir l’impression',
   'glance.printer.unknown': 'État de l’imprimante inconnu pour l’instant.',
+  'glance.unknown': 'Inconnu pour l’instant',
 
   'glance.disk.title': 'Espace pour les photos',
   'glance.disk.photosLeft': 'Encore environ {count} {count:photo|photos}',

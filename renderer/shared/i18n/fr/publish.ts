@@ -84,7 +84,7 @@ export const frPublish = {
   'publish.reason.source_missing': 'le fichier d’une photo manque sur la borne.',
   'publish.reason.failed': 'rclone a échoué (détails dans le journal).',
   'publish.events': 'Événements en ligne',
-  'publish.progress': '{online} / {total} photos en ligne',
+  'publish.progress': '{online} / {total} {total:photo|photos} en ligne',
   'publish.state.none': 'Pas publié',
   'publish.state.publishing': 'Publication en cours',
   'publish.state.online': 'En ligne',
@@ -95,5 +95,6 @@ export const frPublish = {
   'publish.withdrawConfirm': 'Retirer « {name} » d’Internet ? Les invités qui ont le lien ne verront plus les photos.',
   'publish.noAddress': 'Renseignez l’adresse publique pour obtenir le lien.',
   'publish.guest.title': 'Retrouvez vos photos en ligne',
+  'publish.guest.short': 'Photos en ligne',
   'publish.guest.hint': 'Scannez le code ou ouvrez l’adresse, même après la soirée.',
 } as const;

@@ -1,0 +1,124 @@
+import type { Page } from '@playwright/test';
+
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+/**
+ * Elements that stick out of the screen sideways, where nothing clips or scrolls them: a card
+ * spilling out of its column, a select cut at the edge. Described by tag, test id and text.
+ */
+export function layoutProblems(page: Page, screen: Viewport): Promise<string[]> {
+  return page.evaluate(({ width, height }) => {
+    const problems: string[] = [];
+    if (document.documentElement.scrollWidth > width + 1) {
+      problems.push(`the page scrolls sideways (${document.documentElement.scrollWidth} px)`);
+    }
+    // The console is one screen: its pages scroll inside it, the document itself never does.
+    if (document.querySelector('.shell') && document.documentElement.scrollHeight > height + 1) {
+      problems.push(`the console's document is ${document.documentElement.scrollHeight} px tall`);
+    }
+    const clipped = (el: Element): boolean => {
+      for (let up = el.parentElement; up; up = up.parentElement) {
+        const style = getComputedStyle(up);
+        if (style.overflowX !== 'visible' && up !== document.documentElement && up !== document.body) return true;
+      }
+      return false;
+    };
+    const name = (el: Element): string =>
+      `${el.tagName.toLowerCase()}${el.getAttribute('data-testid') ? `[${el.getAttribute('data-testid')}]` : ''} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+    for (const el of document.body.querySelectorAll('*')) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || style.position === 'fixed' || !el.checkVisibility({ checkVisibilityCSS: true })) continue;
+      if (el.closest('.viewer-container')) continue;
+      if (box.width > width + 1) problems.push(`${name(el)} is ${Math.round(box.width)} px wide`);
+      else if ((box.right > width + 1 || box.left < -1) && !clipped(el)) problems.push(`${name(el)} runs off the screen`);
+      // Text cut by its own box (a select showing "Imprimante par défau").
+      if ((el.tagName === 'SELECT' || el.tagName === 'BUTTON') && el.scrollWidth > el.clientWidth + 2 && style.overflowX !== 'auto') {
+        problems.push(`${name(el)} cuts its text (${el.scrollWidth} > ${el.clientWidth})`);
+      }
+    }
+    return problems.slice(0, 10);
+  }, screen);
+}
+
+/**
+ * Fields and primary buttons a finger cannot reach: each one is scrolled into its container's
+ * view, then the point under its centre must be the element itself (or its label), not a sticky
+ * header, a banner or the page's edge.
+ */
+export function unreachable(page: Page, extra = '[data-testid="pin-submit"]'): Promise<string[]> {
+  return page.evaluate(async (more) => {
+    const layer = document.querySelector('.backdrop') ?? document.querySelector('main') ?? document.body;
+    const targets = [...layer.querySelectorAll<HTMLElement>(`input:not([type="hidden"]), select, textarea, .btn-primary, ${more}`)];
+    const missed: string[] = [];
+    for (const el of targets) {
+      const style = getComputedStyle(el);
+      if (!el.checkVisibility({ checkVisibilityCSS: true, contentVisibilityAuto: true }) || style.visibility === 'hidden') continue;
+      let box = el.getBoundingClientRect();
+      if (box.width < 4 || box.height < 4) continue; // a radio drawn by its label
+      el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+      await new Promise(requestAnimationFrame);
+      box = el.getBoundingClientRect();
+      const x = box.left + box.width / 2;
+      const y = box.top + box.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      const ok = hit !== null && (hit === el || el.contains(hit) || (hit.closest('label')?.contains(el) ?? false));
+      if (!ok) {
+        missed.push(
+          `${el.tagName.toLowerCase()}[${el.getAttribute('data-testid') ?? el.textContent?.trim().slice(0, 30) ?? ''}] at ${Math.round(x)},${Math.round(y)} is under ${hit?.tagName.toLowerCase() ?? 'nothing'}.${hit?.className ?? ''}`,
+        );
+      }
+    }
+    return missed;
+  }, extra);
+}
+
+/** Buttons and links on screen smaller than a finger (44 px) in either direction. */
+export function smallTargets(page: Page, scope = 'body'): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const root = document.querySelector(selector) ?? document.body;
+    const small: string[] = [];
+    for (const el of root.querySelectorAll<HTMLElement>('button, a[href], [role="button"], .viewer-toolbar li')) {
+      if (!el.checkVisibility({ checkVisibilityCSS: true })) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.bottom < 0 || box.top > innerHeight) continue;
+      if (box.width < 43.5 || box.height < 43.5) {
+        small.push(
+          `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+        );
+      }
+    }
+    return small;
+  }, scope);
+}
+
+/** What a French operator must never read: a decimal point, a "(s)" plural, a raw error code. */
+export function textProblems(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    // What the page shows in words; names that are data, not words (an icon's glyph name, a
+    // file's name), are marked translate="no" and left out.
+    const parts: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest('[translate="no"], script, style, details:not([open]) > :not(summary)')) continue;
+      if (parent.checkVisibility && !parent.checkVisibility({ checkVisibilityCSS: true })) continue;
+      parts.push(node.textContent ?? '');
+    }
+    const text = parts
+      .join(' ')
+      // Versions ("0.1.0") and addresses ("192.168.1.10") are not decimals.
+      .replace(/\d+(?:\.\d+){2,}/g, '')
+      .replace(/https?:\/\/\S+/g, '');
+    const problems: string[] = [];
+    for (const m of text.matchAll(/\d\.\d/g)) problems.push(`a decimal point: "${text.slice(Math.max(0, m.index - 20), m.index + 20)}"`);
+    for (const m of text.matchAll(/\w\((?:s|es|ies|x)\)/g))
+      problems.push(`a lazy plural: "${text.slice(Math.max(0, m.index - 20), m.index + 20)}"`);
+    for (const m of text.matchAll(/\b[a-z]+_[a-z]+(?:_[a-z]+)*\b/g)) problems.push(`a code: "${m[0]}"`);
+    return problems;
+  });
+}
