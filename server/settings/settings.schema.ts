@@ -48,6 +48,7 @@ export const settingsSchema = z.strictObject({
     public_url: z
       .union([z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }), z.null()])
       .transform((v) => (v === null ? null : v.replace(/\/+$/, ''))),
+    collage_parts: z.enum(['hidden', 'with_collage', 'photos'], { error: 'must be hidden, with_collage or photos' }),
   }),
 });
 
@@ -58,7 +59,7 @@ export const defaultSettings: Settings = {
     flash: { auto: true, lux_threshold: 80, manual_brightness: 80, preflash_seconds: 1, hold_ms: 500 },
   },
   print: { enable: true, quota: 5, max_copies: 3, printer: null, paper: null, layout: 'fill', sessions_per_address: 2 },
-  gallery: { show_delete: true, public_url: null },
+  gallery: { show_delete: true, public_url: null, collage_parts: 'hidden' },
 };
 
 /** Lays a partial update over the current settings; validation of the result comes after. */
