@@ -448,6 +448,9 @@ export class PhotoIndexer {
           row.part_of = partOf.get(item.id) ?? null;
           rows.push(row);
         }
+        // A part belongs to its collage's event, even taken a moment before the event began.
+        const eventOf = new Map(rows.map((r) => [r.id, r.event_id]));
+        for (const row of rows) if (row.part_of !== null) row.event_id = eventOf.get(row.part_of) ?? row.event_id;
         if (rows.length > 0) found(rows);
         if (page.length < PAGE) break;
         if (newItems === 0) {

@@ -308,7 +308,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const shown = asObject(collage.jobcontrol).show_individual_captures_in_gallery === true;
     const made: MediaItem[] = [];
     for (let i = 0; i < parts; i++) {
-      const when = new Date(at.getTime() - (parts - i) * 1000);
+      const when = new Date(at.getTime() - (parts - i) * 200);
       made.push(
         (await media.makePhoto({ label: `${label} · ${i + 1}`, mediaType: 'image', frameFile: null, now: when, showInGallery: shown }))
           .item,
