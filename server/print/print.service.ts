@@ -135,8 +135,7 @@ export class PrintService {
     if (row.missing === 1 || row.processed !== 1 || !this.fileThere(photoId)) throw unavailable('The photo’s file is missing');
     // A printer takes stills: videos and animations (WebP, AVIF or GIF alike: the item's media
     // type set its kind) are only shared and downloaded.
-    if (!isPrintable(row.kind))
-      throw new ConflictError('Videos and animations cannot be printed', 'not_printable');
+    if (!isPrintable(row.kind)) throw new ConflictError('Videos and animations cannot be printed', 'not_printable');
     return { eventId: row.event_id };
   }
 

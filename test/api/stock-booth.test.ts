@@ -146,10 +146,7 @@ describe('a collage whose parts the capture app shows in its gallery', () => {
     expect((await guestPhotos()).map((p) => p.kind).sort()).toEqual(['collage', 'photo']);
 
     const choose = (collage_parts: string) =>
-      request(t.app)
-        .put('/api/admin/settings')
-        .set('Cookie', t.cookie)
-        .send({ gallery: { collage_parts } });
+      request(t.app).put('/api/admin/settings').set('Cookie', t.cookie).send({ gallery: { collage_parts } });
     expect((await choose('sometimes')).status).toBe(400);
     expect((await choose('with_collage')).status).toBe(200);
     const withCollage = await guestPhotos();

@@ -45,7 +45,8 @@ export const frGallery = {
   'adminGallery.parts.hidden': 'Masquées',
   'adminGallery.parts.with_collage': 'Avec le collage',
   'adminGallery.parts.photos': 'Comme des photos',
-  'adminGallery.parts.hint': 'La borne garde aussi chaque prise d’un collage. Ici, elles restent rangées sous leur collage ; les invités voient ce que vous choisissez.',
+  'adminGallery.parts.hint':
+    'La borne garde aussi chaque prise d’un collage. Ici, elles restent rangées sous leur collage ; les invités voient ce que vous choisissez.',
   'adminGallery.parts.saved.hidden': 'Les invités ne voient plus que les collages.',
   'adminGallery.parts.saved.with_collage': 'Les invités voient les prises en ouvrant le collage.',
   'adminGallery.parts.saved.photos': 'Les invités voient les prises comme des photos.',
