@@ -14,7 +14,7 @@ import { captureMediaPath } from '../capture/capture-media.js';
 import { MEDIA_FILE, mediaKindOf, needsBytes } from './media-kind.js';
 import { readHead, sniffFormat, type SniffedFormat } from '../media/media-sniff.js';
 import { CollageParts } from './collage-parts.js';
-import { unlistedIds } from './photo-reconcile.js';
+import { MAX_VANISHED_CHECKS, Removals } from './photo-reconcile.js';
 import { fileInfoOf, statInSlices, type FileInfo } from './file-stats.js';
 import { mediaVersion } from './media-version.js';
 import { FirstScreenLead, type FirstScreenOptions } from './first-screen-lead.js';
@@ -49,8 +49,6 @@ async function formatOf(item: MediaItem, full: string | undefined): Promise<Snif
 /** Items still being processed are looked for again, sooner first, then every half minute. */
 const FIRST_RECHECK_MS = 1000;
 const MAX_RECHECK_MS = 30_000;
-/** Vanished files checked one by one with the capture app; beyond this, only marked missing. */
-const MAX_VANISHED_CHECKS = 200;
 const REMOVED_MEMORY_MS = 10 * 60_000;
 const PROCESSED_DIR = ['media', 'processed_full'] as const;
 const PAGE = 500;
@@ -87,6 +85,7 @@ export class PhotoIndexer {
   private stopped = false;
   /** Which single captures belong to which collage. */
   readonly parts: CollageParts;
+  private readonly removals: Removals;
 
   constructor(
     private readonly photos: PhotoRepository,
@@ -100,6 +99,7 @@ export class PhotoIndexer {
   ) {
     this.deferred = new DeferredIndex(clock, log, (item) => this.indexItem(item));
     this.parts = new CollageParts(photos, capture);
+    this.removals = new Removals({ photos, capture, clock, log, remove: (id) => this.remove(id) });
   }
 
   private async statFile(full: string | undefined): Promise<FileInfo | undefined> {
@@ -334,10 +334,10 @@ export class PhotoIndexer {
     }
     const at = this.clock.now();
     changed.forEach((c) => this.photos.updateFile(c.stem, c.info.mtime, c.info.size, at));
-    const gone = await this.settleVanished(vanished);
+    const gone = await this.removals.settleVanished(vanished);
     // Without the folder, or past what can be asked one by one, the capture app's whole list
     // tells what it no longer has.
-    const removed = !readable || vanished.length > MAX_VANISHED_CHECKS ? await this.settleUnlisted(started) : 0;
+    const removed = !readable || vanished.length > MAX_VANISHED_CHECKS ? await this.removals.settleUnlisted(started) : 0;
     // A file rewritten while Boothdeck was away (a filter applied at the booth) makes its copies
     // stale, as a live DbUpdate would.
     for (const { row, info } of changed) {
@@ -357,54 +357,6 @@ export class PhotoIndexer {
       unresolved: fresh.size - added + remembered,
       ms: Math.round(this.clock.monotonic() - started),
     };
-  }
-
-  /**
-   * A file that vanished is either a photo deleted in the capture app (its item is gone too: the
-   * row goes) or a file lost on its own (the item remains: the photo is reported missing).
-   * Returns how many rows went.
-   */
-  private async settleVanished(vanished: readonly FileState[]): Promise<number> {
-    if (vanished.length === 0) return 0;
-    let gone = 0;
-    const missing: string[] = [];
-    for (const [i, file] of vanished.entries()) {
-      let item: MediaItem | null | undefined;
-      if (i < MAX_VANISHED_CHECKS) item = await this.capture.getMediaItem(file.id).catch(() => undefined);
-      if (item === null) {
-        this.remove(file.id);
-        gone++;
-      } else {
-        missing.push(file.stem);
-      }
-    }
-    this.photos.markMissing(missing, true);
-    if (missing.length > 0) this.log.warn(`${missing.length} indexed photo file(s) vanished from the capture app's media folder`);
-    return gone;
-  }
-
-  /** Removes what the capture app no longer lists, each confirmed by asking it; returns how many went. */
-  private async settleUnlisted(since: number): Promise<number> {
-    const before = this.clock.now() - (this.clock.monotonic() - since);
-    const candidates = this.photos.allIds().filter((r) => r.indexed_at < before);
-    let unlisted: string[] | undefined;
-    try {
-      unlisted = await unlistedIds(
-        this.capture,
-        candidates.map((r) => r.id),
-        MAX_RESCAN_PAGES,
-      );
-    } catch (err) {
-      this.log.warn(`Could not list the capture app's media to find deleted photos: ${err instanceof Error ? err.message : String(err)}`);
-    }
-    let gone = 0;
-    for (const id of (unlisted ?? []).slice(0, MAX_VANISHED_CHECKS)) {
-      // Asked one by one: an item deleted while the list was paged shifts the pages under it.
-      if ((await this.capture.getMediaItem(id).catch(() => undefined)) !== null) continue;
-      this.remove(id);
-      gone++;
-    }
-    return gone;
   }
 
   /**
