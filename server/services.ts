@@ -181,7 +181,14 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     const row = photoRepository.find(id);
     return row ? mediaVersion(row) : undefined;
   });
-  const photos = new PhotoService(photoRepository, eventRepository, ports.capture, media, hub);
+  const photos = new PhotoService(
+    photoRepository,
+    eventRepository,
+    ports.capture,
+    media,
+    hub,
+    () => settings.stored().gallery.collage_parts,
+  );
   const thumbnailQueue = new ThumbnailQueue(
     (id, firstScreen) => photos.prepareThumbnail(id, firstScreen),
     ports.log,

@@ -1,4 +1,4 @@
-/** What the booth made: a still, a collage, an animation (GIF) or a video (MP4). */
+/** What the booth made: a still, a collage, an animation (WebP, AVIF or GIF) or a video (MP4). */
 export type MediaKind = 'photo' | 'collage' | 'animation' | 'video';
 
 export interface PhotoUrls {
@@ -27,6 +27,10 @@ export interface AdminPhoto {
   missing: boolean;
   file_name: string;
   urls: PhotoUrls;
+  /** The collage this single capture was taken for (its id), when it is one of its parts. */
+  part_of: string | null;
+  /** A collage's parts, oldest first, listed under it rather than on their own. */
+  parts?: AdminPhoto[];
 }
 
 /** A photo as a guest sees it: nothing about other events or the booth. */
@@ -36,7 +40,15 @@ export interface PublicPhoto {
   taken_at: string;
   printed_copies: number;
   urls: PhotoUrls;
+  /** A collage's parts, when the operator shows them with their collage. */
+  parts?: PublicPhoto[];
 }
+
+/**
+ * How guests see the single captures of a collage (the capture app shows them in its gallery
+ * by default): not at all, with their collage (in its lightbox), or as photos of their own.
+ */
+export type CollagePartsMode = 'hidden' | 'with_collage' | 'photos';
 
 export interface PhotoPage<P> {
   photos: P[];

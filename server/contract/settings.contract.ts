@@ -1,3 +1,4 @@
+import type { CollagePartsMode } from './photos.contract.js';
 export interface HardwareSettings {
   relay: { gpio: number; inverted: boolean };
   led: {
@@ -54,6 +55,8 @@ export interface GallerySettings {
   show_delete: boolean;
   /** The address guests use, for the QR code; null to compute it from the booth's LAN address. */
   public_url: string | null;
+  /** How guests see a collage's single captures. */
+  collage_parts: CollagePartsMode;
 }
 
 export interface Settings {

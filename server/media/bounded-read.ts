@@ -1,4 +1,4 @@
-import { createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -57,4 +57,9 @@ export async function copyBounded(stream: Readable, file: string, max: number, a
     await rm(file, { force: true });
     throw err;
   }
+}
+
+/** Reads a file into memory, refusing it past `max` bytes. */
+export async function readBoundedFile(file: string, max: number): Promise<Buffer> {
+  return readBounded(createReadStream(file), max);
 }

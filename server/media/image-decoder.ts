@@ -1,11 +1,13 @@
 import sharp, { type Metadata } from 'sharp';
-import { MAX_INPUT_PIXELS } from '../photos/image-limits.js';
+import { MAX_INPUT_PIXELS, MAX_SOURCE_BYTES } from '../photos/image-limits.js';
+import { readBoundedFile } from './bounded-read.js';
+import { SNIFF_BYTES, readHead, sniffFormat } from './media-sniff.js';
 
 /** A file that cannot or must not be decoded into a picture: a placeholder stands in for it. */
 export class UnreadableMediaError extends Error {}
 
 /**
- * What the booth makes and a browser shows: JPEG photos and collages, GIF animations, and
+ * What the booth makes and a browser shows: JPEG photos and collages, WebP, AVIF or GIF animations, and
  * what a capture app configured otherwise may write (PNG, WebP, AVIF/HEIF). Never SVG (a
  * renderer of its own, with its own limits) nor anything sharp merely happens to read.
  */
@@ -25,6 +27,20 @@ export function configureImageDecoding(): void {
   if (configured) return;
   configured = true;
   sharp.cache(CACHE);
+}
+
+/**
+ * libvips finds a HEIF/AVIF file by its major brand, and an AVIF image sequence (the capture
+ * app's AVIF animation, major brand `avis`) is not among them, though it carries its first frame
+ * as the primary image, which libheif reads. The sequence is handed over under the brand `avif`
+ * (in a copy; the file is never written), so its first frame is what gets drawn.
+ */
+async function decodable(input: Buffer | string): Promise<Buffer | string> {
+  const head = typeof input === 'string' ? await readHead(input) : input.subarray(0, SNIFF_BYTES);
+  if (!head || sniffFormat(head) !== 'avif-sequence') return input;
+  const copy = typeof input === 'string' ? await readBoundedFile(input, MAX_SOURCE_BYTES) : Buffer.from(input);
+  copy.write('avif', 8, 'latin1');
+  return copy;
 }
 
 export interface ImageHeader {
@@ -68,7 +84,13 @@ export interface ResizeOptions {
  * itself is held to the same pixel limit (a header may lie about what follows). Every failure
  * is an UnreadableMediaError, for the caller to show a placeholder.
  */
-export async function resizeBounded(input: Buffer | string, options: ResizeOptions): Promise<Buffer> {
+export async function resizeBounded(source: Buffer | string, options: ResizeOptions): Promise<Buffer> {
+  let input: Buffer | string;
+  try {
+    input = await decodable(source);
+  } catch (err) {
+    throw new UnreadableMediaError(err instanceof Error ? err.message : String(err));
+  }
   await checkImageHeader(input);
   try {
     const image = sharp(input, { failOn: 'none', limitInputPixels: MAX_INPUT_PIXELS, sequentialRead: true })

@@ -11,7 +11,10 @@ import { isDiskFull } from '../core/errors.js';
 import { DeferredIndex } from './deferred-index.js';
 import type { FileState, PhotoRepository, PhotoRow } from './photo.repository.js';
 import { captureMediaPath } from '../capture/capture-media.js';
-import { MEDIA_FILE, mediaKindOf } from './media-kind.js';
+import { MEDIA_FILE, mediaKindOf, needsBytes } from './media-kind.js';
+import { readHead, sniffFormat, type SniffedFormat } from '../media/media-sniff.js';
+import { CollageParts } from './collage-parts.js';
+import { MAX_VANISHED_CHECKS, Removals } from './photo-reconcile.js';
 import { fileInfoOf, statInSlices, type FileInfo } from './file-stats.js';
 import { mediaVersion } from './media-version.js';
 import { FirstScreenLead, type FirstScreenOptions } from './first-screen-lead.js';
@@ -22,6 +25,8 @@ export interface RescanReport {
   added: number;
   updated: number;
   missing: number;
+  /** Photos the capture app no longer has, gone from the index. */
+  removed: number;
   /** Files the capture app does not list (yet): left for a later rescan. */
   unresolved: number;
   ms: number;
@@ -34,11 +39,16 @@ export interface RescanReport {
  */
 export type PhotoChange = { type: 'added' | 'updated'; id: string; ready?: boolean; replaced?: string } | { type: 'removed'; id: string };
 
+/** The file's format from its first bytes, read only for items whose media type does not settle their kind. */
+async function formatOf(item: MediaItem, full: string | undefined): Promise<SniffedFormat | undefined> {
+  if (!full || !needsBytes(item.media_type)) return undefined;
+  const head = await readHead(full);
+  return head ? sniffFormat(head) : undefined;
+}
+
 /** Items still being processed are looked for again, sooner first, then every half minute. */
 const FIRST_RECHECK_MS = 1000;
 const MAX_RECHECK_MS = 30_000;
-/** Vanished files checked one by one with the capture app; beyond this, only marked missing. */
-const MAX_VANISHED_CHECKS = 200;
 const REMOVED_MEMORY_MS = 10 * 60_000;
 const PROCESSED_DIR = ['media', 'processed_full'] as const;
 const PAGE = 500;
@@ -73,6 +83,9 @@ export class PhotoIndexer {
   private liveDuringRescan: Set<string> | undefined;
   private readonly stopWaiters = new Set<() => void>();
   private stopped = false;
+  /** Which single captures belong to which collage. */
+  readonly parts: CollageParts;
+  private readonly removals: Removals;
 
   constructor(
     private readonly photos: PhotoRepository,
@@ -85,6 +98,8 @@ export class PhotoIndexer {
     private readonly firstScreen?: FirstScreenOptions,
   ) {
     this.deferred = new DeferredIndex(clock, log, (item) => this.indexItem(item));
+    this.parts = new CollageParts(photos, capture);
+    this.removals = new Removals({ photos, capture, clock, log, remove: (id) => this.remove(id) });
   }
 
   private async statFile(full: string | undefined): Promise<FileInfo | undefined> {
@@ -114,7 +129,13 @@ export class PhotoIndexer {
    * `processedBefore`: the item's file was seen once. Without its file, such an item has lost
    * it (missing); any other is still being made by the capture app (not processed yet).
    */
-  private rowFor(item: MediaItem, file: FileInfo | undefined, live: boolean, processedBefore = false): PhotoRow | undefined {
+  private rowFor(
+    item: MediaItem,
+    file: FileInfo | undefined,
+    live: boolean,
+    format: SniffedFormat | undefined,
+    processedBefore = false,
+  ): PhotoRow | undefined {
     if (!MEDIA_FILE.test(item.processed)) return undefined;
     const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
     const created = Date.parse(`${item.created_at}Z`);
@@ -125,7 +146,7 @@ export class PhotoIndexer {
       id: item.id,
       stem,
       file: item.processed,
-      kind: mediaKindOf(item.media_type, item.processed),
+      kind: mediaKindOf(item.media_type, item.processed, format),
       event_id: this.eventFor(takenAt, live),
       taken_at: takenAt,
       created_at: createdAt,
@@ -138,6 +159,7 @@ export class PhotoIndexer {
       printed_copies: 0,
       indexed_at: this.clock.now(),
       sort_key: stem,
+      part_of: null,
     };
   }
 
@@ -146,9 +168,12 @@ export class PhotoIndexer {
     this.liveDuringRescan?.add(item.id);
     this.unresolvable.delete(path.basename(item.processed).replace(/\.[^.]+$/, ''));
     const before = this.photos.find(item.id);
-    const file = await this.statFile(captureMediaPath(this.captureDataDir, item.processed));
-    const row = this.rowFor(item, file, true, before?.processed === 1);
+    const full = captureMediaPath(this.captureDataDir, item.processed);
+    const file = await this.statFile(full);
+    const row = this.rowFor(item, file, true, file ? await formatOf(item, full) : undefined, before?.processed === 1);
     if (!row) return undefined;
+    // A part of a collage announced live waits for its collage, hidden from guests.
+    if (!before) row.part_of = this.parts.partOfNew(item);
     // Announced live: it arrives after every photo already in its event, whatever its stem says.
     if (!before && row.event_id !== null) row.sort_key = this.photos.arrivalKey(row.event_id, row.stem);
     row.updated_at ??= before?.updated_at ?? null;
@@ -160,6 +185,7 @@ export class PhotoIndexer {
       this.onChange({ type: 'updated', id: row.id, ready, ...(old !== mediaVersion(row) ? { replaced: old } : {}) });
     }
     if (row.processed === 0) this.recheckSoon();
+    for (const part of this.parts.afterIndexed(item)) this.onChange({ type: 'updated', id: part });
     return row;
   }
 
@@ -212,6 +238,10 @@ export class PhotoIndexer {
 
   /** Entry point for the capture app's live stream. */
   handle(event: CaptureEvent): Promise<void> {
+    if (event.event === 'ProcessStateinfo') {
+      for (const part of this.parts.onState(event)) this.onChange({ type: 'updated', id: part.id, ready: part.released });
+      return Promise.resolve();
+    }
     const parsed = mediaItemSchema.safeParse(event.data);
     if (!parsed.success) return Promise.resolve();
     if (event.event === 'DbInsert' || event.event === 'DbUpdate') {
@@ -237,11 +267,14 @@ export class PhotoIndexer {
 
   async rescan(): Promise<RescanReport> {
     const started = this.clock.monotonic();
+    for (const part of this.parts.releaseStale()) this.onChange({ type: 'updated', id: part.id, ready: part.released });
     const dir = path.join(this.captureDataDir, ...PROCESSED_DIR);
     let names: string[] = [];
+    let readable = true;
     try {
       names = (await fsp.readdir(dir)).filter((n) => MEDIA_FILE.test(n));
     } catch (err) {
+      readable = false;
       this.log.warn(`Cannot read ${dir}: ${err instanceof Error ? err.message : String(err)}`);
     }
     const known = new Map(this.photos.fileStates().map((f) => [f.stem, f]));
@@ -270,8 +303,10 @@ export class PhotoIndexer {
         changed.push({ stem, info, row });
       } else unchanged++;
     });
-    // An item still being processed has no file yet: it has not vanished.
-    const vanished = [...known.values()].filter((f) => !f.missing && f.processed && !onDisk.has(f.stem));
+    // An item still being processed has no file yet: it has not vanished. One found missing
+    // before is asked about again: the capture app may have deleted it since. A folder that
+    // cannot be read (the capture app runs elsewhere) says nothing of what vanished.
+    const vanished = readable ? [...known.values()].filter((f) => f.processed && !onDisk.has(f.stem)) : [];
 
     // Each page of new photos is saved and announced as soon as it is matched, newest first, the
     // current event's first screen ahead of the rest (FirstScreenLead): on a first index of a large
@@ -299,7 +334,10 @@ export class PhotoIndexer {
     }
     const at = this.clock.now();
     changed.forEach((c) => this.photos.updateFile(c.stem, c.info.mtime, c.info.size, at));
-    const gone = await this.settleVanished(vanished);
+    const gone = await this.removals.settleVanished(vanished);
+    // Without the folder, or past what can be asked one by one, the capture app's whole list
+    // tells what it no longer has.
+    const removed = !readable || vanished.length > MAX_VANISHED_CHECKS ? await this.removals.settleUnlisted(started) : 0;
     // A file rewritten while Boothdeck was away (a filter applied at the booth) makes its copies
     // stale, as a live DbUpdate would.
     for (const { row, info } of changed) {
@@ -315,33 +353,10 @@ export class PhotoIndexer {
       added,
       updated: changed.length,
       missing: vanished.length - gone,
+      removed: gone + removed,
       unresolved: fresh.size - added + remembered,
       ms: Math.round(this.clock.monotonic() - started),
     };
-  }
-
-  /**
-   * A file that vanished is either a photo deleted in the capture app (its item is gone too: the
-   * row goes) or a file lost on its own (the item remains: the photo is reported missing).
-   * Returns how many rows went.
-   */
-  private async settleVanished(vanished: readonly FileState[]): Promise<number> {
-    if (vanished.length === 0) return 0;
-    let gone = 0;
-    const missing: string[] = [];
-    for (const [i, file] of vanished.entries()) {
-      let item: MediaItem | null | undefined;
-      if (i < MAX_VANISHED_CHECKS) item = await this.capture.getMediaItem(file.id).catch(() => undefined);
-      if (item === null) {
-        this.remove(file.id);
-        gone++;
-      } else {
-        missing.push(file.stem);
-      }
-    }
-    this.photos.markMissing(missing, true);
-    if (missing.length > 0) this.log.warn(`${missing.length} indexed photo file(s) vanished from the capture app's media folder`);
-    return gone;
   }
 
   /**
@@ -355,10 +370,12 @@ export class PhotoIndexer {
     const wanted = new Set(fresh.keys());
     const seen = new Set<string>();
     const maxPages = rescanPageBound(filesOnDisk);
+    let counts: Promise<Map<string, number[]>> | undefined;
+    const partCounts = (): Promise<Map<string, number[]>> => (counts ??= this.parts.partCounts());
     try {
       for (let pageNo = 0; wanted.size > 0 && pageNo < maxPages; pageNo++) {
         const page = await this.capture.listMedia(pageNo * PAGE, PAGE);
-        const rows: PhotoRow[] = [];
+        const matched: MediaItem[] = [];
         let newItems = 0;
         for (const item of page) {
           if (seen.has(item.id)) continue;
@@ -367,9 +384,25 @@ export class PhotoIndexer {
           const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
           if (!wanted.has(stem)) continue;
           wanted.delete(stem);
-          const row = this.rowFor(item, fresh.get(stem), false);
-          if (row) rows.push(row);
+          matched.push(item);
         }
+        const partOf = await this.parts.groupFound(matched, partCounts);
+        const rows: PhotoRow[] = [];
+        for (const item of matched) {
+          const full = captureMediaPath(this.captureDataDir, item.processed);
+          const row = this.rowFor(
+            item,
+            fresh.get(path.basename(item.processed).replace(/\.[^.]+$/, '')),
+            false,
+            await formatOf(item, full),
+          );
+          if (!row) continue;
+          row.part_of = partOf.get(item.id) ?? null;
+          rows.push(row);
+        }
+        // A part belongs to its collage's event, even taken a moment before the event began.
+        const eventOf = new Map(rows.map((r) => [r.id, r.event_id]));
+        for (const row of rows) if (row.part_of !== null) row.event_id = eventOf.get(row.part_of) ?? row.event_id;
         if (rows.length > 0) found(rows);
         if (page.length < PAGE) break;
         if (newItems === 0) {

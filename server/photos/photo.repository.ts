@@ -23,12 +23,30 @@ export interface PhotoRow {
    * the order of arrival for photos announced live. Set once, when the row is first written.
    */
   sort_key: string;
+  /**
+   * The collage (or animation) this single capture was taken for: its id, or `pending:…` while
+   * the capture app has announced the parts and not yet the collage. Null for anything else.
+   */
+  part_of: string | null;
 }
 
 /** A row to write: without a sort key, the photo sorts by its capture time (its stem). */
-export type NewPhotoRow = Omit<PhotoRow, 'sort_key'> & { sort_key?: string };
+export type NewPhotoRow = Omit<PhotoRow, 'sort_key' | 'part_of'> & { sort_key?: string; part_of?: string | null };
 
-const withKey = (row: NewPhotoRow): PhotoRow => ({ ...row, sort_key: row.sort_key ?? row.stem });
+const withKey = (row: NewPhotoRow): PhotoRow => ({ ...row, sort_key: row.sort_key ?? row.stem, part_of: row.part_of ?? null });
+
+/** Whether a part_of value names its collage (not a part still waiting for it). */
+export const PENDING_PART = 'pending:';
+
+/** How collage parts are left out of a list: none, those grouped under a known collage, or all. */
+export type PartsFilter = 'none' | 'grouped' | 'all';
+
+/** SQL condition that leaves parts out, for `filter`, on the table alias `p`. */
+function partsCondition(filter: PartsFilter, alias = 'p'): string | undefined {
+  if (filter === 'all') return `${alias}.part_of IS NULL`;
+  if (filter === 'grouped') return `(${alias}.part_of IS NULL OR ${alias}.part_of LIKE '${PENDING_PART}%')`;
+  return undefined;
+}
 
 export interface PhotoWithEvent extends PhotoRow {
   event_slug: string | null;
@@ -41,8 +59,10 @@ export interface PhotoQuery {
   from?: number;
   to?: number;
   printed?: boolean;
-  /** Only items whose processed file is there (what guests see). */
+  /** Only items guests may see: their processed file is there and was never found gone. */
   processedOnly?: boolean;
+  /** Collage parts left out (they come with their collage, or not at all). */
+  parts?: PartsFilter;
   /** Sort keys below this one (newest first). */
   before?: string;
   limit: number;
@@ -58,6 +78,9 @@ export interface FileState {
   missing: number;
 }
 
+/** A photo guests may see: made, not lost. */
+const SHOWN = 'visible = 1 AND processed = 1 AND missing = 0';
+
 const SELECT = `SELECT p.*, e.slug AS event_slug, e.name AS event_name FROM photos p LEFT JOIN events e ON e.id = p.event_id`;
 
 /** The photo index. All photo SQL lives here. */
@@ -68,12 +91,12 @@ export class PhotoRepository {
   constructor(private readonly db: Db) {
     this.changesStmt = db.prepare<[], { n: number }>('SELECT total_changes() AS n');
     this.upsertStmt = db.prepare(
-      `INSERT INTO photos (id, stem, file, kind, event_id, taken_at, created_at, updated_at, mtime, size, processed, visible, missing, printed_copies, indexed_at, sort_key)
-       VALUES (@id, @stem, @file, @kind, @event_id, @taken_at, @created_at, @updated_at, @mtime, @size, @processed, @visible, @missing, @printed_copies, @indexed_at, @sort_key)
+      `INSERT INTO photos (id, stem, file, kind, event_id, taken_at, created_at, updated_at, mtime, size, processed, visible, missing, printed_copies, indexed_at, sort_key, part_of)
+       VALUES (@id, @stem, @file, @kind, @event_id, @taken_at, @created_at, @updated_at, @mtime, @size, @processed, @visible, @missing, @printed_copies, @indexed_at, @sort_key, @part_of)
        ON CONFLICT(id) DO UPDATE SET stem = excluded.stem, file = excluded.file, kind = excluded.kind, created_at = COALESCE(excluded.created_at, photos.created_at),
          updated_at = COALESCE(excluded.updated_at, photos.updated_at),
          mtime = excluded.mtime, size = excluded.size, processed = excluded.processed, visible = excluded.visible,
-         missing = excluded.missing, indexed_at = excluded.indexed_at`,
+         missing = excluded.missing, indexed_at = excluded.indexed_at, part_of = COALESCE(excluded.part_of, photos.part_of)`,
     );
   }
 
@@ -108,7 +131,9 @@ export class PhotoRepository {
       where.push('p.mtime <= @to');
       params.to = q.to;
     }
-    if (q.processedOnly) where.push('p.processed = 1');
+    if (q.processedOnly) where.push('p.processed = 1 AND p.missing = 0');
+    const parts = partsCondition(q.parts ?? 'none');
+    if (parts) where.push(parts);
     if (q.printed !== undefined) where.push(q.printed ? 'p.printed_copies > 0' : 'p.printed_copies = 0');
     if (q.before !== undefined) {
       where.push('p.sort_key < @before');
@@ -120,10 +145,10 @@ export class PhotoRepository {
   }
 
   /** Whether fewer than `limit` photos a guest sees come before this one in the event's gallery. */
-  amongNewestShown(eventId: number, sortKey: string, limit: number): boolean {
+  amongNewestShown(eventId: number, sortKey: string, limit: number, parts: PartsFilter = 'none'): boolean {
     const row = this.db
       .prepare<[number, string, number], { n: number }>(
-        'SELECT COUNT(*) AS n FROM (SELECT 1 FROM photos WHERE event_id = ? AND visible = 1 AND processed = 1 AND sort_key > ? LIMIT ?)',
+        `SELECT COUNT(*) AS n FROM (SELECT 1 FROM photos p WHERE event_id = ? AND ${SHOWN} AND ${partsCondition(parts) ?? '1'} AND sort_key > ? LIMIT ?)`,
       )
       .get(eventId, sortKey, limit);
     return (row?.n ?? limit) < limit;
@@ -180,13 +205,51 @@ export class PhotoRepository {
     return this.db.prepare<[], { id: string; stem: string; file: string }>('SELECT id, stem, file FROM photos WHERE processed = 0').all();
   }
 
-  /** Visible, processed items of an event, for the guests' photo count. */
-  countShown(eventId: number): number {
+  /** Items of an event guests see, for their photo count. */
+  countShown(eventId: number, parts: PartsFilter = 'none'): number {
     return (
       this.db
-        .prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM photos WHERE event_id = ? AND visible = 1 AND processed = 1')
+        .prepare<[number], { n: number }>(
+          `SELECT COUNT(*) AS n FROM photos p WHERE event_id = ? AND ${SHOWN} AND ${partsCondition(parts) ?? '1'}`,
+        )
         .get(eventId)?.n ?? 0
     );
+  }
+
+  /** The parts grouped under each of these collages, oldest first. */
+  partsOf(collageIds: readonly string[]): PhotoWithEvent[] {
+    if (collageIds.length === 0) return [];
+    return this.db
+      .prepare<string[], PhotoWithEvent>(
+        `${SELECT} WHERE p.visible = 1 AND p.part_of IN (${collageIds.map(() => '?').join(',')}) ORDER BY p.stem`,
+      )
+      .all(...collageIds);
+  }
+
+  /** Makes these photos parts of a collage (or of none, with null). */
+  setPartOf(ids: readonly string[], partOf: string | null): void {
+    const stmt = this.db.prepare('UPDATE photos SET part_of = ? WHERE id = ?');
+    this.db.transaction(() => ids.forEach((id) => stmt.run(partOf, id)))();
+  }
+
+  /** Parts still waiting for a collage that will not come (other than `keep`); their ids. */
+  pendingParts(keep?: string): string[] {
+    return this.db
+      .prepare<[string, string], { id: string }>(`SELECT id FROM photos WHERE part_of LIKE ? AND part_of IS NOT ?`)
+      .all(`${PENDING_PART}%`, keep ?? '')
+      .map((r) => r.id);
+  }
+
+  /** Rows taken between two times (ms), oldest first, for matching a collage with its parts. */
+  takenBetween(from: number, to: number): PhotoRow[] {
+    return this.db
+      .prepare<[number, number], PhotoRow>('SELECT * FROM photos WHERE taken_at >= ? AND taken_at <= ? ORDER BY stem')
+      .all(from, to);
+  }
+
+  /** Every id in the index, with whether guests could see it, for a reconciliation with the capture app's list. */
+  allIds(): { id: string; indexed_at: number }[] {
+    return this.db.prepare<[], { id: string; indexed_at: number }>('SELECT id, indexed_at FROM photos').all();
   }
 
   setPrinted(id: string, copies: number): void {

@@ -1,13 +1,13 @@
 import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import type { CaptureAppPort, CaptureFile } from '../capture/capture.port.js';
-import type { AdminPhoto, GalleryEvent, PhotoPage, PublicPhoto } from '../contract/photos.contract.js';
+import type { AdminPhoto, CollagePartsMode, GalleryEvent, PhotoPage, PublicPhoto } from '../contract/photos.contract.js';
 import { CaptureAppError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { EventRepository } from '../events/event.repository.js';
 import { photoFileName } from '../events/file-names.js';
 import type { EventHub } from '../core/event-hub.js';
 import type { PhotoChange } from './photo-indexer.js';
-import type { PhotoQuery, PhotoRepository, PhotoWithEvent } from './photo.repository.js';
+import { PENDING_PART, type PartsFilter, type PhotoQuery, type PhotoRepository, type PhotoWithEvent } from './photo.repository.js';
 import { isoOrNull as iso } from '../core/util/json.js';
 import { contentTypeOf, isMoving } from './media-kind.js';
 import { mediaVersion } from './media-version.js';
@@ -57,7 +57,28 @@ export class PhotoService {
     private readonly capture: CaptureAppPort,
     private readonly pictures: PhotoMedia,
     private readonly hub: EventHub,
+    /** How guests see a collage's parts (the gallery setting), read at each request. */
+    private readonly partsMode: () => CollagePartsMode = () => 'hidden',
   ) {}
+
+  /** Which parts a guests' list leaves out: all of them, unless the operator shows them as photos. */
+  private guestParts(): PartsFilter {
+    return this.partsMode() === 'photos' ? 'none' : 'all';
+  }
+
+  /** The collage a part is grouped under, null for anything else (and for a part still waiting for it). */
+  private static parentOf(row: PhotoWithEvent): string | null {
+    return row.part_of !== null && !row.part_of.startsWith(PENDING_PART) ? row.part_of : null;
+  }
+
+  /** Whether guests may see this photo now: made, not lost, of the current event, and not a part they are not shown. */
+  private shownToGuests(row: PhotoWithEvent): boolean {
+    if (row.visible !== 1 || row.processed !== 1 || row.missing === 1) return false;
+    if (row.event_id === null || row.event_id !== (this.events.current()?.id ?? -1)) return false;
+    if (row.part_of === null) return true;
+    const mode = this.partsMode();
+    return mode === 'photos' || (mode === 'with_collage' && PhotoService.parentOf(row) !== null);
+  }
 
   /** The photo's version is in every URL of a picture drawn from it: a filtered photo is a new URL. */
   private urls(scope: Scope, row: PhotoWithEvent): AdminPhoto['urls'] {
@@ -91,6 +112,7 @@ export class PhotoService {
       missing: row.missing === 1,
       file_name: this.fileName(row),
       urls: this.urls('admin', row),
+      part_of: PhotoService.parentOf(row),
     };
   }
 
@@ -111,8 +133,39 @@ export class PhotoService {
     return { photos: shown.map(map), next_cursor: more && last ? encodeCursor(last.sort_key) : null };
   }
 
+  /** The parts of the collages among `rows`, by collage id. */
+  private partsByCollage(rows: readonly PhotoWithEvent[]): Map<string, PhotoWithEvent[]> {
+    const byCollage = new Map<string, PhotoWithEvent[]>();
+    const collages = rows.filter((r) => r.kind !== 'photo' && r.kind !== 'video').map((r) => r.id);
+    for (const part of this.photos.partsOf(collages)) {
+      const parent = part.part_of as string;
+      byCollage.set(parent, [...(byCollage.get(parent) ?? []), part]);
+    }
+    return byCollage;
+  }
+
+  /** A collage with its parts listed under it, for the operator. */
+  private withAdminParts(rows: PhotoWithEvent[]): (row: PhotoWithEvent) => AdminPhoto {
+    const parts = this.partsByCollage(rows);
+    return (row) => {
+      const own = parts.get(row.id);
+      return own ? { ...this.toAdmin(row), parts: own.map((p) => this.toAdmin(p)) } : this.toAdmin(row);
+    };
+  }
+
+  /** A collage with the parts guests may see in its lightbox, when the operator shows them so. */
+  private withPublicParts(rows: PhotoWithEvent[]): (row: PhotoWithEvent) => PublicPhoto {
+    if (this.partsMode() !== 'with_collage') return (row) => this.toPublic(row);
+    const parts = this.partsByCollage(rows);
+    return (row) => {
+      const own = parts.get(row.id)?.filter((p) => p.processed === 1 && p.missing === 0);
+      return own?.length ? { ...this.toPublic(row), parts: own.map((p) => this.toPublic(p)) } : this.toPublic(row);
+    };
+  }
+
   listAdmin(filters: AdminFilters): PhotoPage<AdminPhoto> {
-    const query: PhotoQuery = { limit: filters.limit + 1 };
+    // Parts come under their collage, not on their own.
+    const query: PhotoQuery = { limit: filters.limit + 1, parts: 'grouped' };
     if (filters.event !== undefined) {
       const event = this.events.findBySlug(filters.event);
       if (!event) throw new NotFoundError(`There is no event "${filters.event}"`);
@@ -122,7 +175,8 @@ export class PhotoService {
     if (filters.to !== undefined) query.to = filters.to;
     if (filters.status !== 'all') query.printed = filters.status === 'printed';
     if (filters.cursor !== undefined) query.before = decodeCursor(filters.cursor);
-    return this.page(this.photos.query(query), filters.limit, (row) => this.toAdmin(row));
+    const rows = this.photos.query(query);
+    return this.page(rows, filters.limit, this.withAdminParts(rows));
   }
 
   /** Public pages as last read, valid while no row of the database has changed since. */
@@ -151,21 +205,22 @@ export class PhotoService {
   private readPublic(cursor: string | undefined, limit: number): PublicPage {
     const current = this.events.current();
     if (!current) return { photos: [], next_cursor: null, event: null };
-    const query: PhotoQuery = { eventId: current.id, limit: limit + 1, processedOnly: true };
+    const parts = this.guestParts();
+    const query: PhotoQuery = { eventId: current.id, limit: limit + 1, processedOnly: true, parts };
     if (cursor !== undefined) query.before = decodeCursor(cursor);
     const event: GalleryEvent = {
       name: current.name,
-      photo_count: this.photos.countShown(current.id),
+      photo_count: this.photos.countShown(current.id, parts),
       welcome: current.welcome,
     };
-    return { ...this.page(this.photos.query(query), limit, (row) => this.toPublic(row)), event };
+    const rows = this.photos.query(query);
+    return { ...this.page(rows, limit, this.withPublicParts(rows)), event };
   }
 
   /** A photo a scope may see; for guests, only one of the current event. */
   private visible(scope: Scope, id: string): PhotoWithEvent {
     const row = this.photos.find(id);
-    const allowed =
-      row && row.visible === 1 && (scope === 'admin' || (row.processed === 1 && row.event_id === (this.events.current()?.id ?? -1)));
+    const allowed = row && row.visible === 1 && (scope === 'admin' || this.shownToGuests(row));
     if (!row || !allowed) throw new NotFoundError('No such photo');
     return row;
   }
@@ -180,8 +235,8 @@ export class PhotoService {
    */
   onFirstScreen(row: PhotoWithEvent): boolean {
     const current = this.events.current();
-    if (!current || row.event_id !== current.id || row.processed !== 1 || row.visible !== 1) return false;
-    return this.photos.amongNewestShown(current.id, row.sort_key, FIRST_SCREEN_PHOTOS);
+    if (!current || !this.shownToGuests(row) || (row.part_of !== null && this.partsMode() !== 'photos')) return false;
+    return this.photos.amongNewestShown(current.id, row.sort_key, FIRST_SCREEN_PHOTOS, this.guestParts());
   }
 
   /** Makes a newly indexed (or rewritten) photo's thumbnail, and a video's poster, before any gallery asks. */
@@ -248,9 +303,23 @@ export class PhotoService {
     if (change.type === 'updated' && change.replaced !== undefined) void this.pictures.forget(change.id, change.replaced);
     const event = change.type === 'added' ? 'photo-added' : 'photo-updated';
     this.hub.publish('admin', event, this.toAdmin(row));
+    if (!this.shownToGuests(row) || (row.part_of !== null && this.partsMode() !== 'photos')) {
+      // Gone from their grid (found missing, grouped under its collage).
+      if (change.type === 'updated') this.hub.publish('gallery', 'photo-removed', { id: row.id });
+      // A part joining its collage changes what the collage shows in its lightbox.
+      const parent = PhotoService.parentOf(row);
+      if (parent !== null && this.partsMode() === 'with_collage') this.announceCollage(parent);
+      return row;
+    }
     // Guests meet an item once it is processed: that is its arrival for them.
-    if (row.processed !== 1 || row.event_id === null || row.event_id !== this.events.current()?.id) return row;
     this.hub.publish('gallery', change.type === 'updated' && change.ready ? 'photo-added' : event, this.toPublic(row));
     return row;
+  }
+
+  /** Tells open galleries that a collage's parts changed. */
+  private announceCollage(id: string): void {
+    const collage = this.photos.find(id);
+    if (!collage || !this.shownToGuests(collage)) return;
+    this.hub.publish('gallery', 'photo-updated', this.withPublicParts([collage])(collage));
   }
 }

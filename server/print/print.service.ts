@@ -35,6 +35,7 @@ import type { CounterName, GuestQuota, PrintJobRow, PrintRepository } from './pr
 import type { PrintWorker } from './print-worker.js';
 import { PrinterUnreachableError, type PrinterPort } from './printer.port.js';
 import { UNKNOWN_PRINTER } from './printer-watch.js';
+import { isPrintable } from '../photos/media-kind.js';
 
 /** The operator may ask for more than a guest, within what a photo printer can take at once. */
 export const ADMIN_MAX_COPIES = 20;
@@ -133,9 +134,9 @@ export class PrintService {
       throw unavailable('No such photo');
     }
     if (row.missing === 1 || row.processed !== 1 || !this.fileThere(photoId)) throw unavailable('The photo’s file is missing');
-    // A printer takes stills: videos and animations are only shared and downloaded.
-    if (row.kind === 'video' || row.kind === 'animation')
-      throw new ConflictError('Videos and animations cannot be printed', 'not_printable');
+    // A printer takes stills: videos and animations (WebP, AVIF or GIF alike: the item's media
+    // type set its kind) are only shared and downloaded.
+    if (!isPrintable(row.kind)) throw new ConflictError('Videos and animations cannot be printed', 'not_printable');
     return { eventId: row.event_id };
   }
 

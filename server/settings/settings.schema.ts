@@ -53,6 +53,7 @@ export const settingsSchema = z.strictObject({
     public_url: z
       .union([z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// address' }), z.null()])
       .transform((v) => (v === null ? null : v.replace(/\/+$/, ''))),
+    collage_parts: z.enum(['hidden', 'with_collage', 'photos'], { error: 'must be hidden, with_collage or photos' }),
   }),
 });
 
@@ -73,7 +74,7 @@ export const defaultSettings: Settings = {
     sessions_per_address: 2,
     error_policy: 'retry-current-job',
   },
-  gallery: { show_delete: true, public_url: null },
+  gallery: { show_delete: true, public_url: null, collage_parts: 'hidden' },
 };
 
 /** Lays a partial update over the current settings; validation of the result comes after. */

@@ -30,13 +30,13 @@ async function oneOfEach(): Promise<Record<string, string>> {
 }
 
 describe('every kind of media', () => {
-  it('indexes photos, collages, GIF animations and MP4 videos with their kind', async () => {
+  it('indexes photos, collages, WebP animations (the capture app’s default) and MP4 videos with their kind', async () => {
     const ids = await oneOfEach();
     const photos = (await admin('/photos')).body.photos as AdminPhoto[];
     const kindOf = (id: string | undefined) => photos.find((p) => p.id === id);
     expect(kindOf(ids.image)).toMatchObject({ kind: 'photo', processed: true });
     expect(kindOf(ids.collage)).toMatchObject({ kind: 'collage', processed: true });
-    expect(kindOf(ids.animation)).toMatchObject({ kind: 'animation', file_name: expect.stringMatching(/\.gif$/) });
+    expect(kindOf(ids.animation)).toMatchObject({ kind: 'animation', file_name: expect.stringMatching(/\.webp$/) });
     expect(kindOf(ids.video)).toMatchObject({ kind: 'video', file_name: expect.stringMatching(/\.mp4$/) });
     expect(kindOf(ids.video)?.urls.media).toMatch(new RegExp(`^/api/admin/photos/${ids.video}/media\\?v=[0-9a-z]{7}$`));
     expect(kindOf(ids.image)?.urls.media).toBeUndefined();
@@ -68,12 +68,12 @@ describe('every kind of media', () => {
     expect((download.body as Buffer).equals(file)).toBe(true);
   });
 
-  it('plays an animation from its own GIF, and refuses to play a still', async () => {
+  it('plays an animation from its own animated WebP, and refuses to play a still', async () => {
     const ids = await oneOfEach();
-    const gif = await guest(`/photos/${ids.animation}/media`).buffer(true).parse(binary);
-    expect(gif.status).toBe(200);
-    expect(gif.headers['content-type']).toBe('image/gif');
-    expect((await sharp(gif.body as Buffer, { animated: true }).metadata()).pages).toBe(3);
+    const webp = await guest(`/photos/${ids.animation}/media`).buffer(true).parse(binary);
+    expect(webp.status).toBe(200);
+    expect(webp.headers['content-type']).toBe('image/webp');
+    expect((await sharp(webp.body as Buffer, { animated: true }).metadata()).pages).toBe(3);
     expect((await guest(`/photos/${ids.image}/media`)).status).toBe(404);
   });
 
@@ -101,7 +101,8 @@ describe('every kind of media', () => {
     const res = await admin('/events/fete/export.zip').buffer(true).parse(binary);
     expect(res.status).toBe(200);
     const names = (await readZip(res.body as Buffer)).map((e) => path.extname(e.name)).sort();
-    expect(names).toEqual(['.gif', '.jpg', '.jpg', '.mp4']);
+    // The collage's two parts (shown in the gallery, as the capture app's collage action does) are the operator's too.
+    expect(names).toEqual(['.jpg', '.jpg', '.jpg', '.jpg', '.mp4', '.webp']);
   });
 
   it('shows an item still being processed to the operator only, and to guests once its file is there', async () => {

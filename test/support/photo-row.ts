@@ -21,5 +21,6 @@ export function photoRow(n: number): PhotoRow {
     printed_copies: 0,
     indexed_at: 0,
     sort_key: STEM,
+    part_of: null,
   };
 }

@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { AdminPhoto } from '../../../server/contract/photos.contract.js';
+import type { AdminPhoto, CollagePartsMode } from '../../../server/contract/photos.contract.js';
+import { dashboardService } from '../services/dashboard.service.js';
 import { localDay } from '../../../common/dates.js';
 import { photosService, type PhotoFilters } from '../services/events.service.js';
 import { describeError } from '../../shared/error-text.js';
@@ -72,19 +73,66 @@ export const useAdminGalleryStore = defineStore('adminGallery', () => {
 
   const clearFilters = (): Promise<void> => setFilters(emptyFilters());
 
-  /** A new photo is the newest: it goes first, if the filters let it in at all. */
+  /** A collage's parts are listed under it: the grid and the lightbox go through them after it. */
+  const flat = computed<AdminPhoto[]>(() => photos.value.flatMap((p) => [p, ...(p.parts ?? [])]));
+
+  /** Puts a part under its collage (replacing its older self); false when the collage is not listed. */
+  function placePart(part: AdminPhoto): boolean {
+    const collage = photos.value.find((p) => p.id === part.part_of);
+    if (!collage) return false;
+    const parts = (collage.parts ?? []).filter((p) => p.id !== part.id);
+    collage.parts = [...parts, part].sort((a, b) => a.taken_at.localeCompare(b.taken_at));
+    return true;
+  }
+
+  /** A new photo is the newest: it goes first, if the filters let it in at all; a part goes under its collage. */
   function added(photo: AdminPhoto): void {
-    if (photos.value.some((p) => p.id === photo.id) || !matches(photo, filters.value)) return;
+    if (flat.value.some((p) => p.id === photo.id) || !matches(photo, filters.value)) return;
+    if (photo.part_of && placePart(photo)) return;
     photos.value.unshift(photo);
   }
 
+  /** A photo changed; a part that has just been matched with its collage moves under it. */
   function updated(photo: AdminPhoto): void {
+    if (photo.part_of && placePart(photo)) {
+      photos.value = photos.value.filter((p) => p.id !== photo.id);
+      return;
+    }
     const i = photos.value.findIndex((p) => p.id === photo.id);
-    if (i >= 0) photos.value[i] = photo;
+    if (i >= 0) photos.value[i] = { ...photo, parts: photo.parts ?? photos.value[i]?.parts };
   }
 
   function removed(id: string): void {
     photos.value = photos.value.filter((p) => p.id !== id);
+    for (const p of photos.value) if (p.parts?.some((part) => part.id === id)) p.parts = p.parts.filter((part) => part.id !== id);
+  }
+
+  /** How guests see a collage's parts (the gallery setting); null until read. */
+  const partsMode = ref<CollagePartsMode | null>(null);
+  const partsModeError = ref<string | null>(null);
+
+  async function loadPartsMode(): Promise<void> {
+    try {
+      partsMode.value = (await dashboardService.settings()).gallery.collage_parts;
+      partsModeError.value = null;
+    } catch (err) {
+      partsModeError.value = describeError(err, { reading: true });
+    }
+  }
+
+  /** Saves the choice; the guests' gallery follows at their next page. */
+  async function savePartsMode(mode: CollagePartsMode): Promise<boolean> {
+    const before = partsMode.value;
+    partsMode.value = mode;
+    try {
+      partsMode.value = (await dashboardService.saveSettings({ gallery: { collage_parts: mode } })).gallery.collage_parts;
+      partsModeError.value = null;
+      return true;
+    } catch (err) {
+      partsMode.value = before;
+      partsModeError.value = describeError(err);
+      return false;
+    }
   }
 
   async function remove(id: string): Promise<void> {
@@ -92,5 +140,25 @@ export const useAdminGalleryStore = defineStore('adminGallery', () => {
     removed(id);
   }
 
-  return { photos, filters, done, loading, error, filtered, loadMore, reload, setFilters, clearFilters, added, updated, removed, remove };
+  return {
+    photos,
+    flat,
+    filters,
+    done,
+    loading,
+    error,
+    filtered,
+    loadMore,
+    reload,
+    setFilters,
+    clearFilters,
+    added,
+    updated,
+    removed,
+    remove,
+    partsMode,
+    partsModeError,
+    loadPartsMode,
+    savePartsMode,
+  };
 });

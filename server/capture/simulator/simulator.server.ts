@@ -17,7 +17,7 @@ import {
 import { colorsAsStored, dropKeys, maskSecrets, validateConfig, withDefaults } from './simulator.config.js';
 import { actionItemDefaultsFor, defaultConfig } from './simulator.defaults.js';
 import { SimulatorEvents } from './simulator.events.js';
-import { JobRefusedError, SimulatorJobs } from './simulator.jobs.js';
+import { JobRefusedError, SimulatorJobs, movingFormats } from './simulator.jobs.js';
 import { SimulatorMedia, ensureDemoAssets } from './simulator.media.js';
 import { SIMULATED_FILTERS, applySimulatedFilter } from './simulator.filters.js';
 import { asObject } from '../../core/util/json.js';
@@ -50,9 +50,12 @@ export interface SimulatorOptions {
   dropKeys?: string[];
 }
 
-/** photobooth-app's media types: a JPEG still, a JPEG collage, a GIF animation, an MP4 video. */
-export type SimulatedMediaType = 'image' | 'collage' | 'animation' | 'video';
-const MEDIA_TYPES: readonly SimulatedMediaType[] = ['image', 'collage', 'animation', 'video'];
+/**
+ * photobooth-app's media types: a JPEG still, a JPEG collage (after its parts), an animation
+ * (animated WebP by default, AVIF or GIF), an MP4 video, a multicamera wigglegram (MP4 by default).
+ */
+export type SimulatedMediaType = 'image' | 'collage' | 'animation' | 'video' | 'multicamera';
+const MEDIA_TYPES: readonly SimulatedMediaType[] = ['image', 'collage', 'animation', 'video', 'multicamera'];
 
 /** The automatic captures' round: mostly photos, and some of every other kind. */
 const AUTO_ROUND: readonly SimulatedMediaType[] = ['image', 'image', 'collage', 'image', 'animation', 'image', 'video'];
@@ -253,6 +256,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     res.json(null);
   });
 
+  // The answer to a job waiting for approval (a collage's still): go on, or take it again.
+  app.get(['/api/processing/next', '/api/processing/confirm'], (_req, res) => {
+    jobs.answer('next');
+    res.json('OK');
+  });
+  app.get('/api/processing/reject', (_req, res) => {
+    jobs.answer('reject');
+    res.json('OK');
+  });
+
   app.get('/api/system/systemctl/restart', (_req, res) => {
     // photobooth-app checks `systemctl --user is-active` first and answers "OK" either way.
     res.json('OK');
@@ -293,9 +306,41 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   app.use((_req: Request, res: Response) => detail(res, 404, 'Not Found'));
 
+  /**
+   * A collage comes after its parts, as the first collage action takes them: one image per
+   * captured merge entry, announced first when the action shows them in the gallery (the default).
+   */
   const capture = async (label = 'Simulateur', at = new Date(), mediaType: SimulatedMediaType = 'image'): Promise<MediaItem> => {
-    const { item } = await media.makePhoto({ label, mediaType, frameFile: null, now: at });
+    const collage = asObject((asObject(config.actions).collage as unknown[] | undefined)?.[0]);
+    const merge = asObject(collage.processing).merge_definition;
+    const parts = mediaType !== 'collage' || !Array.isArray(merge) ? 0 : merge.map(asObject).filter((m) => !m.predefined_image).length;
+    const shown = asObject(collage.jobcontrol).show_individual_captures_in_gallery === true;
+    const made: MediaItem[] = [];
+    for (let i = 0; i < parts; i++) {
+      const when = new Date(at.getTime() - (parts - i) * 200);
+      made.push(
+        (await media.makePhoto({ label: `${label} · ${i + 1}`, mediaType: 'image', frameFile: null, now: when, showInGallery: shown }))
+          .item,
+      );
+    }
+    const { item } = await media.makePhoto({ label, mediaType, frameFile: null, now: at, formats: movingFormats(config) });
+    // A collage's items are added on leaving `completed`, as in a job.
+    const jobmodel = { typ: mediaType, total_captures_to_take: parts, number_captures_taken: parts, duration: 0 };
+    if (parts > 0) events.broadcast('ProcessStateinfo', { source: 'capture', target: 'completed', jobmodel });
+    for (const part of made) if (shown) events.broadcast('DbInsert', part);
     events.broadcast('DbInsert', item);
+    if (parts > 0) {
+      events.broadcast('ProcessStateinfo', {
+        source: 'completed',
+        target: 'present',
+        jobmodel: { ...jobmodel, present_mediaitem_id: item.id },
+      });
+      events.broadcast('ProcessStateinfo', {
+        source: 'present',
+        target: 'finished',
+        jobmodel: { ...jobmodel, present_mediaitem_id: item.id },
+      });
+    }
     return item;
   };
   const captureProcessing = async (mediaType: SimulatedMediaType = 'image'): Promise<{ item: MediaItem; finish: () => Promise<void> }> => {

@@ -40,4 +40,5 @@ export const enBackup: Record<keyof typeof frBackup, string> = {
   'backup.field.gallery': 'Gallery settings',
   'backup.field.gallery.show_delete': '“Delete” button',
   'backup.field.gallery.public_url': 'Public gallery address',
+  'backup.field.gallery.collage_parts': 'Collage shots, for guests',
 };

@@ -39,4 +39,5 @@ export const frBackup = {
   'backup.field.gallery': 'Réglages de la galerie',
   'backup.field.gallery.show_delete': 'Bouton « Supprimer »',
   'backup.field.gallery.public_url': 'Adresse de la galerie publique',
+  'backup.field.gallery.collage_parts': 'Prises des collages, côté invités',
 } as const;
