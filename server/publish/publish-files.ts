@@ -7,6 +7,8 @@ import type { PublishablePhoto } from './publish.repository.js';
 export interface PhotoNames {
   media: string;
   thumb: string;
+  /** The photo's own page, the link a guest gets for it. */
+  page: string;
 }
 
 const safeStem = (stem: string): string => stem.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 100);
@@ -16,7 +18,7 @@ export function namesOf(photo: Pick<PublishablePhoto, 'stem' | 'file' | 'mtime' 
   const raw = path.extname(photo.file).toLowerCase();
   const ext = /^\.[a-z0-9]{1,5}$/.test(raw) ? raw : '.jpg';
   const base = `${safeStem(photo.stem)}-${version}`;
-  return { media: `media/${base}${ext}`, thumb: `thumbs/${base}.webp` };
+  return { media: `media/${base}${ext}`, thumb: `thumbs/${base}.webp`, page: `p/${base}.html` };
 }
 
 /** Where the publisher finds a photo's files. */
@@ -37,14 +39,19 @@ export class SourceMissingError extends Error {
 
 /**
  * Puts a photo's files under the batch's folder with their published names: the original as a
- * hard link (no copy on the booth's card) or a copy across file systems, the thumbnail written.
+ * hard link (no copy on the booth's card) or a copy across file systems, the thumbnail and its page written.
  */
-export async function stagePhoto(dir: string, photo: PublishablePhoto, sources: PublishSources): Promise<PhotoNames> {
+export async function stagePhoto(
+  dir: string,
+  photo: PublishablePhoto,
+  sources: PublishSources,
+  pageHtml: (names: PhotoNames) => string,
+): Promise<PhotoNames> {
   const names = namesOf(photo);
   const media = path.join(dir, names.media);
   const thumb = path.join(dir, names.thumb);
-  await mkdir(path.dirname(media), { recursive: true });
-  await mkdir(path.dirname(thumb), { recursive: true });
+  const page = path.join(dir, names.page);
+  for (const file of [media, thumb, page]) await mkdir(path.dirname(file), { recursive: true });
   await rm(media, { force: true });
   const local = sources.localFile(photo);
   if (local) {
@@ -55,5 +62,6 @@ export async function stagePhoto(dir: string, photo: PublishablePhoto, sources: 
     }
   } else if (!(await sources.fetchFull(photo, media))) throw new SourceMissingError(photo.id);
   await writeFile(thumb, await sources.thumbnail(photo));
+  await writeFile(page, pageHtml(names));
   return names;
 }

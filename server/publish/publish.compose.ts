@@ -72,9 +72,10 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     { ...defaultQueueOptions, ...options.publish },
   );
   service.attach(queue);
-  // New, changed and deleted photos, and a new event, are news for the queue.
+  // New, changed and deleted photos, and a new event, are news for the queue while the live toggle
+  // is on; off, events published with their button are kept in line by the periodic check.
   deps.hub.subscribe('admin', (message) => {
-    if (message.event.startsWith('photo-') || message.event === 'event') queue.wake();
+    if ((message.event.startsWith('photo-') || message.event === 'event') && service.settings().enabled) queue.wake();
   });
   return { service, queue };
 }

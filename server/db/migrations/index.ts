@@ -8,6 +8,7 @@ import { mediaVersions } from './006-media-versions.js';
 import { printAddresses } from './007-print-addresses.js';
 import { publish } from './008-publish.js';
 import { arrivalOrder } from './009-arrival-order.js';
+import { publishPlaces } from './010-publish-places.js';
 
 /** Every schema change, in the order it must run. Append only. */
 export const migrations: readonly Migration[] = [
@@ -20,4 +21,5 @@ export const migrations: readonly Migration[] = [
   printAddresses,
   publish,
   arrivalOrder,
+  publishPlaces,
 ];
