@@ -53,7 +53,12 @@ function remoteOf(d: Destination): string {
  * place is on the same remote (another folder, another booth name). Another server's password is
  * no longer stored: those copies are listed for the owner instead.
  */
-export function reachOf(old: Place, current: Destination, target: PublishTarget, token: string): { target: PublishTarget; dest: string } | null {
+export function reachOf(
+  old: Place,
+  current: Destination,
+  target: PublishTarget,
+  token: string,
+): { target: PublishTarget; dest: string } | null {
   if (remoteOf(old.destination) !== remoteOf(current)) return null;
   const root = destinationRoot(old.destination);
   return { target: { configFile: target.configFile, root }, dest: remoteJoin(root, old.booth, token) };

@@ -218,7 +218,8 @@ export class PublishQueue {
     const { repo } = this.deps;
     repo.expire(this.deps.clock.now());
     const current = this.deps.currentEvent();
-    if (settings.enabled && current && !repo.publication(current.id)) repo.requestPublish(current.id, this.deps.newToken(), this.deps.clock.now());
+    if (settings.enabled && current && !repo.publication(current.id))
+      repo.requestPublish(current.id, this.deps.newToken(), this.deps.clock.now());
     for (const pub of repo.publications()) {
       if (this.stopped) return;
       if (pub.state !== 'withdrawn' && pub.place !== place) this.moveTo(pub, place, target, settings);
