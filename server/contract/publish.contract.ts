@@ -79,6 +79,8 @@ export interface PublishStatus {
   last_error: PublishError | null;
   /** When the queue tries again after a failure. */
   retry_at: string | null;
+  /** The same, in seconds from now on the booth's own clock (waits are 5 s to 5 min): the console says it without comparing clocks. */
+  retry_in_s: number | null;
 }
 
 export type EventPublishState = 'none' | 'publishing' | 'online' | 'withdrawing' | 'withdrawn';

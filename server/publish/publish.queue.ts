@@ -144,13 +144,12 @@ export class PublishQueue {
     // Off only when nothing is published: an event put online with its button is kept in line, toggle or not.
     const off = !settings.enabled && this.state === 'idle' && !this.deps.repo.hasActive();
     const state: PublishQueueState = settings.destination === null ? (settings.enabled ? 'unconfigured' : 'off') : off ? 'off' : this.state;
+    const left = this.retryAt === null ? null : Math.max(0, this.retryAt - this.deps.clock.monotonic());
     return {
       state,
       last_error: this.lastError,
-      retry_at:
-        this.retryAt === null
-          ? null
-          : new Date(this.deps.clock.now() + Math.max(0, this.retryAt - this.deps.clock.monotonic())).toISOString(),
+      retry_at: left === null ? null : new Date(this.deps.clock.now() + left).toISOString(),
+      retry_in_s: left === null ? null : Math.ceil(left / 1000),
     };
   }
 
@@ -194,7 +193,9 @@ export class PublishQueue {
       const wait = Math.min(this.options.retryMaxMs, this.options.retryMinMs * 2 ** (this.failures - 1));
       this.retryAt = this.deps.clock.monotonic() + wait;
       this.state = 'waiting';
-      const detail = err instanceof Error ? err.message : String(err);
+      // rclone names the event's folder, and its token is the gallery's only key: never in a log.
+      let detail = err instanceof Error ? err.message : String(err);
+      for (const pub of this.deps.repo.publications()) detail = detail.split(pub.token).join('<token>');
       this.deps.log.warn(`Publishing failed (${reason}); next try in ${Math.round(wait / 1000)} s: ${detail}`);
       this.schedule(wait);
     } finally {

@@ -185,7 +185,7 @@ export class PublishService {
     const settings = this.settings();
     const events = this.events.list();
     return {
-      status: this.queue?.status() ?? { state: 'off', last_error: null, retry_at: null },
+      status: this.queue?.status() ?? { state: 'off', last_error: null, retry_at: null, retry_in_s: null },
       events: events.map((e) => this.publicationOf(e, settings)),
       leftovers: this.repo.leftovers().flatMap((left) => {
         const place = parsePlace(left.place);
