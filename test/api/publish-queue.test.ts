@@ -86,6 +86,8 @@ describe('the upload queue', () => {
     if (!waiting) throw new Error('no overview');
     expect(waiting.status.last_error?.reason).toBe('auth');
     expect(waiting.status.retry_at).not.toBeNull();
+    expect(waiting.status.retry_in_s).toBeGreaterThanOrEqual(0);
+    expect(waiting.status.retry_in_s).toBeLessThanOrEqual(1);
     expect(waiting.events[0]).toMatchObject({ state: 'publishing', photos_online: 0, photos_total: 2, url: null });
     expect((await request(s.app).get('/api/gallery/online')).body.url).toBeNull();
 
