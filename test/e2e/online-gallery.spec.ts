@@ -33,6 +33,9 @@ test('the events page shows the event online, its address and progress, and the 
   const row = page.getByTestId('publish-gala-des-lumieres');
   await expect(row.getByTestId('publish-state')).toHaveText('En ligne');
   await expect(row.getByTestId('publish-progress')).toHaveText('3 / 3 photos en ligne');
+  await expect(row.getByTestId('publish-checked')).toHaveText(/^Vérifié sur la destination à \d{2}:\d{2}\.$/);
+  await row.getByTestId('publish-qr').click();
+  await expect(row.getByTestId('publish-qr-image')).toBeVisible();
   await expect(row.getByTestId('publish-url')).toHaveText(/^https:\/\/photos\.example\.com\/galeries\/booth\/[A-Za-z0-9_-]{22}\/$/);
   await expect(page.getByTestId('publish-status')).toHaveText('À jour.');
   await page.getByTestId('publish-test').click();
