@@ -8,7 +8,7 @@ import type { RclonePort } from './rclone.port.js';
 const namesOfRow = (row: PublishFileRow): string[] => JSON.parse(row.names) as string[];
 
 /** Files the queue writes under an event's folder: anything else there is left alone. */
-const OURS = /^(media|thumbs|p)\//;
+const OURS = /^(media|thumbs|p|previews)\//;
 
 /**
  * Compares what the queue says is online with a listing of the event's folder: a file missing

@@ -6,6 +6,8 @@ import { LIGHTBOX_SCRIPT } from './publish-page.script.js';
 export interface PagePhoto {
   /** Names relative to the page. */
   media: string;
+  /** A still photo's 1600 px picture for the lightbox; absent: the lightbox shows the file itself. */
+  preview?: string;
   thumb: string;
   kind: MediaKind;
   /** The name a download is saved under. */
@@ -84,7 +86,7 @@ export function renderEventPage(page: EventPage): string {
       const badge = p.kind === 'video' || p.kind === 'animation' ? `<span class="badge">${esc(label)}</span>` : '';
       const loading = i < EAGER_TILES ? '' : ' loading="lazy"';
       return (
-        `<li><a class="t" href="${esc(p.media)}" data-k="${p.kind}" data-name="${esc(p.downloadName)}" data-testid="photo-tile">` +
+        `<li><a class="t" href="${esc(p.media)}" data-k="${p.kind}"${p.preview ? ` data-p="${esc(p.preview)}"` : ''} data-name="${esc(p.downloadName)}" data-testid="photo-tile">` +
         `<img src="${esc(p.thumb)}" alt="${esc(label)} ${i + 1}" width="480" height="360" decoding="async"${loading}>${badge}</a></li>`
       );
     })

@@ -6,6 +6,8 @@ export interface PhotoPage {
   language: 'fr' | 'en';
   /** Names relative to the event's folder (the page sits in `p/`). */
   media: string;
+  /** What the page shows: the preview of a still photo, the file itself otherwise. */
+  shown: string;
   thumb: string;
   kind: MediaKind;
   downloadName: string;
@@ -37,7 +39,7 @@ export function renderPhotoPage(page: PhotoPage): string {
   const shown =
     page.kind === 'video'
       ? `<video class="m" src="${esc(media)}" poster="../${esc(page.thumb)}" controls playsinline preload="metadata" data-testid="photo-media"></video>`
-      : `<img class="m" src="${esc(media)}" alt="${esc(label)}" data-testid="photo-media">`;
+      : `<img class="m" src="../${esc(page.shown)}" alt="${esc(label)}" data-testid="photo-media">`;
   return `<!doctype html>
 <html lang="${page.language}">
 <head>

@@ -10,7 +10,7 @@ import type { EventRow } from '../events/event.repository.js';
 import { mediaVersion } from '../photos/media-version.js';
 import { renderEventPage, type PagePhoto } from './publish-page.js';
 import { renderPhotoPage } from './publish-photo-page.js';
-import { namesOf, SourceMissingError, stagePhoto, type PublishSources } from './publish-files.js';
+import { namesList, namesOf, SourceMissingError, stagePhoto, type PublishSources } from './publish-files.js';
 import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepository } from './publish.repository.js';
 import type { PublishTarget } from './publish-destination.js';
 import { checkEvent, clearLeftovers } from './publish-check.js';
@@ -261,7 +261,7 @@ export class PublishQueue {
       pub.event_id,
       [...photos.values()].map((p) => {
         const names = namesOf(p);
-        return { photo_id: p.id, version: mediaVersion(p), names: [names.media, names.thumb, names.page] };
+        return { photo_id: p.id, version: mediaVersion(p), names: namesList(names) };
       }),
       this.deps.clock.now(),
     );
@@ -317,6 +317,7 @@ export class PublishQueue {
               eventName: event?.name ?? '',
               language: settings.language,
               media: names.media,
+              shown: names.preview ?? names.media,
               thumb: names.thumb,
               kind: photo.kind,
               downloadName: downloads.get(photo.id) ?? path.basename(names.media),
@@ -353,8 +354,8 @@ export class PublishQueue {
     const rows = repo.onlineFiles(pub.event_id);
     const downloads = downloadNames(event.name, rows);
     const photos: PagePhoto[] = rows.map((row) => {
-      const [media = '', thumb = ''] = JSON.parse(row.names) as string[];
-      return { media, thumb, kind: row.kind, downloadName: downloads.get(row.photo_id) ?? path.basename(media) };
+      const [media = '', thumb = '', , preview] = JSON.parse(row.names) as string[];
+      return { media, preview, thumb, kind: row.kind, downloadName: downloads.get(row.photo_id) ?? path.basename(media) };
     });
     const expiry = repo.publication(pub.event_id)?.expires_at ?? null;
     const firstTaken = rows.length > 0 ? Math.min(...rows.map((r) => r.taken_at)) : event.created_at;

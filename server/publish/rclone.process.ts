@@ -27,7 +27,7 @@ export function failureOf(result: CommandResult): PublishFailure {
     )
   )
     return 'config';
-  if (/no space left|insufficient storage|quota|507/.test(text)) return 'no_space';
+  if (/no space left|insufficient storage|quota ?exceeded|over quota|\b507\b/.test(text)) return 'no_space';
   if (/\b(401|403)\b|unauthori[sz]ed|forbidden|access ?denied|invalidaccesskeyid|signaturedoesnotmatch|permission denied/.test(text))
     return 'auth';
   if (

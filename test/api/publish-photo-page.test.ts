@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
+import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
@@ -46,8 +47,12 @@ describe('a link per photo', () => {
     const file = path.join(root, answer.url.slice('https://p.example.com/'.length));
     const html = readFileSync(file, 'utf8');
     expect(html).toContain('Gala &amp; co');
-    const media = /src="\.\.\/(media\/[^"]+)"/.exec(html)?.[1] ?? '?';
-    expect(readdirSync(path.join(path.dirname(path.dirname(file)), 'media'))).toContain(path.basename(media));
+    // The page shows the 1600 px preview; the download is the full file.
+    const shown = /<img class="m" src="\.\.\/(previews\/[^"]+\.webp)"/.exec(html)?.[1] ?? '?';
+    const folder = path.dirname(path.dirname(file));
+    const meta = await sharp(path.join(folder, shown)).metadata();
+    expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeLessThanOrEqual(1600);
+    expect(meta.format).toBe('webp');
     expect(html).toMatch(/href="\.\.\/media\/[^"]+" download="Gala-et-co_[^"]+\.jpg"/);
     expect(html).toContain('href="../"');
     expect(html).not.toMatch(/(src|href)="https?:/);

@@ -40,7 +40,7 @@ describe('the upload queue', () => {
     }
     expect(media(rclone)).toHaveLength(5);
     const sent = [...rclone.uploads].filter(([name]) => !name.endsWith('/index.html'));
-    expect(sent).toHaveLength(15);
+    expect(sent).toHaveLength(20);
     expect(sent.every(([, times]) => times === 1)).toBe(true);
     expect((await overview(s)).events[0]).toMatchObject({ state: 'online', photos_online: 5, photos_total: 5 });
   });
@@ -104,7 +104,7 @@ describe('the upload queue', () => {
     await s.services.indexer.rescan();
     await enable(s);
     await s.services.publishing.queue.whenIdle();
-    expect(rclone.files.size).toBe(4);
+    expect(rclone.files.size).toBe(5);
     await s.services.publishing.service.update({ enabled: false });
     expect((await request(s.app).delete('/api/admin/publish/events/fete').set('Cookie', s.cookie)).status).toBe(202);
     await s.services.publishing.queue.whenIdle();

@@ -104,6 +104,8 @@ test('the published page works from a plain static server: first screen, lightbo
     const box = page.getByTestId('lightbox');
     await expect(box).toBeVisible();
     await expect.poll(() => box.getByTestId('lightbox-media').evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    // The lightbox shows the 1600 px preview; the download below is the full file.
+    await expect(box.getByTestId('lightbox-media')).toHaveAttribute('src', /^previews\/.+\.webp$/);
     await page.screenshot({ path: 'test-screens/online-published-lightbox.png' });
     const download = page.waitForEvent('download');
     await box.getByTestId('lightbox-download').click();
