@@ -1,7 +1,7 @@
 import type { Clock } from '../core/clock/clock.port.js';
 import type { PublishSettings } from '../contract/publish.contract.js';
 import type { PublishTarget } from './publish-destination.js';
-import { parsePlace, reachOf } from './publish-places.js';
+import { describePlace, parsePlace, reachOf } from './publish-places.js';
 import type { PublicationRow, PublishFileRow, PublishRepository } from './publish.repository.js';
 import type { RclonePort } from './rclone.port.js';
 
@@ -59,6 +59,13 @@ export async function clearLeftovers(
     }
     const old = parsePlace(left.place);
     const { password_set: _set, ...current } = destination;
+    // Another setting of the same folder (a WebDAV server's kind, an S3 region): the event was sent
+    // there again, so that copy is the event itself, neither to remove nor to list.
+    const here = { destination: current, booth: settings.booth_name };
+    if (old && pub && pub.state !== 'withdrawn' && describePlace(old, left.token) === describePlace(here, left.token)) {
+      repo.dropLeftover(left.id);
+      continue;
+    }
     const reach = old === null ? null : reachOf(old, current, target, left.token);
     repo.setLeftoverRemovable(left.id, reach !== null);
     if (reach === null) continue;

@@ -77,7 +77,7 @@ export function describePlace(place: Place, token: string): string {
     case 'sftp':
       return under(`sftp://${d.user}@${d.host}:${d.port}`, d.path);
     case 's3':
-      return under(`s3://${d.bucket}`, d.path);
+      return `${under(`s3://${d.bucket}`, d.path)} (${d.provider}${d.endpoint === '' ? '' : ` ${d.endpoint}`})`;
     case 'rclone':
       return `${d.remote}:${[d.path, tail].filter((p) => p !== '').join('/')}`;
   }

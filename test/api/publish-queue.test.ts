@@ -112,3 +112,23 @@ describe('the upload queue', () => {
     expect((await overview(s)).events[0]).toMatchObject({ state: 'withdrawn', photos_online: 0 });
   });
 });
+
+describe('places', () => {
+  it('another setting of the same folder (the WebDAV server kind) is not an old copy: nothing to remove, nothing listed', async () => {
+    const rclone = new FakeRclone();
+    const s = await booth(rclone);
+    await s.sim.capture();
+    await s.services.indexer.rescan();
+    const dav = { type: 'webdav', url: 'http://127.0.0.1:9/dav', vendor: 'other', user: 'u', path: 'g' };
+    await s.services.publishing.service.update({ destination: dav, booth_name: 'b', enabled: true });
+    await s.services.publishing.queue.whenIdle();
+    const before = [...rclone.files.keys()].sort();
+    expect(before).toHaveLength(5);
+    await s.services.publishing.service.update({ destination: { ...dav, vendor: 'nextcloud' } });
+    await s.services.publishing.queue.whenIdle();
+    const o = await overview(s);
+    expect(o.leftovers).toEqual([]);
+    expect([...rclone.files.keys()].sort()).toEqual(before);
+    expect(o.events[0]).toMatchObject({ state: 'online', photos_online: 1, photos_to_send: 0 });
+  });
+});
