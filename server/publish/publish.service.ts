@@ -22,7 +22,7 @@ import type { PublicationRow, PublishRepository } from './publish.repository.js'
 import { z } from 'zod';
 import { destinationInput } from './destination.schema.js';
 import { destinationFiles, DestinationStore, type PublishTarget } from './publish-destination.js';
-import { BOOTH_NAME, publishSettingsPatch } from './publish.schema.js';
+import { BOOTH_NAME, publishSettingsPatch, type PublishBackup } from './publish.schema.js';
 import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
 import { describePlace, parsePlace } from './publish-places.js';
 
@@ -212,6 +212,26 @@ export class PublishService {
       this.repo.requestPublish(event.id, existing?.token ?? newEventToken(), this.clock.now());
     this.queue?.wake(false);
     return this.publicationOf(event, settings);
+  }
+
+  /** The publishing settings for a backup: everything but the secret. */
+  backup(): PublishBackup {
+    const { destination, ...rest } = this.settings();
+    if (destination === null) return { ...rest, destination: null };
+    const { password_set: _set, ...plain } = destination;
+    return { ...rest, destination: plain };
+  }
+
+  /** Checks a backup's publishing settings before anything is restored (a remote of the owner's file must be listed). */
+  async checkBackup(input: PublishBackup): Promise<void> {
+    if (input.destination !== null) await this.destinations.check(input.destination);
+  }
+
+  /** Restores them as a save without password would: the stored secret is kept only for the same place. */
+  async restoreBackup(input: PublishBackup): Promise<void> {
+    const { destination, ...rest } = input;
+    await this.destinations.save(rest, destination);
+    this.queue?.retryNow();
   }
 
   /** The day the event leaves the remote (withdrawn at the booth's first check that day), or none. */
