@@ -36,6 +36,11 @@ test('the events page shows the event online, its address and progress, and the 
   await expect(row.getByTestId('publish-checked')).toHaveText(/^Vérifié sur la destination à \d{2}:\d{2}\.$/);
   await row.getByTestId('publish-qr').click();
   await expect(row.getByTestId('publish-qr-image')).toBeVisible();
+  const day = new Date(Date.now() + 30 * 86_400_000);
+  const iso = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+  await row.getByTestId('publish-expiry').fill(iso);
+  await expect(page.getByText('Date de retrait enregistrée')).toBeVisible();
+  await expect.poll(() => service.services.publishing.service.overview().events[0]?.expires_on).toBe(iso);
   await expect(row.getByTestId('publish-url')).toHaveText(/^https:\/\/photos\.example\.com\/galeries\/booth\/[A-Za-z0-9_-]{22}\/$/);
   await expect(page.getByTestId('publish-status')).toHaveText('À jour.');
   await page.getByTestId('publish-test').click();
