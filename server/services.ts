@@ -296,6 +296,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     restarter,
     clock: ports.clock,
     log: ports.log,
+    publish: () => publishing.service,
   });
   const publishing = createPublishing({ ports, options, hub, settingsRepository, eventRepository, photoRepository, media });
   return {

@@ -97,6 +97,8 @@ export const ADMIN_ROUTE_KEYS: Readonly<Record<string, RouteKey>> = {
   'GET /publish': 'event',
   'POST /publish/events/:slug': 'event',
   'DELETE /publish/events/:slug': 'event',
+  'PUT /publish/events/:slug': 'event', // the take-down date of the renter's own event
+  'DELETE /publish/leftovers/:id': 'owner',
   'GET /publish/settings': 'owner',
   'PUT /publish/settings': 'owner',
   'POST /publish/test': 'owner',

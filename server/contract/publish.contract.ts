@@ -79,6 +79,8 @@ export interface PublishStatus {
   last_error: PublishError | null;
   /** When the queue tries again after a failure. */
   retry_at: string | null;
+  /** The same, in seconds from now on the booth's own clock (waits are 5 s to 5 min): the console says it without comparing clocks. */
+  retry_in_s: number | null;
 }
 
 export type EventPublishState = 'none' | 'publishing' | 'online' | 'withdrawing' | 'withdrawn';
@@ -88,13 +90,31 @@ export interface EventPublication {
   state: EventPublishState;
   /** The address given to guests, once the event has a path online. */
   url: string | null;
+  /** Photos online, as the last comparison with the remote found them (and the uploads since). */
   photos_online: number;
   photos_total: number;
+  /** Photos still to send (new, or found missing online): "48 / 50 en ligne, 2 à renvoyer". */
+  photos_to_send: number;
+  /** The last time the remote was listed and compared with what should be there. */
+  checked_at: string | null;
+  /** The day the event leaves the remote (YYYY-MM-DD, the booth's calendar); null: no end. */
+  expires_on: string | null;
+}
+
+/** Copies of an event at a place the booth no longer publishes to (the destination or the booth name changed). */
+export interface PublishLeftover {
+  id: number;
+  slug: string;
+  /** The old folder, in words (no secret). */
+  where: string;
+  /** True: the booth reaches it and removes it; false: the owner removes it by hand, then forgets it here. */
+  removing: boolean;
 }
 
 export interface PublishOverview {
   status: PublishStatus;
   events: EventPublication[];
+  leftovers: PublishLeftover[];
 }
 
 export interface PublishTestResult {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ACTION_KINDS } from '../capture/capture.types.js';
+import { publishBackup } from '../publish/publish.schema.js';
 import { settingsSchema, withPrintLimits } from '../settings/settings.schema.js';
 import { NO_CONTROL_MESSAGE, hasNoControl, hasNoControlButLines } from '../core/util/text.js';
 
@@ -37,6 +38,8 @@ export const backupSchema = z
     settings: z.preprocess(withPrintLimits, settingsSchema),
     actions: z.array(storedAction).max(100),
     presets: z.array(preset).max(200),
+    /** Publishing settings without any secret; absent in backups made before them (then left alone). */
+    publish: publishBackup.optional(),
   })
   .superRefine((backup, ctx) => {
     const seen = new Set<string>();

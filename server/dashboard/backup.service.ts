@@ -12,6 +12,7 @@ import type { SettingsRepository } from '../settings/settings.repository.js';
 import { SETTINGS_KEY, type SettingsService } from '../settings/settings.service.js';
 import type { CaptureRestartService } from '../system/capture-restart.service.js';
 import type { Clock } from '../core/clock/clock.port.js';
+import type { PublishBackup } from '../publish/publish.schema.js';
 import { BACKUP_FORMAT, BACKUP_VERSION, backupSchema, type Backup } from './backup.schema.js';
 
 export interface BackupSources {
@@ -24,6 +25,12 @@ export interface BackupSources {
   restarter: CaptureRestartService;
   clock: Clock;
   log: Logger;
+  /** The publishing settings (no secret), composed later than backups: asked for when needed. */
+  publish?: () => {
+    backup(): PublishBackup;
+    checkBackup(input: PublishBackup): Promise<void>;
+    restoreBackup(input: PublishBackup): Promise<void>;
+  };
 }
 
 /** A backup's action as the capture app will get it: Boothdeck's mapped fields, over `base` or a new action. */
@@ -52,6 +59,7 @@ export class BackupService {
       presets: this.s.presets
         .list()
         .map((p) => ({ name: p.name, description: p.description, created_at: p.created_at, actions: p.actions })),
+      ...(this.s.publish ? { publish: this.s.publish().backup() } : {}),
     };
   }
 
@@ -80,6 +88,7 @@ export class BackupService {
    */
   async restore(input: unknown): Promise<RestoreSummary> {
     const backup = this.validate(input);
+    if (backup.publish && this.s.publish) await this.s.publish().checkBackup(backup.publish);
     const booth = await this.s.actions.current();
     // Unmapped settings of an action (its collage layout, its GPIO trigger) come from the
     // capture app's own entry at the same place, never from the file.
@@ -102,6 +111,7 @@ export class BackupService {
       this.s.presets.deleteAll();
       for (const p of presets) this.s.presets.insert(p);
     })();
+    if (backup.publish && this.s.publish) await this.s.publish().restoreBackup(backup.publish);
     this.s.log.info(`Backup restored: ${backup.actions.length} actions, ${backup.presets.length} presets`);
     return { actions: backup.actions.length, presets: backup.presets.length };
   }

@@ -131,6 +131,11 @@ export class DestinationStore {
     return current !== null && addressOf(current) === addressOf(stripSecret(input)) ? this.secret() : null;
   }
 
+  /** The checks a save runs before it writes anything (a restored backup runs them before restoring anything). */
+  check(dest: Destination): Promise<void> {
+    return this.checkOwnerRemote(dest);
+  }
+
   /** A remote of the owner's file must be one the file lists: a name rclone would not find is refused now, not at the first upload. */
   private async checkOwnerRemote(dest: Destination): Promise<void> {
     if (dest.type !== 'rclone') return;

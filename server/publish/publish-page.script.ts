@@ -13,7 +13,7 @@ at=(i+tiles.length)%tiles.length;var t=tiles[at],src=t.getAttribute('href'),thum
 stage.textContent='';var el;
 if(t.dataset.k==='video'){el=document.createElement('video');el.controls=true;el.playsInline=true;el.setAttribute('playsinline','');el.poster=thumb;el.preload='metadata';}
 else{el=document.createElement('img');el.alt=t.querySelector('img').alt;el.style.backgroundImage='url("'+thumb+'")';}
-el.src=src;el.className='lb-media';el.setAttribute('data-testid','lightbox-media');stage.appendChild(el);
+el.src=t.dataset.p||src;el.className='lb-media';el.setAttribute('data-testid','lightbox-media');stage.appendChild(el);
 dl.href=src;dl.setAttribute('download',t.dataset.name||'');pos.textContent=(at+1)+' / '+tiles.length;
 }
 tiles.forEach(function(t,i){t.addEventListener('click',function(e){e.preventDefault();show(i);if(!box.open)box.showModal();});});

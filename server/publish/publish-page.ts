@@ -6,6 +6,8 @@ import { LIGHTBOX_SCRIPT } from './publish-page.script.js';
 export interface PagePhoto {
   /** Names relative to the page. */
   media: string;
+  /** A still photo's 1600 px picture for the lightbox; absent: the lightbox shows the file itself. */
+  preview?: string;
   thumb: string;
   kind: MediaKind;
   /** The name a download is saved under. */
@@ -18,6 +20,8 @@ export interface EventPage {
   dateLabel: string;
   language: 'fr' | 'en';
   photos: readonly PagePhoto[];
+  /** The day the gallery leaves the remote, already written in the page's language; null: no end. */
+  expiresLabel?: string | null;
 }
 
 const TEXT = {
@@ -32,6 +36,7 @@ const TEXT = {
     animation: 'Animation',
     photo: 'Photo',
     footer: 'Galerie privée : seules les personnes qui ont le lien la trouvent.',
+    expires: (day: string) => `Cette galerie sera retirée le ${day} : téléchargez vos photos avant.`,
   },
   en: {
     photos: (n: number) => (n === 1 ? '1 photo' : `${n.toLocaleString('en-GB')} photos`),
@@ -44,6 +49,7 @@ const TEXT = {
     animation: 'Animation',
     photo: 'Photo',
     footer: 'Private gallery: only people who have the link can find it.',
+    expires: (day: string) => `This gallery will be taken down on ${day}: download your photos before then.`,
   },
 } as const;
 
@@ -55,7 +61,7 @@ header{padding:20px 16px 12px}h1{margin:0;font-size:1.5rem;line-height:1.2;overf
 main{padding:0 4px 24px}.grid{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(116px,1fr));gap:4px}
 .t{position:relative;display:block;color:#fff;aspect-ratio:1;background:#222;overflow:hidden;border-radius:4px}.t img{width:100%;height:100%;object-fit:cover;display:block}
 .badge{position:absolute;left:6px;bottom:6px;padding:2px 8px;border-radius:10px;background:rgba(0,0,0,.7);color:#fff;font-size:.75rem;font-weight:600}
-.empty{padding:32px 16px;color:#bbb}footer{padding:8px 16px 28px;color:#888;font-size:.8rem}
+.empty{padding:32px 16px;color:#bbb}.expires{margin:0;padding:4px 16px;color:#f0c36a;font-size:.9rem}footer{padding:8px 16px 28px;color:#888;font-size:.8rem}
 dialog{padding:0;border:0;width:100vw;height:100vh;max-width:none;max-height:none;background:#000;color:#fff}dialog::backdrop{background:#000}
 #lb-stage{position:absolute;inset:56px 0 64px;display:flex;align-items:center;justify-content:center}
 .lb-media{max-width:100%;max-height:100%;object-fit:contain;background-size:contain;background-position:center;background-repeat:no-repeat}
@@ -80,7 +86,7 @@ export function renderEventPage(page: EventPage): string {
       const badge = p.kind === 'video' || p.kind === 'animation' ? `<span class="badge">${esc(label)}</span>` : '';
       const loading = i < EAGER_TILES ? '' : ' loading="lazy"';
       return (
-        `<li><a class="t" href="${esc(p.media)}" data-k="${p.kind}" data-name="${esc(p.downloadName)}" data-testid="photo-tile">` +
+        `<li><a class="t" href="${esc(p.media)}" data-k="${p.kind}"${p.preview ? ` data-p="${esc(p.preview)}"` : ''} data-name="${esc(p.downloadName)}" data-testid="photo-tile">` +
         `<img src="${esc(p.thumb)}" alt="${esc(label)} ${i + 1}" width="480" height="360" decoding="async"${loading}>${badge}</a></li>`
       );
     })
@@ -103,7 +109,7 @@ export function renderEventPage(page: EventPage): string {
 <main>
 ${body}
 </main>
-<footer>${esc(t.footer)}</footer>
+${page.expiresLabel ? `<p class="expires" data-testid="gallery-expires">${esc(t.expires(page.expiresLabel))}</p>\n` : ''}<footer>${esc(t.footer)}</footer>
 <dialog id="lb" data-testid="lightbox" aria-label="${esc(page.eventName)}">
 <div class="bar top"><span id="lb-pos" data-testid="lightbox-position"></span><button type="button" id="lb-close" aria-label="${esc(t.close)}">✕</button></div>
 <div id="lb-stage"></div>

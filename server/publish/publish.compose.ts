@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { EventHub } from '../core/event-hub.js';
 import type { EventRepository } from '../events/event.repository.js';
 import { copyBounded } from '../media/bounded-read.js';
+import { resizeBounded } from '../media/image-decoder.js';
 import { MAX_VIDEO_BYTES } from '../photos/image-limits.js';
 import type { PhotoMedia } from '../photos/photo-media.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
@@ -49,6 +50,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       await copyBounded(file.stream, dest, MAX_VIDEO_BYTES, file.contentLength);
       return true;
     },
+    preview: (file) => resizeBounded(file, { edge: 1600, format: 'webp', quality: 82 }),
     async thumbnail(photo) {
       const row = deps.photoRepository.find(photo.id);
       if (!row) throw new Error(`Photo ${photo.id} left the index`);
@@ -72,9 +74,10 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     { ...defaultQueueOptions, ...options.publish },
   );
   service.attach(queue);
-  // New, changed and deleted photos, and a new event, are news for the queue.
+  // New, changed and deleted photos, and a new event, are news for the queue while the live toggle
+  // is on; off, events published with their button are kept in line by the periodic check.
   deps.hub.subscribe('admin', (message) => {
-    if (message.event.startsWith('photo-') || message.event === 'event') queue.wake();
+    if ((message.event.startsWith('photo-') || message.event === 'event') && service.settings().enabled) queue.wake();
   });
   return { service, queue };
 }

@@ -9,9 +9,12 @@ import { photoFileName } from '../events/file-names.js';
 import type { EventRow } from '../events/event.repository.js';
 import { mediaVersion } from '../photos/media-version.js';
 import { renderEventPage, type PagePhoto } from './publish-page.js';
-import { namesOf, SourceMissingError, stagePhoto, type PublishSources } from './publish-files.js';
+import { renderPhotoPage } from './publish-photo-page.js';
+import { namesList, namesOf, SourceMissingError, stagePhoto, type PublishSources } from './publish-files.js';
 import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepository } from './publish.repository.js';
 import type { PublishTarget } from './publish-destination.js';
+import { checkEvent, clearLeftovers } from './publish-check.js';
+import { parsePlace, placeKey, reachOf } from './publish-places.js';
 import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
 
 /** Where one event's files go: the destination, and the event's folder in it. */
@@ -65,6 +68,19 @@ export function dateLabel(at: number, language: 'fr' | 'en'): string {
   return new Intl.DateTimeFormat(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'long' }).format(new Date(at));
 }
 
+/** The names downloads are saved under; ranks count from the oldest photo of a second, as the booth's own do. */
+function downloadNames(eventName: string, photos: readonly Pick<PublishablePhoto, 'id' | 'stem' | 'file'>[]): Map<string, string> {
+  const perSecond = new Map<string, number>();
+  const names = new Map<string, string>();
+  for (const photo of [...photos].sort((a, b) => a.stem.localeCompare(b.stem))) {
+    const second = parseStem(photo.stem)?.second ?? photo.stem;
+    const rank = perSecond.get(second) ?? 0;
+    perSecond.set(second, rank + 1);
+    names.set(photo.id, photoFileName(eventName, photo.stem, rank, path.extname(photo.file)));
+  }
+  return names;
+}
+
 /**
  * The upload queue. Its state lives in SQLite (one row per photo version and event), so a restart
  * or a power cut resumes where it stopped; a failure makes it wait, longer each time, and try again.
@@ -82,6 +98,8 @@ export class PublishQueue {
   /** The timer set is only the periodic resync: no pass is due because of news. */
   private onlyResync = true;
   private staleStageCleared = false;
+  /** The next pass compares every published event with the remote (the timer's, a retry, the start). */
+  private fullCheck = true;
 
   constructor(
     private readonly deps: PublishQueueDeps,
@@ -114,6 +132,7 @@ export class PublishQueue {
 
   /** The operator changed the settings or tested the remote: try now, whatever the wait. */
   retryNow(): void {
+    this.fullCheck = true;
     this.failures = 0;
     this.retryAt = null;
     if (this.running) this.again = true;
@@ -122,14 +141,15 @@ export class PublishQueue {
 
   status(): PublishStatus {
     const settings = this.deps.settings();
-    const state: PublishQueueState = !settings.enabled ? 'off' : settings.destination === null ? 'unconfigured' : this.state;
+    // Off only when nothing is published: an event put online with its button is kept in line, toggle or not.
+    const off = !settings.enabled && this.state === 'idle' && !this.deps.repo.hasActive();
+    const state: PublishQueueState = settings.destination === null ? (settings.enabled ? 'unconfigured' : 'off') : off ? 'off' : this.state;
+    const left = this.retryAt === null ? null : Math.max(0, this.retryAt - this.deps.clock.monotonic());
     return {
       state,
       last_error: this.lastError,
-      retry_at:
-        this.retryAt === null
-          ? null
-          : new Date(this.deps.clock.now() + Math.max(0, this.retryAt - this.deps.clock.monotonic())).toISOString(),
+      retry_at: left === null ? null : new Date(this.deps.clock.now() + left).toISOString(),
+      retry_in_s: left === null ? null : Math.ceil(left / 1000),
     };
   }
 
@@ -145,6 +165,7 @@ export class PublishQueue {
     this.onlyResync = resync;
     this.timer = this.deps.clock.setTimeout(() => {
       this.timer = undefined;
+      if (resync) this.fullCheck = true;
       void this.run();
     }, ms);
   }
@@ -165,13 +186,16 @@ export class PublishQueue {
       if (!this.stopped) this.schedule(this.options.resyncMs, true);
     } catch (err) {
       if (this.stopped) return;
+      this.fullCheck = true;
       this.failures += 1;
       const reason = err instanceof RcloneError ? err.reason : err instanceof SourceMissingError ? 'source_missing' : 'failed';
       this.lastError = { reason, at: new Date(this.deps.clock.now()).toISOString() };
       const wait = Math.min(this.options.retryMaxMs, this.options.retryMinMs * 2 ** (this.failures - 1));
       this.retryAt = this.deps.clock.monotonic() + wait;
       this.state = 'waiting';
-      const detail = err instanceof Error ? err.message : String(err);
+      // rclone names the event's folder, and its token is the gallery's only key: never in a log.
+      let detail = err instanceof Error ? err.message : String(err);
+      for (const pub of this.deps.repo.publications()) detail = detail.split(pub.token).join('<token>');
       this.deps.log.warn(`Publishing failed (${reason}); next try in ${Math.round(wait / 1000)} s: ${detail}`);
       this.schedule(wait);
     } finally {
@@ -183,27 +207,53 @@ export class PublishQueue {
   private async pass(): Promise<void> {
     const settings = this.deps.settings();
     const target = this.deps.target();
-    if (target === null) return;
+    const place = placeKey(settings);
+    if (target === null || place === null) return;
     if (!this.staleStageCleared) {
       // Batches laid out before a crash: their hard links would keep deleted photos on the card.
       await rm(this.deps.stageDir, { recursive: true, force: true });
       this.staleStageCleared = true;
     }
+    const full = this.fullCheck;
+    this.fullCheck = false;
+    const { repo } = this.deps;
+    repo.expire(this.deps.clock.now());
     const current = this.deps.currentEvent();
-    if (settings.enabled && current && !this.deps.repo.publication(current.id))
-      this.deps.repo.requestPublish(current.id, this.deps.newToken(), this.deps.clock.now());
-    for (const pub of this.deps.repo.publications()) {
+    if (settings.enabled && current && !repo.publication(current.id))
+      repo.requestPublish(current.id, this.deps.newToken(), this.deps.clock.now());
+    for (const pub of repo.publications()) {
       if (this.stopped) return;
+      if (pub.state !== 'withdrawn' && pub.place !== place) this.moveTo(pub, place, target, settings);
       const dest = eventDest(target.root, settings.booth_name, pub.token);
       // A withdrawal is carried out even with publishing off: taking photos offline is always wanted.
       if (pub.state === 'withdrawing') {
         await this.deps.rclone.purge(target, dest);
-        if (!this.stopped) this.deps.repo.markWithdrawn(pub.event_id);
-      } else if (pub.state === 'publishing' && settings.enabled) await this.publishEvent(pub, { target, dest }, settings);
+        if (!this.stopped) repo.markWithdrawn(pub.event_id);
+      } else if (pub.state === 'publishing') await this.publishEvent(pub, { target, dest }, settings, full);
     }
+    if (!this.stopped) await clearLeftovers(this.deps, settings, target, place, () => this.stopped);
   }
 
-  private async publishEvent(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<void> {
+  /** The destination or the booth name changed since the event was sent: it starts again here, its old copies to remove. */
+  private moveTo(pub: PublicationRow, place: string, target: PublishTarget, settings: PublishSettings): void {
+    // Rows older than places were sent to the place of the time, most likely this one: the check will tell.
+    if (pub.place === null) return this.deps.repo.setPlace(pub.event_id, place);
+    const old = parsePlace(pub.place);
+    const destination = settings.destination;
+    const reachable = old !== null && destination !== null && reachOf(old, { ...destination }, target, pub.token) !== null;
+    this.deps.repo.move(pub, place, reachable, this.deps.clock.now());
+  }
+
+  private async publishEvent(pub: PublicationRow, where: Where, settings: PublishSettings, full: boolean): Promise<void> {
+    const worked = await this.syncEvent(pub, where, settings);
+    if (this.stopped || !(worked || full)) return;
+    // After each sync, and on the timer: what the remote holds, not what the queue believes.
+    const fresh = this.deps.repo.publication(pub.event_id) ?? pub;
+    if (await checkEvent(this.deps, fresh, where)) if (!this.stopped) await this.syncEvent(pub, where, settings);
+  }
+
+  /** Sends what is pending, writes the page, removes what is no longer wanted; says whether there was anything to do. */
+  private async syncEvent(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<boolean> {
     const { repo } = this.deps;
     const { target, dest } = where;
     const photos = new Map(repo.wantedPhotos(pub.event_id).map((p) => [p.id, p]));
@@ -211,24 +261,29 @@ export class PublishQueue {
       pub.event_id,
       [...photos.values()].map((p) => {
         const names = namesOf(p);
-        return { photo_id: p.id, version: mediaVersion(p), names: [names.media, names.thumb] };
+        return { photo_id: p.id, version: mediaVersion(p), names: namesList(names) };
       }),
       this.deps.clock.now(),
     );
     const pending = repo.pending(pub.event_id);
+    let worked = pending.length > 0;
     for (let i = 0; i < pending.length; i += this.options.batchSize) {
-      await this.upload(pub, pending.slice(i, i + this.options.batchSize), photos, where);
-      if (this.stopped) return;
+      await this.upload(pub, pending.slice(i, i + this.options.batchSize), photos, where, settings);
+      if (this.stopped) return worked;
       await this.writeIndex(pub, where, settings);
-      if (this.stopped) return;
+      if (this.stopped) return worked;
     }
-    if (repo.isIndexStale(pub.event_id)) await this.writeIndex(pub, where, settings);
+    if (repo.isIndexStale(pub.event_id)) {
+      worked = true;
+      await this.writeIndex(pub, where, settings);
+    }
     // The page no longer lists them: their files may go.
     for (
       let removing = repo.removing(pub.event_id, 500);
       removing.length > 0 && !this.stopped;
       removing = repo.removing(pub.event_id, 500)
     ) {
+      worked = true;
       await this.deps.rclone.remove(
         target,
         dest,
@@ -236,9 +291,18 @@ export class PublishQueue {
       );
       if (!this.stopped) repo.markRemoved(pub.event_id, removing);
     }
+    return worked;
   }
 
-  private async upload(pub: PublicationRow, rows: PublishFileRow[], photos: Map<string, PublishablePhoto>, where: Where): Promise<void> {
+  private async upload(
+    pub: PublicationRow,
+    rows: PublishFileRow[],
+    photos: Map<string, PublishablePhoto>,
+    where: Where,
+    settings: PublishSettings,
+  ): Promise<void> {
+    const event = this.deps.event(pub.event_id);
+    const downloads = downloadNames(event?.name ?? '', [...photos.values()]);
     const dir = path.join(this.deps.stageDir, `${pub.token}-${randomBytes(4).toString('hex')}`);
     await mkdir(dir, { recursive: true });
     try {
@@ -248,7 +312,17 @@ export class PublishQueue {
         const photo = photos.get(row.photo_id);
         if (!photo) continue;
         try {
-          await stagePhoto(dir, photo, this.deps.sources);
+          await stagePhoto(dir, photo, this.deps.sources, (names) =>
+            renderPhotoPage({
+              eventName: event?.name ?? '',
+              language: settings.language,
+              media: names.media,
+              shown: names.preview ?? names.media,
+              thumb: names.thumb,
+              kind: photo.kind,
+              downloadName: downloads.get(photo.id) ?? path.basename(names.media),
+            }),
+          );
           staged.push(row);
         } catch (err) {
           if (!(err instanceof SourceMissingError)) throw err;
@@ -277,31 +351,20 @@ export class PublishQueue {
     const event = this.deps.event(pub.event_id);
     if (!event) return;
     repo.takeIndexStale(pub.event_id);
-    const perSecond = new Map<string, number>();
     const rows = repo.onlineFiles(pub.event_id);
-    // Ranks count from the oldest photo of a second, as the booth's own download names do.
-    const ranks = new Map<string, number>();
-    for (const row of [...rows].reverse()) {
-      const second = parseStem(row.stem)?.second ?? row.stem;
-      const rank = perSecond.get(second) ?? 0;
-      perSecond.set(second, rank + 1);
-      ranks.set(row.photo_id, rank);
-    }
+    const downloads = downloadNames(event.name, rows);
     const photos: PagePhoto[] = rows.map((row) => {
-      const [media = '', thumb = ''] = JSON.parse(row.names) as string[];
-      return {
-        media,
-        thumb,
-        kind: row.kind,
-        downloadName: photoFileName(event.name, row.stem, ranks.get(row.photo_id) ?? 0, path.extname(row.file)),
-      };
+      const [media = '', thumb = '', , preview] = JSON.parse(row.names) as string[];
+      return { media, preview, thumb, kind: row.kind, downloadName: downloads.get(row.photo_id) ?? path.basename(media) };
     });
+    const expiry = repo.publication(pub.event_id)?.expires_at ?? null;
     const firstTaken = rows.length > 0 ? Math.min(...rows.map((r) => r.taken_at)) : event.created_at;
     const html = renderEventPage({
       eventName: event.name,
       dateLabel: dateLabel(firstTaken, settings.language),
       language: settings.language,
       photos,
+      expiresLabel: expiry === null ? null : dateLabel(expiry, settings.language),
     });
     await mkdir(this.deps.stageDir, { recursive: true });
     const file = path.join(this.deps.stageDir, `index-${pub.token}.html`);

@@ -11,6 +11,22 @@ export interface PublicationRow {
   requested_at: number;
   index_stale: number;
   index_at: number | null;
+  /** Where its files were last sent (see placeKey); null for rows older than places. */
+  place: string | null;
+  /** The moment it leaves the remote; null: never. */
+  expires_at: number | null;
+  /** The last comparison of the queue with the remote. */
+  checked_at: number | null;
+}
+
+/** Copies of an event at a place the booth no longer publishes to. */
+export interface LeftoverRow {
+  id: number;
+  event_id: number;
+  place: string;
+  token: string;
+  removable: number;
+  created_at: number;
 }
 
 export interface PublishFileRow {
@@ -65,7 +81,8 @@ export class PublishRepository {
     this.db
       .prepare(
         `INSERT INTO publish_events (event_id, token, state, requested_at, index_stale) VALUES (?, ?, 'publishing', ?, 1)
-         ON CONFLICT(event_id) DO UPDATE SET state = 'publishing', requested_at = excluded.requested_at, index_stale = 1`,
+         ON CONFLICT(event_id) DO UPDATE SET state = 'publishing', requested_at = excluded.requested_at, index_stale = 1,
+           expires_at = CASE WHEN expires_at <= excluded.requested_at THEN NULL ELSE expires_at END`,
       )
       .run(eventId, token, at);
     return this.publication(eventId) as PublicationRow;
@@ -81,7 +98,9 @@ export class PublishRepository {
       .transaction(() => {
         this.db.prepare(`DELETE FROM publish_files WHERE event_id = ?`).run(eventId);
         this.db
-          .prepare(`UPDATE publish_events SET state = 'withdrawn', index_at = NULL WHERE event_id = ? AND state = 'withdrawing'`)
+          .prepare(
+            `UPDATE publish_events SET state = 'withdrawn', index_at = NULL, place = NULL, checked_at = NULL WHERE event_id = ? AND state = 'withdrawing'`,
+          )
           .run(eventId);
       })
       .immediate();
@@ -175,6 +194,17 @@ export class PublishRepository {
       .all(eventId);
   }
 
+  /** The photo's own page, when its current files are online. */
+  onlinePage(eventId: number, photoId: string): string | null {
+    const row = this.db
+      .prepare<[number, string], { names: string }>(
+        `SELECT names FROM publish_files WHERE event_id = ? AND photo_id = ? AND state = 'online' ORDER BY updated_at DESC LIMIT 1`,
+      )
+      .get(eventId, photoId);
+    const page = row ? (JSON.parse(row.names) as string[])[2] : undefined;
+    return page ?? null;
+  }
+
   /** Clears the stale mark before the page is written; a change meanwhile sets it again. */
   takeIndexStale(eventId: number): void {
     this.db.prepare('UPDATE publish_events SET index_stale = 0 WHERE event_id = ?').run(eventId);
@@ -192,16 +222,89 @@ export class PublishRepository {
     this.db.prepare('UPDATE publish_events SET index_at = ? WHERE event_id = ?').run(at, eventId);
   }
 
-  /** Photos of the event online (every file of their current version) against those wanted. */
+  /**
+   * Photos of the event online against those wanted. Only photos still wanted count: a photo
+   * deleted at the booth leaves the total and the count at once ("51 / 50" cannot happen).
+   */
   counts(eventId: number): Counts {
     const row = this.db
-      .prepare<[number, number], Counts>(
+      .prepare<[number, number, number], Counts>(
         `SELECT
-           (SELECT COUNT(DISTINCT photo_id) FROM publish_files WHERE event_id = ? AND state = 'online') AS online,
+           (SELECT COUNT(DISTINCT f.photo_id) FROM publish_files f JOIN photos p ON p.id = f.photo_id
+              WHERE f.event_id = ? AND f.state = 'online' AND p.event_id = ? AND p.visible = 1 AND p.processed = 1 AND p.missing = 0) AS online,
            (SELECT COUNT(*) FROM photos WHERE event_id = ? AND visible = 1 AND processed = 1 AND missing = 0) AS total`,
       )
-      .get(eventId, eventId);
+      .get(eventId, eventId, eventId);
     return row ?? { online: 0, total: 0 };
+  }
+
+  /** The remote lacks these files: they go back to pending, and the page is written again. */
+  requeue(eventId: number, rows: readonly PublishFileRow[]): void {
+    const stmt = this.db.prepare(
+      `UPDATE publish_files SET state = 'pending' WHERE event_id = ? AND photo_id = ? AND version = ? AND state = 'online'`,
+    );
+    this.db
+      .transaction(() => {
+        for (const r of rows) stmt.run(eventId, r.photo_id, r.version);
+        this.db.prepare('UPDATE publish_events SET index_stale = 1 WHERE event_id = ?').run(eventId);
+      })
+      .immediate();
+  }
+
+  setChecked(eventId: number, at: number): void {
+    this.db.prepare('UPDATE publish_events SET checked_at = ? WHERE event_id = ?').run(at, eventId);
+  }
+
+  setPlace(eventId: number, place: string): void {
+    this.db.prepare('UPDATE publish_events SET place = ? WHERE event_id = ?').run(place, eventId);
+  }
+
+  /**
+   * The destination or the booth name changed: the event starts again at the new place (every
+   * file pending, rclone skips none since none is there) and its old copies are to be removed.
+   */
+  move(pub: PublicationRow, place: string, removable: boolean, at: number): void {
+    this.db
+      .transaction(() => {
+        if (pub.place !== null)
+          this.db
+            .prepare('INSERT INTO publish_leftovers (event_id, place, token, removable, created_at) VALUES (?, ?, ?, ?, ?)')
+            .run(pub.event_id, pub.place, pub.token, removable ? 1 : 0, at);
+        this.db.prepare(`DELETE FROM publish_files WHERE event_id = ?`).run(pub.event_id);
+        this.db
+          .prepare('UPDATE publish_events SET place = ?, index_stale = 1, index_at = NULL, checked_at = NULL WHERE event_id = ?')
+          .run(place, pub.event_id);
+      })
+      .immediate();
+  }
+
+  leftovers(): LeftoverRow[] {
+    return this.db.prepare<[], LeftoverRow>('SELECT * FROM publish_leftovers ORDER BY id').all();
+  }
+
+  setLeftoverRemovable(id: number, removable: boolean): void {
+    this.db.prepare('UPDATE publish_leftovers SET removable = ? WHERE id = ?').run(removable ? 1 : 0, id);
+  }
+
+  /** Events published or being withdrawn: the queue has something to keep in line, toggle or not. */
+  hasActive(): boolean {
+    return this.db.prepare(`SELECT 1 FROM publish_events WHERE state != 'withdrawn' LIMIT 1`).get() !== undefined;
+  }
+
+  dropLeftover(id: number): boolean {
+    return this.db.prepare('DELETE FROM publish_leftovers WHERE id = ?').run(id).changes > 0;
+  }
+
+  /** The day the event leaves the remote; its page says so, so it is written again. */
+  setExpiry(eventId: number, at: number | null): void {
+    this.db.prepare('UPDATE publish_events SET expires_at = ?, index_stale = 1 WHERE event_id = ?').run(at, eventId);
+  }
+
+  /** Events whose day has come: they are withdrawn like any other. */
+  expire(now: number): number {
+    return this.db
+      .prepare(`UPDATE publish_events SET state = 'withdrawing' WHERE state = 'publishing' AND expires_at IS NOT NULL AND expires_at <= ?`)
+      .run(now).changes;
   }
 
   hasWork(): boolean {
@@ -211,6 +314,7 @@ export class PublishRepository {
            OR EXISTS (SELECT 1 FROM publish_files f WHERE f.event_id = e.event_id AND f.state != 'online')))`,
       )
       .get();
-    return (row?.n ?? 0) > 0;
+    const leftovers = this.db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM publish_leftovers WHERE removable = 1').get();
+    return (row?.n ?? 0) + (leftovers?.n ?? 0) > 0;
   }
 }

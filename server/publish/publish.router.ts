@@ -1,8 +1,12 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import { slugParam } from '../events/event.schema.js';
+import { photoIdParam } from '../photos/photo.schema.js';
 import { attachment } from '../http/send.js';
 import { parseInput } from '../http/validate.js';
 import type { PublishService } from './publish.service.js';
+
+const leftoverId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** /api/admin/publish: the online galleries, for the operator. */
 export function adminPublishRouter(publish: PublishService): Router {
@@ -22,6 +26,13 @@ export function adminPublishRouter(publish: PublishService): Router {
   router.post('/events/:slug', (req, res) => {
     res.status(202).json({ publication: publish.publish(parseInput(slugParam, req.params.slug, 'event slug')) });
   });
+  router.put('/events/:slug', (req, res) => {
+    res.json({ publication: publish.setExpiry(parseInput(slugParam, req.params.slug, 'event slug'), req.body) });
+  });
+  router.delete('/leftovers/:id', (req, res) => {
+    publish.forgetLeftover(parseInput(leftoverId, req.params.id, 'old copy id'));
+    res.status(204).end();
+  });
   router.delete('/events/:slug', (req, res) => {
     res.status(202).json({ publication: publish.withdraw(parseInput(slugParam, req.params.slug, 'event slug')) });
   });
@@ -38,6 +49,9 @@ export function galleryOnlineRouter(publish: PublishService): Router {
   const router = Router();
   router.get('/online', async (_req, res) => {
     res.json(await publish.onlineLink());
+  });
+  router.get('/online/photos/:id', async (req, res) => {
+    res.json(await publish.photoLink(parseInput(photoIdParam, req.params.id, 'photo id')));
   });
   return router;
 }

@@ -20,6 +20,21 @@ const common = {
 /** What the operator may change; the destination is checked field by field, and its secret is write-only. */
 export const publishSettingsPatch = z.strictObject({ ...common, destination: destinationInput.nullable() }).partial();
 
+/**
+ * The publishing settings as a backup carries them: the same checks field by field, and never a
+ * password (a `password` key is refused): a fleet's booths share a destination, each keeps its secret.
+ */
+export const publishBackup = z.strictObject({
+  ...common,
+  destination: destinationInput
+    .superRefine((d, ctx) => {
+      if ('password' in d) ctx.addIssue({ code: 'custom', path: ['password'], message: 'is never part of a backup' });
+    })
+    .nullable(),
+});
+
+export type PublishBackup = z.output<typeof publishBackup>;
+
 /** The destination as stored: the same checks, never a secret (that is kept apart). */
 const storedDestination = destinationInput.transform((d) => {
   if ('password' in d) {

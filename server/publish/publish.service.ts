@@ -11,7 +11,7 @@ import type {
   PublishTestResult,
 } from '../contract/publish.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
-import { ConflictError, NotFoundError } from '../core/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { EventRepository, EventRow } from '../events/event.repository.js';
 import { qrSvg } from '../gallery/qr-code.js';
 import { parseInput } from '../http/validate.js';
@@ -22,8 +22,9 @@ import type { PublicationRow, PublishRepository } from './publish.repository.js'
 import { z } from 'zod';
 import { destinationInput } from './destination.schema.js';
 import { destinationFiles, DestinationStore, type PublishTarget } from './publish-destination.js';
-import { BOOTH_NAME, publishSettingsPatch } from './publish.schema.js';
+import { BOOTH_NAME, publishSettingsPatch, type PublishBackup } from './publish.schema.js';
 import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
+import { describePlace, parsePlace } from './publish-places.js';
 
 /** A path nobody guesses: 128 random bits. */
 export const newEventToken = (): string => randomBytes(16).toString('base64url');
@@ -48,6 +49,21 @@ function urlOf(settings: PublishSettings, pub: PublicationRow): string | null {
 }
 
 const testBody = z.strictObject({ destination: destinationInput.optional() });
+const expiryBody = z.strictObject({
+  expires_on: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day written YYYY-MM-DD')
+    .nullable(),
+});
+
+const invalidDay = (message: string): ValidationError =>
+  new ValidationError(`Invalid expiry: expires_on ${message}`, { issues: [{ field: 'expires_on', message }] });
+
+/** The booth's own calendar day of a moment, YYYY-MM-DD. */
+function localDay(at: number): string {
+  const d = new Date(at);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
 
 /** The online galleries: settings, the remote's test, publishing and withdrawing events, links for guests. */
 export class PublishService {
@@ -147,19 +163,36 @@ export class PublishService {
   private publicationOf(event: EventRow, settings: PublishSettings): EventPublication {
     const pub = this.repo.publication(event.id);
     const counts = this.repo.counts(event.id);
-    const base = { slug: event.slug, photos_online: pub && pub.state !== 'withdrawn' ? counts.online : 0, photos_total: counts.total };
+    const shown = pub !== undefined && pub.state !== 'withdrawn';
+    const online = shown ? counts.online : 0;
+    const base = {
+      slug: event.slug,
+      photos_online: online,
+      photos_total: counts.total,
+      photos_to_send: shown ? counts.total - online : 0,
+      checked_at: pub?.checked_at == null ? null : new Date(pub.checked_at).toISOString(),
+      expires_on: pub?.expires_at == null || !shown ? null : localDay(pub.expires_at),
+    };
     if (!pub) return { ...base, state: 'none', url: null };
     if (pub.state !== 'publishing') return { ...base, state: pub.state, url: null };
-    const online = pub.index_at !== null && counts.online >= counts.total && pub.index_stale === 0;
-    return { ...base, state: online ? 'online' : 'publishing', url: pub.index_at === null ? null : urlOf(settings, pub) };
+    // Online once the remote was listed and matched: the queue's word alone is not enough.
+    const complete = pub.index_at !== null && pub.checked_at !== null && counts.online >= counts.total && pub.index_stale === 0;
+    return { ...base, state: complete ? 'online' : 'publishing', url: pub.index_at === null ? null : urlOf(settings, pub) };
   }
 
   overview(): PublishOverview {
     // The console asks every few seconds, for every event: the settings are read once.
     const settings = this.settings();
+    const events = this.events.list();
     return {
-      status: this.queue?.status() ?? { state: 'off', last_error: null, retry_at: null },
-      events: this.events.list().map((e) => this.publicationOf(e, settings)),
+      status: this.queue?.status() ?? { state: 'off', last_error: null, retry_at: null, retry_in_s: null },
+      events: events.map((e) => this.publicationOf(e, settings)),
+      leftovers: this.repo.leftovers().flatMap((left) => {
+        const place = parsePlace(left.place);
+        const event = events.find((e) => e.id === left.event_id);
+        if (!place || !event) return [];
+        return [{ id: left.id, slug: event.slug, where: describePlace(place, left.token), removing: left.removable === 1 }];
+      }),
     };
   }
 
@@ -179,6 +212,61 @@ export class PublishService {
       this.repo.requestPublish(event.id, existing?.token ?? newEventToken(), this.clock.now());
     this.queue?.wake(false);
     return this.publicationOf(event, settings);
+  }
+
+  /** The publishing settings for a backup: everything but the secret. */
+  backup(): PublishBackup {
+    const { destination, ...rest } = this.settings();
+    if (destination === null) return { ...rest, destination: null };
+    const { password_set: _set, ...plain } = destination;
+    return { ...rest, destination: plain };
+  }
+
+  /** Checks a backup's publishing settings before anything is restored (a remote of the owner's file must be listed). */
+  async checkBackup(input: PublishBackup): Promise<void> {
+    if (input.destination !== null) await this.destinations.check(input.destination);
+  }
+
+  /** Restores them as a save without password would: the stored secret is kept only for the same place. */
+  async restoreBackup(input: PublishBackup): Promise<void> {
+    const { destination, ...rest } = input;
+    await this.destinations.save(rest, destination);
+    this.queue?.retryNow();
+  }
+
+  /** The day the event leaves the remote (withdrawn at the booth's first check that day), or none. */
+  setExpiry(slug: string, body: unknown): EventPublication {
+    const event = this.event(slug);
+    const { expires_on } = parseInput(expiryBody, body, 'expiry');
+    const pub = this.repo.publication(event.id);
+    if (!pub || pub.state === 'withdrawn' || pub.state === 'withdrawing')
+      throw new ConflictError('The event is not online: publish it first', 'publish_not_published');
+    let at: number | null = null;
+    if (expires_on !== null) {
+      const [y = 0, m = 1, d = 1] = expires_on.split('-').map(Number);
+      at = new Date(y, m - 1, d).getTime();
+      if (localDay(at) !== expires_on) throw invalidDay('is not a day of the calendar');
+      if (expires_on < localDay(this.clock.now())) throw invalidDay('is a day already past');
+    }
+    this.repo.setExpiry(event.id, at);
+    this.queue?.wake(false);
+    return this.publicationOf(event, this.settings());
+  }
+
+  /** A copy at an old place the owner removed by hand: the console stops listing it. */
+  forgetLeftover(id: number): void {
+    if (!this.repo.dropLeftover(id)) throw new NotFoundError('No such old copy');
+  }
+
+  /** A photo's own page online, for the guest gallery's lightbox: photos of the current event only, once online. */
+  async photoLink(photoId: string): Promise<OnlineLink> {
+    const current = this.events.current();
+    const pub = current ? this.repo.publication(current.id) : undefined;
+    const page = current && pub?.state === 'publishing' && pub.index_at !== null ? this.repo.onlinePage(current.id, photoId) : null;
+    const base = pub && page !== null ? urlOf(this.settings(), pub) : null;
+    if (base === null || page === null) return { url: null, svg: null };
+    const url = `${base}${page}`;
+    return { url, svg: await qrSvg(url) };
   }
 
   withdraw(slug: string): EventPublication {

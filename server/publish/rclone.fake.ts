@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PublishFailure } from '../contract/publish.contract.js';
-import { RcloneError, remoteJoin, type RclonePort, type RcloneTarget } from './rclone.port.js';
+import { RcloneError, remoteJoin, type RclonePort, type RcloneTarget, type RemoteFile } from './rclone.port.js';
 
 /** A remote in memory: what is there, how many times each name was sent, and a switch to make it fail. */
 export class FakeRclone implements RclonePort {
@@ -54,6 +54,11 @@ export class FakeRclone implements RclonePort {
   async removeFile(_target: RcloneTarget, destFile: string): Promise<void> {
     this.check();
     if (!this.files.delete(destFile)) throw new RcloneError('not_found', `${destFile} not found`);
+  }
+
+  listFiles(_target: RcloneTarget, dest: string): Promise<RemoteFile[]> {
+    this.check();
+    return Promise.resolve(this.list(dest).map((name) => ({ path: name, size: this.files.get(remoteJoin(dest, name))?.length ?? 0 })));
   }
 
   listRemotes(_target: RcloneTarget): Promise<string[]> {

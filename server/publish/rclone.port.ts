@@ -11,6 +11,11 @@ export class RcloneError extends Error {
   }
 }
 
+export interface RemoteFile {
+  path: string;
+  size: number;
+}
+
 /** Where a remote's settings are read from: a given rclone configuration file, or rclone's default one. */
 export interface RcloneTarget {
   configFile: string | null;
@@ -36,6 +41,8 @@ export interface RclonePort {
   read(target: RcloneTarget, destFile: string): Promise<string>;
   /** Removes one file. */
   removeFile(target: RcloneTarget, destFile: string): Promise<void>;
+  /** Every file under `dest`, relative to it, with its size; a folder not there is an empty list. */
+  listFiles(target: RcloneTarget, dest: string): Promise<RemoteFile[]>;
   /** The names of the remotes the target's file describes. */
   listRemotes(target: RcloneTarget): Promise<string[]>;
 }

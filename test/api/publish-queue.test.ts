@@ -40,7 +40,7 @@ describe('the upload queue', () => {
     }
     expect(media(rclone)).toHaveLength(5);
     const sent = [...rclone.uploads].filter(([name]) => !name.endsWith('/index.html'));
-    expect(sent).toHaveLength(10);
+    expect(sent).toHaveLength(20);
     expect(sent.every(([, times]) => times === 1)).toBe(true);
     expect((await overview(s)).events[0]).toMatchObject({ state: 'online', photos_online: 5, photos_total: 5 });
   });
@@ -86,6 +86,8 @@ describe('the upload queue', () => {
     if (!waiting) throw new Error('no overview');
     expect(waiting.status.last_error?.reason).toBe('auth');
     expect(waiting.status.retry_at).not.toBeNull();
+    expect(waiting.status.retry_in_s).toBeGreaterThanOrEqual(0);
+    expect(waiting.status.retry_in_s).toBeLessThanOrEqual(1);
     expect(waiting.events[0]).toMatchObject({ state: 'publishing', photos_online: 0, photos_total: 2, url: null });
     expect((await request(s.app).get('/api/gallery/online')).body.url).toBeNull();
 
@@ -102,11 +104,31 @@ describe('the upload queue', () => {
     await s.services.indexer.rescan();
     await enable(s);
     await s.services.publishing.queue.whenIdle();
-    expect(rclone.files.size).toBe(3);
+    expect(rclone.files.size).toBe(5);
     await s.services.publishing.service.update({ enabled: false });
     expect((await request(s.app).delete('/api/admin/publish/events/fete').set('Cookie', s.cookie)).status).toBe(202);
     await s.services.publishing.queue.whenIdle();
     expect(rclone.files.size).toBe(0);
     expect((await overview(s)).events[0]).toMatchObject({ state: 'withdrawn', photos_online: 0 });
+  });
+});
+
+describe('places', () => {
+  it('another setting of the same folder (the WebDAV server kind) is not an old copy: nothing to remove, nothing listed', async () => {
+    const rclone = new FakeRclone();
+    const s = await booth(rclone);
+    await s.sim.capture();
+    await s.services.indexer.rescan();
+    const dav = { type: 'webdav', url: 'http://127.0.0.1:9/dav', vendor: 'other', user: 'u', path: 'g' };
+    await s.services.publishing.service.update({ destination: dav, booth_name: 'b', enabled: true });
+    await s.services.publishing.queue.whenIdle();
+    const before = [...rclone.files.keys()].sort();
+    expect(before).toHaveLength(5);
+    await s.services.publishing.service.update({ destination: { ...dav, vendor: 'nextcloud' } });
+    await s.services.publishing.queue.whenIdle();
+    const o = await overview(s);
+    expect(o.leftovers).toEqual([]);
+    expect([...rclone.files.keys()].sort()).toEqual(before);
+    expect(o.events[0]).toMatchObject({ state: 'online', photos_online: 1, photos_to_send: 0 });
   });
 });

@@ -143,5 +143,11 @@ it(
       const found = haystacks.filter((h) => h.data.includes(secret)).map((h) => h.name);
       expect(found, `${secret} found`).toEqual([]);
     }
+    // The event's token is its gallery's only key: rclone names the folder in its errors, the log never does.
+    const token = s.services.publishing.service.overview().events[0]?.url?.split('/')[4] ?? '';
+    expect(token).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    const logs = haystacks.filter((h) => h.name.startsWith('log line') || h.name.includes('logs'));
+    expect(logs.filter((h) => h.data.includes(token)).map((h) => h.name)).toEqual([]);
+    expect(s.log.lines.some((l) => l.includes('<token>'))).toBe(true);
   },
 );

@@ -33,6 +33,14 @@ test('the events page shows the event online, its address and progress, and the 
   const row = page.getByTestId('publish-gala-des-lumieres');
   await expect(row.getByTestId('publish-state')).toHaveText('En ligne');
   await expect(row.getByTestId('publish-progress')).toHaveText('3 / 3 photos en ligne');
+  await expect(row.getByTestId('publish-checked')).toHaveText(/^Vérifié sur la destination à \d{2}:\d{2}\.$/);
+  await row.getByTestId('publish-qr').click();
+  await expect(row.getByTestId('publish-qr-image')).toBeVisible();
+  const day = new Date(Date.now() + 30 * 86_400_000);
+  const iso = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
+  await row.getByTestId('publish-expiry').fill(iso);
+  await expect(page.getByText('Date de retrait enregistrée')).toBeVisible();
+  await expect.poll(() => service.services.publishing.service.overview().events[0]?.expires_on).toBe(iso);
   await expect(row.getByTestId('publish-url')).toHaveText(/^https:\/\/photos\.example\.com\/galeries\/booth\/[A-Za-z0-9_-]{22}\/$/);
   await expect(page.getByTestId('publish-status')).toHaveText('À jour.');
   await page.getByTestId('publish-test').click();
@@ -63,7 +71,11 @@ test('guests see “Retrouvez vos photos en ligne” with the address and its QR
   // Over an open photo too: the guest who came for one photo learns where to find them all.
   await page.getByTestId('photo-tile').first().click();
   const inLightbox = page.getByTestId('lightbox-online-link');
-  await expect(inLightbox.getByTestId('online-url')).toHaveText(/^https:\/\/photos\.example\.com\/galeries\/booth\//);
+  // Once the photo is online, the lightbox offers its own page (and its QR code), not only the event's.
+  await expect(inLightbox.getByTestId('online-url')).toHaveText(
+    /^https:\/\/photos\.example\.com\/galeries\/booth\/[A-Za-z0-9_-]{22}\/p\/[^/]+\.html$/,
+  );
+  await expect(inLightbox.getByTestId('online-title')).toHaveText('Cette photo en ligne');
   await page.screenshot({ path: 'test-screens/online-guest-lightbox.png' });
   await page.getByTestId('lightbox-close').click();
   await expect(inLightbox).toHaveCount(0);
@@ -97,6 +109,8 @@ test('the published page works from a plain static server: first screen, lightbo
     const box = page.getByTestId('lightbox');
     await expect(box).toBeVisible();
     await expect.poll(() => box.getByTestId('lightbox-media').evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    // The lightbox shows the 1600 px preview; the download below is the full file.
+    await expect(box.getByTestId('lightbox-media')).toHaveAttribute('src', /^previews\/.+\.webp$/);
     await page.screenshot({ path: 'test-screens/online-published-lightbox.png' });
     const download = page.waitForEvent('download');
     await box.getByTestId('lightbox-download').click();
@@ -108,6 +122,35 @@ test('the published page works from a plain static server: first screen, lightbo
     await page.keyboard.press('Escape');
     await tiles.filter({ hasText: 'Vidéo' }).click();
     await expect(box.locator('video')).toHaveAttribute('src', /^media\/.+\.mp4$/);
+    expect(foreign).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('each photo has its own page: the photo, its download, the event one tap away', async ({ page, service }) => {
+  const root = await publishedEvent(service);
+  const server = await startStaticServer(root);
+  try {
+    const token = readdirSync(path.join(root, 'booth'))[0] ?? '';
+    const pages = readdirSync(path.join(root, 'booth', token, 'p'));
+    expect(pages).toHaveLength(3);
+    const foreign: string[] = [];
+    page.on('request', (req) => {
+      if (!req.url().startsWith(server.url)) foreign.push(req.url());
+    });
+    await page.setViewportSize(PHONE);
+    const still = pages.find((name) => readFileSync(path.join(root, 'booth', token, 'p', name), 'utf8').includes('<img class="m"'));
+    await page.goto(`${server.url}/booth/${token}/p/${still}`);
+    await expect(page.getByTestId('photo-title')).toHaveText('Gala des Lumières');
+    await expect.poll(() => page.getByTestId('photo-media').evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await page.screenshot({ path: 'test-screens/online-photo-page.png' });
+    const download = page.waitForEvent('download');
+    await page.getByTestId('photo-download').click();
+    expect((await download).suggestedFilename()).toMatch(/^Gala-des-Lumieres_.+\.jpg$/);
+    await page.getByTestId('photo-gallery').click();
+    await expect(page.getByTestId('photo-tile')).toHaveCount(3);
+    await page.screenshot({ path: 'test-screens/online-event-page.png' });
     expect(foreign).toEqual([]);
   } finally {
     await server.close();

@@ -5,6 +5,7 @@ import type { Express } from 'express';
 import type { CaptureAppPort } from '../../server/capture/capture.port.js';
 import type { SimulatorHandle, SimulatorOptions } from '../../server/capture/simulator/simulator.server.js';
 import { createSystemClock } from '../../server/core/clock/clock.system.js';
+import type { Clock } from '../../server/core/clock/clock.port.js';
 import type { RestartStatus } from '../../server/contract/system.contract.js';
 import type { Db } from '../../server/db/database.js';
 import type { Services } from '../../server/services.js';
@@ -63,6 +64,8 @@ export async function startSimApp(
     foreignFolder?: boolean;
     rclone?: RclonePort;
     publish?: Partial<PublishQueueOptions>;
+    /** A clock of the test's (a wall clock it moves); the system's by default. */
+    clock?: Clock;
   } & Pick<SimulatorOptions, 'version' | 'systemdUnit'> = {},
 ): Promise<SimApp> {
   const sim = await startTestSimulator({ version: options.version, systemdUnit: options.systemdUnit });
@@ -77,7 +80,7 @@ export async function startSimApp(
     publish: options.publish,
     print: { pollMs: 10, pausePollMs: 30, watchMs: 50, ...options.print },
     captureDataDir: options.foreignFolder ? mkdtempSync(path.join(os.tmpdir(), 'boothdeck-elsewhere-')) : sim.dataDir,
-    clock: createSystemClock(),
+    clock: options.clock ?? createSystemClock(),
     restart: {
       debounceMs: 150,
       downGraceMs: 1000,

@@ -19,5 +19,8 @@ export const publishService = {
     api.post<PublishTestResult>('/api/admin/publish/test', destination === undefined ? {} : { destination }),
   publish: (slug: string) => api.post<{ publication: EventPublication }>(event(slug)),
   withdraw: (slug: string) => api.delete<{ publication: EventPublication }>(event(slug)),
+  /** The day the event leaves the remote (YYYY-MM-DD), or null for none. */
+  setExpiry: (slug: string, expiresOn: string | null) => api.put<{ publication: EventPublication }>(event(slug), { expires_on: expiresOn }),
+  forgetLeftover: (id: number) => api.delete<void>(`/api/admin/publish/leftovers/${id}`),
   companyIndexUrl: () => '/api/admin/publish/company-index.html',
 };

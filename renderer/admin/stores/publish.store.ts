@@ -54,7 +54,32 @@ export const usePublishStore = defineStore('publish', () => {
     await refresh();
   }
 
+  async function setExpiry(slug: string, expiresOn: string | null): Promise<void> {
+    await publishService.setExpiry(slug, expiresOn);
+    await refresh();
+  }
+
+  async function forgetLeftover(id: number): Promise<void> {
+    await publishService.forgetLeftover(id);
+    await refresh();
+  }
+
   const of = (slug: string): EventPublication | undefined => overview.value?.events.find((e) => e.slug === slug);
 
-  return { settings, configPath, notice, overview, testResult, loadSettings, refresh, save, test, publish, withdraw, of };
+  return {
+    settings,
+    configPath,
+    notice,
+    overview,
+    testResult,
+    loadSettings,
+    refresh,
+    save,
+    test,
+    publish,
+    withdraw,
+    setExpiry,
+    forgetLeftover,
+    of,
+  };
 });

@@ -3,4 +3,6 @@ import { api } from '../../shared/http.js';
 
 export const onlineService = {
   link: () => api.get<OnlineLink>('/api/gallery/online'),
+  /** One photo's own page online, once it is there. */
+  photoLink: (id: string) => api.get<OnlineLink>(`/api/gallery/online/photos/${encodeURIComponent(id)}`),
 };

@@ -17,5 +17,23 @@ export const useOnlineStore = defineStore('online', () => {
     }
   }
 
-  return { url, svg, load };
+  /** The photo open in the lightbox and its own page online; url null while it is not online yet. */
+  const photo = ref<{ id: string; url: string | null; svg: string | null } | null>(null);
+
+  async function loadPhoto(id: string): Promise<void> {
+    // Nothing of the event is online: no photo of it is either, and no request is worth sending.
+    if (url.value === null) {
+      photo.value = null;
+      return;
+    }
+    if (photo.value?.id === id && photo.value.url !== null) return;
+    try {
+      const link = await onlineService.photoLink(id);
+      photo.value = { id, url: link.url, svg: link.svg };
+    } catch {
+      photo.value = { id, url: null, svg: null };
+    }
+  }
+
+  return { url, svg, load, photo, loadPhoto };
 });

@@ -9,6 +9,7 @@ import { printAddresses } from './007-print-addresses.js';
 import { publish } from './008-publish.js';
 import { arrivalOrder } from './009-arrival-order.js';
 import { collageParts } from './010-collage-parts.js';
+import { publishPlaces } from './011-publish-places.js';
 
 /** Every schema change, in the order it must run. Append only. */
 export const migrations: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   publish,
   arrivalOrder,
   collageParts,
+  publishPlaces,
 ];
