@@ -19,7 +19,7 @@ HEADERS = ("Booth", "Version", "Release date", "Last deploy", "When", "Event")
 
 
 def rclone(*args):
-    subprocess.run(["rclone", *args], check=True, stdin=subprocess.DEVNULL, timeout=60)
+    subprocess.run(["rclone", "-q", *args], check=True, stdin=subprocess.DEVNULL, timeout=60)
 
 
 def main():

@@ -31,7 +31,8 @@ booth_name() {
 release_date() {
   case "$2" in '' | *[!0-9TZ:.-]*) return 0 ;; esac
   mkdir -p "$DATES"
-  write_file "$DATES/$1" "$2"
+  write_file "$DATES/$1" "$2
+"
 }
 
 fleet_report() {
@@ -52,14 +53,17 @@ fleet_report() {
 
 # Uploads this booth's line and rewrites the fleet page, when a remote is set. Never fails a deploy.
 fleet_publish() {
+  booth_name
   fleet_value BOOTHDECK_FLEET_REMOTE
   [ -n "$VALUE" ] || return 0
-  booth_name
   if ! command -v rclone >/dev/null 2>&1 || ! command -v python3 >/dev/null 2>&1; then
     note "WARNING: the fleet page needs rclone and python3 on the booth"
     return 0
   fi
-  if timeout 120 python3 "$HERE/lib/fleet.py" "$VALUE" "$FLEET_DIR/$BOOTH_NAME.json" >>"$LOG" 2>&1; then
+  # The run's own kit folder is gone by now: the installed copy is the one to run.
+  py="$ROOT/bin/lib/fleet.py"
+  [ -f "$py" ] || py="$HERE/lib/fleet.py"
+  if timeout 120 python3 "$py" "$VALUE" "$FLEET_DIR/$BOOTH_NAME.json" >>"$LOG" 2>&1; then
     note "Fleet page updated on $VALUE"
   else
     note "WARNING: the fleet page could not be updated on $VALUE (see deploy.log); the next deploy or pull tries again"

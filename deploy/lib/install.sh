@@ -125,6 +125,7 @@ rollback_release() {
   version=$VERSION_OF
   link_of current
   note "Rolling back from $LINK to $target"
+  SWITCH_OUTCOME=rolled-back
   database_plan "$target"
   if ! trial_start "$target" "$version"; then
     note "FAILED: $version did not start beside the running Boothdeck (a database already moved on by the newer release?): nothing was changed."
@@ -251,7 +252,7 @@ to=$target
     mark_healthy "$target"
     prune_releases 3 "$target" "$prev"
     note "Boothdeck $version is up and answers /healthz (previous: ${prev:-none})"
-    OUTCOME=installed
+    OUTCOME=${SWITCH_OUTCOME:-installed}
     finish 0
   else
     live_rc=$?
@@ -271,6 +272,7 @@ to=$target
   point current "$from"
   systemctl --user restart "$UNIT" || true
   rm -f "$STATE"
+  prune_releases 3
   OUTCOME=rolled-back
   if wait_live "$port" "$from_version"; then
     note "ROLLED BACK to $from, which answers /healthz again"

@@ -46,6 +46,10 @@ pull_cmd() {
     note "Pull: another deploy is under way; the next tick looks again"
     exit 0
   fi
+  # A deploy killed halfway (power cut during a switch) is settled by the next tick.
+  if [ -f "$STATE" ]; then
+    ( start_cmd "$(new_id recover)" recover ) || true
+  fi
   tmp="$INCOMING/pull-manifest"
   if ! curl -fsSL --max-time 60 --max-filesize "$PULL_LIMIT" -o "$tmp" "$url/boothdeck-release.txt" 2>>"$LOG"; then
     rm -f "$tmp"
