@@ -57,7 +57,9 @@ describe('numbered migrations', () => {
 
   it('adds the compatibility column to a database made before it, its old rows counted as not compatible', () => {
     const db = new Database(':memory:');
-    db.exec("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL); INSERT INTO schema_migrations VALUES (1, 'one', 'then')");
+    db.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL); INSERT INTO schema_migrations VALUES (1, 'one', 'then')",
+    );
     db.exec('CREATE TABLE a (x INTEGER)');
     expect(runMigrations(db, [one, two])).toEqual([2]);
     expect(db.prepare('SELECT backward_compatible AS c FROM schema_migrations WHERE version = 1').get()).toEqual({ c: 0 });

@@ -43,11 +43,36 @@ const pipeline = parse(readFileSync(path.join(workflowsDir, 'pipeline.yml'), 'ut
  */
 const ACTION_INPUTS: Record<string, string[]> = {
   'actions/checkout@v4': [
-    'repository', 'ref', 'token', 'ssh-key', 'ssh-known-hosts', 'ssh-strict', 'ssh-user', 'persist-credentials', 'path', 'clean',
-    'filter', 'sparse-checkout', 'sparse-checkout-cone-mode', 'fetch-depth', 'fetch-tags', 'show-progress', 'lfs', 'submodules',
-    'set-safe-directory', 'github-server-url',
+    'repository',
+    'ref',
+    'token',
+    'ssh-key',
+    'ssh-known-hosts',
+    'ssh-strict',
+    'ssh-user',
+    'persist-credentials',
+    'path',
+    'clean',
+    'filter',
+    'sparse-checkout',
+    'sparse-checkout-cone-mode',
+    'fetch-depth',
+    'fetch-tags',
+    'show-progress',
+    'lfs',
+    'submodules',
+    'set-safe-directory',
+    'github-server-url',
   ],
-  'actions/upload-artifact@v4': ['name', 'path', 'if-no-files-found', 'retention-days', 'compression-level', 'overwrite', 'include-hidden-files'],
+  'actions/upload-artifact@v4': [
+    'name',
+    'path',
+    'if-no-files-found',
+    'retention-days',
+    'compression-level',
+    'overwrite',
+    'include-hidden-files',
+  ],
   'actions/download-artifact@v4': ['name', 'path', 'pattern', 'merge-multiple', 'github-token', 'repository', 'run-id', 'artifact-ids'],
 };
 
@@ -62,7 +87,8 @@ function unknownInputs(workflow: Workflow): string[] {
         problems.push(`${name}: ${step.uses} is not in ACTION_INPUTS`);
         continue;
       }
-      for (const key of Object.keys(step.with ?? {})) if (!known.includes(key)) problems.push(`${name}: ${step.uses} has no input "${key}"`);
+      for (const key of Object.keys(step.with ?? {}))
+        if (!known.includes(key)) problems.push(`${name}: ${step.uses} has no input "${key}"`);
     }
   }
   return problems;
