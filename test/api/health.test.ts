@@ -8,13 +8,24 @@ describe('GET /healthz', () => {
     const res = await request(app).get('/healthz');
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body).toEqual({ ok: true, version: '0.0.0-test', simulator: false, event_active: false, last_photo_age_seconds: null });
+    expect(res.body).toEqual({
+      ok: true,
+      version: '0.0.0-test',
+      simulator: false,
+      event_active: false,
+      last_photo_age_seconds: null,
+      event_age_seconds: null,
+    });
   });
 
   it("tells how long ago the current event's newest photo was taken (the deploy script's event guard)", async () => {
     const { app, services, clock } = await buildTestApp();
     const event = services.events.create({ name: 'Mariage' });
-    expect((await request(app).get('/healthz')).body).toMatchObject({ event_active: true, last_photo_age_seconds: null });
+    expect((await request(app).get('/healthz')).body).toMatchObject({
+      event_active: true,
+      last_photo_age_seconds: null,
+      event_age_seconds: 0,
+    });
     const eventId = services.events.get(event.slug).id;
     services.photoRepository.upsert({
       id: 'a1',
@@ -34,6 +45,10 @@ describe('GET /healthz', () => {
       indexed_at: clock.now(),
     });
     clock.advance(12 * 60_000);
-    expect((await request(app).get('/healthz')).body).toMatchObject({ event_active: true, last_photo_age_seconds: 720 });
+    expect((await request(app).get('/healthz')).body).toMatchObject({
+      event_active: true,
+      last_photo_age_seconds: 720,
+      event_age_seconds: 720,
+    });
   });
 });

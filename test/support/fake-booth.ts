@@ -27,16 +27,26 @@ exit $status`,
 [ "$1" = -n ] && shift
 case "$1" in
   true) [ -n "\${FAKE_SUDO:-}" ] ;;
-  -H) shift 4; cd "$FAKE_BOARD"; HOME="$FAKE_BOARD" "$@" ;;
+  -u) shift 2; cd "$FAKE_BOARD"; HOME="$FAKE_BOARD" "$@" ;;
   env) for a; do case "$a" in apt-get|install|update|-y|--no-install-recommends|env|DEBIAN_FRONTEND=*) ;; *) : >"$FAKE_BOARD/.dpkg/$a" ;; esac; done ;;
   *) exit 1 ;;
 esac`,
   systemctl: `printf 'systemctl %s\n' "$*" >>"$FAKE_LOG"
-case "$*" in *restart*)
+case "$*" in
+*" stop "*) : >"$FAKE_BOARD/.running" ;;
+*" show "*)
+  if [ -e "$FAKE_BOARD/.unit-crashed" ]; then printf 'NRestarts=4\nActiveState=activating\nSubState=auto-restart\n'
+  else printf 'NRestarts=0\nActiveState=active\nSubState=running\n'; fi ;;
+*restart*)
   target=$(readlink "$FAKE_BOARD/boothdeck/current")
-  behaviour=''
-  while IFS= read -r line; do case "$line" in BEHAVIOUR=*) behaviour=$line ;; esac; done <"$FAKE_BOARD/boothdeck/$target"
-  case "$behaviour" in *"'crash'" | *"'live-crash'") : >"$FAKE_BOARD/.running" ;; *) echo "$target" >"$FAKE_BOARD/.running" ;; esac ;;
+  behaviour='' knows=9 migrate=''
+  while IFS= read -r line; do case "$line" in BEHAVIOUR=*) behaviour=$line ;; KNOWS=*) knows=\${line#KNOWS=} ;; MIGRATE=*) migrate=\${line#MIGRATE=} ;; esac; done <"$FAKE_BOARD/boothdeck/$target"
+  db="$FAKE_BOARD/.config/Boothdeck/data/boothdeck.sqlite"
+  started=1
+  [ ! -f "$db" ] || python3 "\${0%/*}/fake-migrate.py" "$db" "$knows" "$migrate" || started=''
+  case "$behaviour" in *"'crash'" | *"'live-crash'") started='' ;; esac
+  if [ -n "$started" ]; then echo "$target" >"$FAKE_BOARD/.running"; rm -f "$FAKE_BOARD/.unit-crashed"
+  else : >"$FAKE_BOARD/.running"; : >"$FAKE_BOARD/.unit-crashed"; fi ;;
 esac`,
   loginctl: `printf 'loginctl %s\n' "$*" >>"$FAKE_LOG"`,
   'systemd-run': `printf 'systemd-run %s\n' "$*" >>"$FAKE_LOG"
@@ -47,6 +57,8 @@ shift
 # went (runs/ID.out), as the journal would have it.
 setsid "$@" </dev/null &`,
   curl: `for url; do :; done
+case "$url" in http://127.0.0.1:*) ;; *) exec /usr/bin/curl "$@" ;; esac
+[ ! -e "$FAKE_BOARD/.slow" ] || exit 28
 port=\${url#http://127.0.0.1:}; port=\${port%%/*}
 answer=''
 if [ -f "$FAKE_BOARD/.ports/$port" ]; then
@@ -63,9 +75,9 @@ elif [ "$port" = "\${FAKE_LIVE_PORT:-8080}" ] && [ -s "$FAKE_BOARD/.running" ]; 
 fi
 [ -n "$answer" ] || exit 7
 case "$url" in */healthz) ;; *) exit 0 ;; esac
-active=false age=null
-[ ! -f "$FAKE_BOARD/.event" ] || read -r active age <"$FAKE_BOARD/.event"
-printf '{"ok":true,"version":"%s","simulator":false,"event_active":%s,"last_photo_age_seconds":%s}' "$answer" "$active" "$age"`,
+active=false age=null opened=null
+[ ! -f "$FAKE_BOARD/.event" ] || read -r active age opened <"$FAKE_BOARD/.event"
+printf '{"ok":true,"version":"%s","simulator":false,"event_active":%s,"last_photo_age_seconds":%s,"event_age_seconds":%s}' "$answer" "$active" "$age" "\${opened:-null}"`,
   df: `printf 'Filesystem 1024-blocks Used Available Capacity Mounted on\\n/dev/root 30000000 1000 %s 1%% /\\n' "\${FAKE_FREE_KB:-20000000}"`,
   'dpkg-query': `format=''
 for arg; do case "$arg" in -f=*) format=\${arg#-f=} ;; esac; done
@@ -101,6 +113,24 @@ const STEP_HOOK = `if [ -n "\${BOOTHDECK_RUN_ID:-}" ]; then
 fi
 `;
 
+/**
+ * What the systemctl stand-in does with the live database when it starts a release, as the real
+ * migrator would: refuses (the unit crashes) a database with a migration beyond what the release
+ * knows that is not backward compatible, then applies the release's own migration, if it has one.
+ */
+const FAKE_MIGRATE = `import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+knows, migrate = int(sys.argv[2]), sys.argv[3]
+db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at TEXT, backward_compatible INTEGER NOT NULL DEFAULT 0)")
+rows = db.execute("SELECT version, backward_compatible FROM schema_migrations").fetchall()
+if any(v > knows and not c for v, c in rows):
+    sys.exit(3)
+if migrate:
+    v, c = migrate.split(":")
+    db.execute("INSERT OR IGNORE INTO schema_migrations VALUES (?, ?, ?, ?)", (int(v), "m" + v, "now", int(c)))
+    db.commit()
+`;
+
 export type Behaviour = 'healthy' | 'crash' | 'live-crash' | 'gate' | { reports: string };
 export interface Outcome {
   code: number | null;
@@ -122,6 +152,7 @@ export class FakeBooth {
       writeFileSync(path.join(this.bin, name), `#!/bin/sh\n${STEP_HOOK}${body}\n`);
       chmodSync(path.join(this.bin, name), 0o755);
     }
+    writeFileSync(path.join(this.bin, 'fake-migrate.py'), FAKE_MIGRATE);
     for (const pkg of ['ffmpeg', 'libfuse2']) this.installed(pkg);
   }
 
@@ -135,7 +166,7 @@ export class FakeBooth {
   }
 
   /** A stand-in AppImage: a script that, started for the trial, answers on its port until stopped. */
-  build(version: string, behaviour: Behaviour = 'healthy'): string {
+  build(version: string, behaviour: Behaviour = 'healthy', schema: { knows?: number; migrate?: string } = {}): string {
     const file = this.artifact(version);
     const mode = typeof behaviour === 'string' ? behaviour : `wrong:${behaviour.reports}`;
     writeFileSync(
@@ -143,6 +174,8 @@ export class FakeBooth {
       `#!/bin/sh
 VERSION='${version}'
 BEHAVIOUR='${mode}'
+KNOWS=${schema.knows ?? 9}
+MIGRATE=${schema.migrate ?? ''}
 case " $* " in *" --boothdeck-trial "*) ;; *) exit 0 ;; esac
 printf '%s\\n' "$*" >"$FAKE_BOARD/.trial-args"
 env >"$FAKE_BOARD/.trial-env"
@@ -261,8 +294,8 @@ tail -f /dev/null & wait $!
     return [...found, ...trials];
   }
 
-  event(lastPhotoAgeSeconds: number): void {
-    writeFileSync(this.home('.event'), `true ${lastPhotoAgeSeconds}`);
+  event(lastPhotoAgeSeconds: number | null, openedSecondsAgo?: number): void {
+    writeFileSync(this.home('.event'), `true ${lastPhotoAgeSeconds ?? 'null'} ${openedSecondsAgo ?? 'null'}`);
   }
 
   /** A new fake booth whose board and builds are copies of this one's as they are now (a booth in a known state). */

@@ -72,7 +72,10 @@ describe.concurrent('a deploy that does not go to its end', () => {
 
   it('killed at any step, it leaves the old or the new release answering, and the next run settles the links', async ({ expect }) => {
     const restart = steps.indexOf('systemctl --user restart boothdeck.service') + 1;
+    const stop = steps.indexOf('systemctl --user stop boothdeck.service') + 1;
     expect(restart).toBeGreaterThan(5); // packages, trial start and guard come first
+    expect(stop).toBeGreaterThan(5);
+    expect(stop).toBeLessThan(restart); // the database snapshot is taken in between
     expect(restart).toBeLessThan(steps.length); // and /healthz is asked after it
     const kills = Array.from({ length: steps.length }, (_, n) => n + 1);
     await eachConcurrently(kills, AT_ONCE, async (step) => {
@@ -82,8 +85,9 @@ describe.concurrent('a deploy that does not go to its end', () => {
         expect(booth.calls()).toContain(`killed at step ${step}: ${steps[step - 1]}`);
         expect(code, out).toBe(70);
         expect(out).toContain('The install stopped without a result');
-        // Until the restart the old release answers; from the restart on, the new one does.
-        expect(booth.liveVersion(), `killed at step ${step}`).toBe(step <= restart ? OLD : NEW);
+        // Until the stop the old release answers; from the restart on, the new one does. Killed
+        // in between (the database snapshot), the booth is dark until the next run settles it.
+        expect(booth.liveVersion(), `killed at step ${step}`).toBe(step <= stop ? OLD : step <= restart ? undefined : NEW);
         const recovered = await booth.onBooth('boothdeck-deploy recover');
         expect(recovered.code, recovered.out).toBe(0);
         expectConsistent(expect, booth);

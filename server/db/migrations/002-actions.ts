@@ -3,6 +3,8 @@ import type { Migration } from '../migrator.js';
 export const actions: Migration = {
   version: 2,
   name: 'actions',
+  // New tables only: older code never reads them.
+  backwardCompatible: true,
   up(db) {
     db.exec(`
       CREATE TABLE action_order (

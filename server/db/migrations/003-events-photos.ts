@@ -3,6 +3,8 @@ import type { Migration } from '../migrator.js';
 export const eventsAndPhotos: Migration = {
   version: 3,
   name: 'events-and-photos',
+  // New tables only: older code never reads them.
+  backwardCompatible: true,
   up(db) {
     db.exec(`
       CREATE TABLE events (

@@ -3,6 +3,8 @@ import type { Migration } from '../migrator.js';
 export const printing: Migration = {
   version: 4,
   name: 'printing',
+  // New tables only: older code never reads them.
+  backwardCompatible: true,
   up(db) {
     db.exec(`
       -- Guest sessions: the signed cookie names a row; copies_used is what the quota counts.

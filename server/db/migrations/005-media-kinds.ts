@@ -3,6 +3,7 @@ import type { Migration } from '../migrator.js';
 export const mediaKinds: Migration = {
   version: 5,
   name: 'media-kinds',
+  // Not compatible: older code would index animations as photos (kind's default), printable.
   up(db) {
     // Rows indexed before this were all stills; animations and videos were skipped then.
     db.exec(`

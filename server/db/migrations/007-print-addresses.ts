@@ -3,6 +3,8 @@ import type { Migration } from '../migrator.js';
 export const printAddresses: Migration = {
   version: 7,
   name: 'print-addresses',
+  // A nullable column: jobs older code queues just carry no address (counted by session only).
+  backwardCompatible: true,
   up(db) {
     // The client address a guest's job came from: the copies one phone may print per event are
     // counted from the jobs themselves, so clearing cookies or a private tab buys nothing.

@@ -3,6 +3,8 @@ import type { Migration } from '../migrator.js';
 export const publish: Migration = {
   version: 8,
   name: 'publish',
+  // New tables only: older code never reads them.
+  backwardCompatible: true,
   up(db) {
     db.exec(`
       -- One row per event put online: its unguessable path and what the operator asked for.

@@ -3,6 +3,7 @@ import type { Migration } from '../migrator.js';
 export const arrivalOrder: Migration = {
   version: 9,
   name: 'arrival-order',
+  // Not compatible: photos older code indexes get an empty sort_key and sink to the galleries' end.
   up(db) {
     // The order of the galleries: the capture time for photos found in the folder, the order
     // of arrival for photos announced live (a booth whose clock was set back names a new photo
