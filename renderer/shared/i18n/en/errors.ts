@@ -120,6 +120,5 @@ export const enErrors: Record<keyof typeof frErrors, string> = {
   'error.label.public_base_url': 'Public address',
   'error.label.booth_name': 'Booth name',
   'error.label.expires_on': 'Take-down date',
-  'error.code.publish_not_configured': 'No publishing destination: fill it in and save it first.',
   'error.code.publish_not_published': 'This event is not online: publish it first, then choose its take-down date.',
 } as const;

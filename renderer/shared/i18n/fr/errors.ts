@@ -121,6 +121,5 @@ export const frErrors = {
   'error.label.public_base_url': 'Adresse publique',
   'error.label.booth_name': 'Nom de la borne',
   'error.label.expires_on': 'Date de retrait',
-  'error.code.publish_not_configured': 'Aucune destination de publication : renseignez-la et enregistrez d’abord.',
   'error.code.publish_not_published': 'Cet événement n’est pas en ligne : publiez-le d’abord, puis choisissez sa date de retrait.',
 } as const;
