@@ -10,7 +10,13 @@ import { isObject } from '../core/util/json.js';
  * the gallery's public address (which the admin API's Host check trusts) — needs the owner's key.
  * A field is checked only when its value changes: the console may send a whole section back.
  */
-export const EVENT_SETTINGS_FIELDS: readonly string[] = ['print.quota', 'print.max_copies', 'print.layout', 'gallery.show_delete', 'gallery.collage_parts'];
+export const EVENT_SETTINGS_FIELDS: readonly string[] = [
+  'print.quota',
+  'print.max_copies',
+  'print.layout',
+  'gallery.show_delete',
+  'gallery.collage_parts',
+];
 
 /** The dotted names of the leaves whose values differ between two settings objects. */
 export function changedFields(before: unknown, after: unknown, prefix = ''): string[] {

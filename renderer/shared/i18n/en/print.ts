@@ -199,5 +199,6 @@ export const enPrint: Record<keyof typeof frPrint, string> = {
   'printAdmin.policy': 'When the printer reports an error',
   'printAdmin.policy.retry': 'Retry automatically: once paper is back, printing goes on by itself',
   'printAdmin.policy.stop': 'Wait for my go-ahead: the queue stops until “Resume printing”',
-  'printAdmin.policyNotApplied': 'The print system did not take this setting for this printer: the booth’s user must be in the lpadmin group.',
+  'printAdmin.policyNotApplied':
+    'The print system did not take this setting for this printer: the booth’s user must be in the lpadmin group.',
 };
