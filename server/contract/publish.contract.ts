@@ -1,12 +1,9 @@
 /** Which rclone file a remote of the user's own is described in: the one in Boothdeck's data folder, or rclone's usual one. */
 export type PublishConfigSource = 'boothdeck' | 'user';
 
-export const DESTINATION_TYPES = ['local', 'webdav', 'sftp', 's3', 'rclone'] as const;
-export type DestinationType = (typeof DESTINATION_TYPES)[number];
-export const WEBDAV_VENDORS = ['nextcloud', 'owncloud', 'other'] as const;
-export type WebdavVendor = (typeof WEBDAV_VENDORS)[number];
-export const S3_PROVIDERS = ['AWS', 'Cloudflare', 'Minio', 'Scaleway', 'Wasabi', 'Other'] as const;
-export type S3Provider = (typeof S3_PROVIDERS)[number];
+import type { DestinationType, S3Provider, WebdavVendor } from '../../common/publish-destinations.js';
+
+export type { DestinationType, S3Provider, WebdavVendor };
 
 /**
  * Where the galleries go, as typed fields: Boothdeck writes rclone's configuration from them, so
@@ -20,9 +17,6 @@ export type Destination =
   | { type: 's3'; provider: S3Provider; endpoint: string; region: string; access_key_id: string; bucket: string; path: string }
   /** A remote the owner described in an rclone file of their own, used by its name only. */
   | { type: 'rclone'; remote: string; path: string; config: PublishConfigSource };
-
-/** Types whose remote takes a password (WebDAV, SFTP) or a secret key (S3). */
-export const SECRET_TYPES: readonly DestinationType[] = ['webdav', 'sftp', 's3'];
 
 /** As the API answers it: the secret never, only whether one is stored. */
 export type DestinationView = Destination & { password_set: boolean };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { S3_PROVIDERS, WEBDAV_VENDORS } from '../contract/publish.contract.js';
+import { S3_PROVIDERS, WEBDAV_VENDORS } from '../../common/publish-destinations.js';
 import { hasNoControl } from '../core/util/text.js';
 
 /*

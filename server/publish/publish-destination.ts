@@ -2,13 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  SECRET_TYPES,
-  type Destination,
-  type DestinationInput,
-  type DestinationView,
-  type PublishSettings,
-} from '../contract/publish.contract.js';
+import { SECRET_TYPES } from '../../common/publish-destinations.js';
+import type { Destination, DestinationInput, DestinationView, PublishSettings } from '../contract/publish.contract.js';
 import { ValidationError } from '../core/errors.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../core/fs/atomic-write.js';
 import type { Logger } from '../core/logger.js';
