@@ -144,6 +144,13 @@ const CODE_KEYS: Record<string, MessageKey> = {
   host_not_allowed: 'error.code.host_not_allowed',
   too_many_streams: 'error.code.too_many_streams',
   not_retryable: 'error.code.not_retryable',
+  owner_key_required: 'error.code.owner_key_required',
+  route_key_undeclared: 'error.code.route_key_undeclared',
+  pin_same_as_owner: 'error.code.pin_same_as_owner',
+  pin_same_as_event: 'error.code.pin_same_as_event',
+  capture_not_kept: 'error.code.capture_not_kept',
+  printer_not_permitted: 'error.code.printer_not_permitted',
+  publish_not_published: 'error.code.publish_not_published',
 };
 
 /** The sentence a server error code is told in, or null when the code has none of its own. */

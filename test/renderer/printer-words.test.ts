@@ -57,12 +57,14 @@ describe('the printer in words', () => {
     // A stopped queue never resumes by itself, even when the printer also reports paper out.
     const stoppedOutOfPaper = status({ state: 'stopped', reasons: ['media-empty-error'], pause: 'out_of_paper' });
     expect(todoSentence(stoppedOutOfPaper)).toBe(
-      'CUPS a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez «\u00a0Reprendre l’impression\u00a0».',
+      'Le système d’impression a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez «\u00a0Reprendre l’impression\u00a0».',
     );
     expect(resumeSentence({ outcome: 'resumed', printer: status({}), message: '' })).toBe(
       'L’impression a repris : les photos en attente sortent dans l’ordre.',
     );
-    expect(resumeSentence({ outcome: 'still_paused', printer: stopped, message: '' })).toMatch(/^CUPS a de nouveau arrêté l’imprimante/);
+    expect(resumeSentence({ outcome: 'still_paused', printer: stopped, message: '' })).toMatch(
+      /^Le système d’impression a de nouveau arrêté l’imprimante/,
+    );
     expect(
       resumeSentence({ outcome: 'still_paused', printer: status({ reasons: ['media-empty-error'], pause: 'out_of_paper' }), message: '' }),
     ).toBe('L’imprimante est relancée, mais elle signale toujours : plus de papier. Les photos attendent toujours.');
