@@ -34,7 +34,7 @@ test('a first npm start shows the product working: console address first, the PI
     expect(consoleAt).toBeLessThan(galleryAt);
     expect(text).toContain('No admin PIN yet: open this address on this machine and choose one');
     // The terminal QR code is drawn with block characters.
-    expect(text.slice(galleryAt)).toMatch(/[▀▄█]{10}/);
+    expect(text.slice(galleryAt).match(/[▀▄█]/g)?.length ?? 0).toBeGreaterThan(100);
     const galleryUrl = /Guest gallery, on the booth's network: (\S+)/.exec(text)?.[1] ?? '';
 
     const page = await browser.newPage({ viewport: PHONE });

@@ -26,7 +26,7 @@ test('the operator sees the queue live, the printer state in words, cancels and 
   // Out of paper: the state says so, in words; CUPS's own words only behind Détails.
   printer.setState('Photo', 'stopped', ['media-empty-error'], 'Paper out');
   await expect(page.getByTestId('printer-pause')).toHaveText(
-    'CUPS a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez «\u00a0Reprendre l’impression\u00a0».',
+    'Le système d’impression a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez «\u00a0Reprendre l’impression\u00a0».',
   );
   await expect(page.getByTestId('printer-reason')).toHaveText('Le papier est épuisé.');
   await expect(page.getByTestId('printer-state-text')).toHaveText('Photo : Plus de papier');

@@ -10,7 +10,7 @@ import { BOOTH_SCREEN, unlockConsole } from './helpers.js';
 const QUEUE = `BDe2e${process.pid}`;
 const SMALL_SCREEN = { width: 800, height: 480 } as const;
 const STOPPED_TODO =
-  'CUPS a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez «\u00a0Reprendre l’impression\u00a0».';
+  'Le système d’impression a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez «\u00a0Reprendre l’impression\u00a0».';
 
 const test = base.extend<{ service: TestService }>({
   service: async ({}, use) => {
