@@ -1,3 +1,4 @@
+import { currentWedding } from './helpers.js';
 import type { Page } from '@playwright/test';
 import type { FakePrinter } from '../../server/print/printer.fake.js';
 import { expect, test } from './fixtures.js';
@@ -21,9 +22,11 @@ test.describe('the guests’ pages on small phones', () => {
   test.setTimeout(90_000);
 
   test.beforeAll(async ({ service }) => {
-    service.services.events.create({ name: 'Mariage de Léa' });
+    // The worker's service is shared with other spec files: the wedding and its photos are added to whatever they left.
+    currentWedding(service);
+    const before = service.services.photoRepository.count();
     for (let i = 0; i < 4; i++) await service.simulator!.capture(`p${i}`);
-    await expect.poll(() => service.services.photoRepository.count()).toBe(4);
+    await expect.poll(() => service.services.photoRepository.count()).toBe(before + 4);
     // The printer waits for paper: the print sheet is at its tallest.
     const printer = service.printer as FakePrinter;
     printer.printers[0] = { ...printer.printers[0]!, state: 'stopped', reasons: ['media-empty-error'] };

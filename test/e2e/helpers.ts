@@ -1,5 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 import { ADMIN_PIN } from './fixtures.js';
+import type { TestService } from '../support/service.js';
 
 export async function typePin(page: Page, pin: string): Promise<void> {
   for (const digit of pin) await page.getByTestId(`pin-key-${digit}`).click();
@@ -32,4 +33,15 @@ export async function scrollToEnd(page: Page, count: number): Promise<void> {
     .toBe(count);
   const ids = await tiles(page).evaluateAll((els) => els.map((e) => e.getAttribute('data-photo-id')));
   expect(new Set(ids).size).toBe(count);
+}
+
+/**
+ * Makes "Mariage de Léa" the current event of a service its worker shares with other spec files:
+ * created the first time, made current again when another file created it first.
+ */
+export function currentWedding(service: TestService): void {
+  const { current_slug: current, events } = service.services.events.list();
+  if (current === 'mariage-de-lea') return;
+  if (events.some((e) => e.slug === 'mariage-de-lea')) service.services.events.reopen('mariage-de-lea');
+  else service.services.events.create({ name: 'Mariage de Léa' });
 }
