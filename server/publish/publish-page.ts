@@ -78,6 +78,21 @@ const CSP = `default-src 'none'; img-src 'self'; media-src 'self'; style-src 'un
  * phone shows the first screen before any script runs), a lightbox, downloads of the full files.
  * Nothing is loaded from anywhere else, and search engines are asked to stay away.
  */
+/** The head every published page shares: never indexed, no referrer, its own policy and style. */
+export function documentHead(language: string, csp: string, title: string, style: string): string {
+  return `<!doctype html>
+<html lang="${language}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow, noarchive">
+<meta name="referrer" content="no-referrer">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<title>${esc(title)}</title>
+<style>${style}</style>
+</head>`;
+}
+
 export function renderEventPage(page: EventPage): string {
   const t = TEXT[page.language];
   const tiles = page.photos
@@ -93,17 +108,7 @@ export function renderEventPage(page: EventPage): string {
     .join('\n');
   const body =
     page.photos.length === 0 ? `<p class="empty" data-testid="gallery-empty">${esc(t.empty)}</p>` : `<ul class="grid">\n${tiles}\n</ul>`;
-  return `<!doctype html>
-<html lang="${page.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow, noarchive">
-<meta name="referrer" content="no-referrer">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<title>${esc(page.eventName)}</title>
-<style>${STYLE}</style>
-</head>
+  return `${documentHead(page.language, CSP, page.eventName, STYLE)}
 <body>
 <header><h1 data-testid="gallery-title">${esc(page.eventName)}</h1><div class="meta" data-testid="gallery-meta">${esc(page.dateLabel)} · ${esc(t.photos(page.photos.length))}</div></header>
 <main>

@@ -1,5 +1,6 @@
 import type { MediaKind } from '../contract/photos.contract.js';
 import { escapeHtml as esc } from '../core/util/html.js';
+import { documentHead } from './publish-page.js';
 
 export interface PhotoPage {
   eventName: string;
@@ -40,17 +41,7 @@ export function renderPhotoPage(page: PhotoPage): string {
     page.kind === 'video'
       ? `<video class="m" src="${esc(media)}" poster="../${esc(page.thumb)}" controls playsinline preload="metadata" data-testid="photo-media"></video>`
       : `<img class="m" src="../${esc(page.shown)}" alt="${esc(label)}" data-testid="photo-media">`;
-  return `<!doctype html>
-<html lang="${page.language}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex, nofollow, noarchive">
-<meta name="referrer" content="no-referrer">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<title>${esc(page.eventName)}</title>
-<style>${STYLE}</style>
-</head>
+  return `${documentHead(page.language, CSP, page.eventName, STYLE)}
 <body>
 <header><h1 data-testid="photo-title">${esc(page.eventName)}</h1></header>
 <main>${shown}</main>
