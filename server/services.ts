@@ -263,6 +263,8 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     },
   );
   print.attach(printWorker);
+  // A browser that opens a live stream reads the printer's state next: a resting watch asks CUPS now.
+  hub.slots.onAcquire(() => printWorker.watch.attend());
   // A printer, paper or policy just saved is read at once; prints meanwhile wait for that reading.
   settings.onChange(async () => void (await printWorker.settingsChanged()));
   const printerResume = new PrinterResumeService(ports.printer, printWorker, printRepository, ports.clock, ports.log);

@@ -37,6 +37,7 @@ export function defaultStreamSlots(fdLimit = openFileLimit()): StreamSlotOptions
 export class StreamSlots {
   private readonly byClient = new Map<string, number>();
   private count = 0;
+  private readonly acquired = new Set<() => void>();
 
   constructor(readonly options: StreamSlotOptions = defaultStreamSlots()) {}
 
@@ -53,6 +54,7 @@ export class StreamSlots {
     }
     this.byClient.set(key, held + 1);
     this.count++;
+    for (const listener of this.acquired) listener();
     let released = false;
     return () => {
       if (released) return;
@@ -62,6 +64,12 @@ export class StreamSlots {
       if (left > 0) this.byClient.set(key, left);
       else this.byClient.delete(key);
     };
+  }
+
+  /** Tells `listener` each time a browser opens a stream: what it is about to read should be fresh. */
+  onAcquire(listener: () => void): () => void {
+    this.acquired.add(listener);
+    return () => this.acquired.delete(listener);
   }
 
   get open(): number {

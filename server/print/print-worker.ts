@@ -130,9 +130,12 @@ export class PrintWorker {
     return this.watch.status();
   }
 
-  /** Asks CUPS now and tells listeners when anything changed. */
+  /**
+   * Asks CUPS now and tells listeners when anything changed. A question already under way is
+   * waited for, then asked again: it may predate what the caller just did (a job sent, a queue resumed).
+   */
   refreshPrinter(): Promise<PrinterStatus> {
-    return this.watch.refresh();
+    return this.watch.reread();
   }
 
   /** Resolves once the worker has nothing running (tests and shutdown). */

@@ -54,6 +54,8 @@ export class PrinterWatch {
   /** The next question is a resting one (restEveryMs away): someone who starts reading brings it forward. */
   private resting = false;
   private ticking = false;
+  /** Someone started reading while a question was under way: that answer may predate them, so the next is not a resting one. */
+  private attendedWhileTicking = false;
   private readonly details = new Map<string, { at: number; value: PrinterDetails }>();
 
   constructor(
@@ -87,14 +89,20 @@ export class PrinterWatch {
       this.ticking = false;
     }
     if (!this.running) return;
-    this.resting = this.options.attentive?.() === false;
+    this.resting = this.options.attentive?.() === false && !this.attendedWhileTicking;
+    this.attendedWhileTicking = false;
     const every = this.resting ? (this.options.restEveryMs ?? this.options.everyMs) : this.options.everyMs;
     this.timer = this.clock.setTimeout(() => void this.tick(), every);
   }
 
   /** Someone reads the printer's state again (a job queued, a page asked for it): a resting watch asks now. */
   attend(): void {
-    if (!this.running || !this.resting || this.ticking) return;
+    if (!this.running) return;
+    if (this.ticking) {
+      this.attendedWhileTicking = true;
+      return;
+    }
+    if (!this.resting) return;
     this.resting = false;
     if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = undefined;

@@ -7,16 +7,23 @@ import { FakePrinter } from '../../server/print/printer.fake.js';
 import { startSimApp } from '../support/sim-app.js';
 
 /** A watch on a fake printer and a fake clock, read by someone while `watched.now` is true. */
-async function restingWatch(): Promise<{ clock: FakeClock; printer: FakePrinter; watch: PrinterWatch; watched: { now: boolean } }> {
+async function restingWatch(): Promise<{
+  clock: FakeClock;
+  printer: FakePrinter;
+  watch: PrinterWatch;
+  watched: { now: boolean };
+  told: string[];
+}> {
   const clock = new FakeClock();
   const printer = new FakePrinter();
   const watched = { now: false };
+  const told: string[] = [];
   const watch = new PrinterWatch(
     printer,
     () => ({ printer: null, error_policy: 'retry-current-job' }),
     clock,
     createRecordingLogger(),
-    () => undefined,
+    (status) => told.push(status.state),
     {
       ...defaultWatchOptions,
       attentive: () => watched.now,
@@ -24,7 +31,25 @@ async function restingWatch(): Promise<{ clock: FakeClock; printer: FakePrinter;
   );
   watch.start();
   await nextTurn();
-  return { clock, printer, watch, watched };
+  return { clock, printer, watch, watched, told };
+}
+
+/** Holds the printer's next listing until `release`: a question to CUPS under way. */
+function gate(printer: FakePrinter): { release: () => void } {
+  const list = printer.list.bind(printer);
+  let release = (): void => undefined;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  let first = true;
+  printer.list = async () => {
+    if (first) {
+      first = false;
+      const answer = await list();
+      await opened;
+      return answer;
+    }
+    return list();
+  };
+  return { release: () => release() };
 }
 
 /** Moves the fake clock `ms`, a second at a time, letting each question CUPS is asked settle. */
@@ -70,6 +95,32 @@ describe('the printer watch at rest', () => {
     expect(printer.listed).toBe(before + 3);
   });
 
+  it('a reader who arrives while CUPS is being asked is not left with that answer for half a minute', async () => {
+    const { clock, printer, watch, told } = await restingWatch();
+    await pass(clock, 30_000);
+    const gated = gate(printer);
+    // A resting question is under way when someone opens a page; the printer stops meanwhile.
+    watch.status();
+    await nextTurn();
+    printer.printers[0] = { ...printer.printers[0]!, state: 'stopped', reasons: ['media-empty-error'] };
+    watch.status();
+    gated.release();
+    await nextTurn();
+    // The page listens from here on, without asking again: the stop reaches it within 2 s.
+    await pass(clock, 2000);
+    expect(told.at(-1)).toBe('stopped');
+  });
+
+  it('asking again after a change waits for the question under way, then asks anew', async () => {
+    const { printer, watch } = await restingWatch();
+    const gated = gate(printer);
+    const before = watch.refresh();
+    printer.printers[0] = { ...printer.printers[0]!, state: 'stopped', reasons: [] };
+    const after = watch.reread();
+    gated.release();
+    expect([(await before).state, (await after).state]).toEqual(['idle', 'stopped']);
+  });
+
   it('keeps asking every 2 s when no one says whether the state is read', async () => {
     const clock = new FakeClock();
     const printer = new FakePrinter();
@@ -104,8 +155,8 @@ describe('who counts as reading the printer’s state, as the service is compose
       // The hub has listeners of its own (the online gallery's): no browser, no job, the watch rests.
       expect(t.services.hub.listenerCount('admin')).toBeGreaterThan(0);
       expect(await listedOver(400)).toBeLessThanOrEqual(1);
+      // Opening the stream is enough: the browser reads the state next, the watch asks at once.
       const release = t.services.hub.slots.acquire('192.168.4.20', false);
-      t.services.printWorker.printerStatus();
       expect(await listedOver(400)).toBeGreaterThanOrEqual(5);
       release();
     } finally {
