@@ -17,9 +17,6 @@ export default defineConfig({
   outputDir: './test-results',
   fullyParallel: false,
   workers: 2,
-  // A failed test is tried once more in a new worker, hence a fresh service: some print specs still
-  // depend on what earlier files left on the worker's shared service (known, to be isolated).
-  retries: 1,
   timeout: 30_000,
   expect: { timeout: 5_000 },
   reporter: [['list']],

@@ -20,6 +20,25 @@ export const test = base.extend<object, { service: TestService }>({
   },
 });
 
+/**
+ * A second service per worker, apart from the common one: for the serial walks whose `beforeAll`
+ * adds photos or changes the printer, so the other files never meet what they leave (each walk
+ * counts its own photos and puts the printer back).
+ */
+export const fileTest = base.extend<object, { service: TestService }>({
+  service: [
+    async ({}, use) => {
+      const service = await startTestService(serviceEnv);
+      await use(service);
+      await service.close();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ service }, use) => {
+    await use(service.localUrl);
+  },
+});
+
 /** A service of its own for each test, for tests that change what the others read. */
 export const isolatedTest = base.extend<{ service: TestService }>({
   service: async ({}, use) => {

@@ -1,7 +1,7 @@
 import { currentWedding } from './helpers.js';
 import type { Page } from '@playwright/test';
 import type { FakePrinter } from '../../server/print/printer.fake.js';
-import { expect, test } from './fixtures.js';
+import { expect, fileTest as test } from './fixtures.js';
 import { layoutProblems, smallTargets, textProblems, unreachable, type Viewport } from './screens.helpers.js';
 
 /** The guests' pages on small phones: sheets that scroll and fit, a toolbar on one row, fingers' targets. */
@@ -22,7 +22,6 @@ test.describe('the guests’ pages on small phones', () => {
   test.setTimeout(90_000);
 
   test.beforeAll(async ({ service }) => {
-    // The worker's service is shared with other spec files: the wedding and its photos are added to whatever they left.
     currentWedding(service);
     const before = service.services.photoRepository.count();
     for (let i = 0; i < 4; i++) await service.simulator!.capture(`p${i}`);
@@ -30,6 +29,11 @@ test.describe('the guests’ pages on small phones', () => {
     // The printer waits for paper: the print sheet is at its tallest.
     const printer = service.printer as FakePrinter;
     printer.printers[0] = { ...printer.printers[0]!, state: 'stopped', reasons: ['media-empty-error'] };
+  });
+
+  test.afterAll(({ service }) => {
+    const printer = service.printer as FakePrinter;
+    printer.printers[0] = { ...printer.printers[0]!, state: 'idle', reasons: [] };
   });
 
   for (const phone of PHONES) {

@@ -1,5 +1,5 @@
 import type { Browser, Locator, Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
+import { expect, fileTest as test } from './fixtures.js';
 import { unlockConsole, currentWedding } from './helpers.js';
 import { layoutProblems, textProblems, unreachable, type Viewport } from './screens.helpers.js';
 
@@ -211,7 +211,6 @@ test.describe('the console on the booth’s screens', () => {
   test.setTimeout(120_000);
 
   test.beforeAll(async ({ service }) => {
-    // The worker's service is shared with other spec files: the wedding and its photos are added to whatever they left.
     currentWedding(service);
     const before = service.services.photoRepository.count();
     for (let i = 0; i < 3; i++) await service.simulator!.capture(`p${i}`);
