@@ -22,25 +22,44 @@ export const usePrintAdminStore = defineStore('printAdmin', () => {
   /** The paper sizes the printer chosen in the settings declares. */
   const papers = ref<{ printer: string | null; list: PaperSize[]; default: string | null }>({ printer: null, list: [], default: null });
 
+  /*
+   * The live stream and a page's reading race: an answer asked before a change may arrive after the
+   * stream told it. What the stream said since a reading began wins over that reading.
+   */
+  let printerSaid = 0;
+  let countersSaid = 0;
+  /** Jobs the stream changed while a reading of the queue was under way, applied again over it. */
+  let jobsSaid: Map<number, AdminPrintJob> | null = null;
+
   async function load(): Promise<void> {
-    const [view, list, current] = await Promise.all([printService.queue(), printService.printers(), printService.settings()]);
-    jobs.value = view.jobs;
-    printer.value = view.printer;
-    counters.value = view.counters;
-    printers.value = list.printers;
-    settings.value = current;
-    loaded.value = true;
+    const seen = { printer: printerSaid, counters: countersSaid };
+    const said = new Map<number, AdminPrintJob>();
+    jobsSaid = said;
+    try {
+      const [view, list, current] = await Promise.all([printService.queue(), printService.printers(), printService.settings()]);
+      jobs.value = view.jobs;
+      for (const job of said.values()) jobChanged(job);
+      if (printerSaid === seen.printer) printer.value = view.printer;
+      if (countersSaid === seen.counters) counters.value = view.counters;
+      printers.value = list.printers;
+      settings.value = current;
+      loaded.value = true;
+    } finally {
+      if (jobsSaid === said) jobsSaid = null;
+    }
   }
 
   async function saveSettings(next: PrintSettings): Promise<void> {
     settings.value = await printService.saveSettings(next);
     // The printer choice changes what the state says.
+    const seen = printerSaid;
     const view = await printService.queue();
-    printer.value = view.printer;
+    if (printerSaid === seen) printer.value = view.printer;
   }
 
   /** A job changed (live stream or an action's answer): update it in place, or add it on top. */
   function jobChanged(job: AdminPrintJob): void {
+    jobsSaid?.set(job.id, job);
     const i = jobs.value.findIndex((j) => j.id === job.id);
     if (i >= 0) jobs.value[i] = job;
     else jobs.value.unshift(job);
@@ -93,7 +112,13 @@ export const usePrintAdminStore = defineStore('printAdmin', () => {
     testPage,
     clear,
     resetCounter,
-    printerChanged: (s: PrinterStatus) => (printer.value = s),
-    countersChanged: (c: PrintCounters) => (counters.value = c),
+    printerChanged: (s: PrinterStatus) => {
+      printerSaid++;
+      printer.value = s;
+    },
+    countersChanged: (c: PrintCounters) => {
+      countersSaid++;
+      counters.value = c;
+    },
   };
 });

@@ -28,10 +28,17 @@ export const usePrinterGlanceStore = defineStore('printerGlance', () => {
     }
   }
 
+  /** Printer states the stream gave: one given after a reading began wins over that reading's. */
+  let printerSaid = 0;
+
   function reload(): Promise<void> {
+    const seen = printerSaid;
     reloading ??= printService
       .glance()
-      .then((g) => void (glance.value = g))
+      .then((g) => {
+        const said = glance.value?.printer;
+        glance.value = printerSaid !== seen && said ? { ...g, printer: said } : g;
+      })
       .catch(() => undefined)
       .finally(() => (reloading = undefined));
     return reloading;
@@ -42,6 +49,7 @@ export const usePrinterGlanceStore = defineStore('printerGlance', () => {
     if (users === 1) {
       unsubscribe = useAdminStreamStore().subscribe({
         printPrinter: (status) => {
+          printerSaid++;
           if (glance.value) glance.value = { ...glance.value, printer: status };
           else void reload();
         },

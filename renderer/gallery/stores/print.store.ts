@@ -33,11 +33,15 @@ export const usePrintStore = defineStore('guestPrint', () => {
   /** The most a guest may ask for now: the settings' bound within what is left. */
   const maxNow = computed(() => (session.value ? Math.max(1, Math.min(session.value.max_copies, session.value.remaining)) : 1));
 
+  /** Pauses the stream told: one told after a reading began wins over that reading's (an older state). */
+  let pauseSaid = 0;
+
   async function load(): Promise<void> {
+    const seen = pauseSaid;
     try {
       const s = await printService.session();
       session.value = s.print;
-      paused.value = s.print.paused;
+      if (pauseSaid === seen) paused.value = s.print.paused;
     } catch {
       /* the gallery shows its own connection error; the print button waits for the next try */
     }
@@ -94,6 +98,7 @@ export const usePrintStore = defineStore('guestPrint', () => {
   }
 
   function statusChanged(reason: PrintPauseReason): void {
+    pauseSaid++;
     paused.value = reason;
   }
 
