@@ -89,6 +89,7 @@ install_release() {
   [ -f "$INCOMING/$RUN_ID/$name" ] || fail 1 "FAILED: nothing was received for $name"
   install_kit "$INCOMING/$RUN_ID"
   check_packages
+  check_firewall
   STEP="storing the release"
   chmod 755 "$INCOMING/$RUN_ID/$name"
   mv -f "$INCOMING/$RUN_ID/$name" "$RELEASES/$name"
@@ -166,7 +167,9 @@ install_kit() {
   # per file, and this run keeps reading the files it opened.
   [ -x "$kit/boothdeck-deploy" ] || chmod 755 "$kit/boothdeck-deploy"
   mv -f "$kit/boothdeck-deploy" "$ROOT/bin/boothdeck-deploy"
-  for f in "$kit"/lib/*; do [ ! -f "$f" ] || mv -f "$f" "$ROOT/bin/lib/"; done
+  for f in "$kit"/lib/* "$kit/boothdeck-system" "$kit/boothdeck-fetch"; do
+    [ ! -f "$f" ] || mv -f "$f" "$ROOT/bin/${f#"$kit"/}"
+  done
   [ -L "$ROOT/bin/boothdeck-rollback" ] || ln -sfn boothdeck-deploy "$ROOT/bin/boothdeck-rollback"
   # Lingering starts the user's units at boot and keeps them when nobody is logged in.
   user=$(id -un)
