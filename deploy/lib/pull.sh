@@ -72,11 +72,11 @@ pull_cmd() {
     ( start_cmd "$(new_id recover)" recover ) || true
   fi
   tmp="$INCOMING/pull-manifest"
-  if [ "$url" = private ] && [ ! -x "$FETCH_HELPER" ]; then
-    die 1 "Pull: BOOTHDECK_RELEASES_URL=private, but the private store's fetch helper is not installed: run once on the booth: sudo sh ~/boothdeck/bin/boothdeck-system install, then sudo sh ~/boothdeck/bin/boothdeck-system store github=OWNER/REPO (docs/deployment.md)"
-  fi
   if ! fetch boothdeck-release.txt "$PULL_LIMIT" 60 >"$tmp"; then
     rm -f "$tmp"
+    if [ "$url" = private ] && [ ! -x "$FETCH_HELPER" ]; then
+      die 1 "Pull: BOOTHDECK_RELEASES_URL=private, but the private store's fetch helper is not installed: run once on the booth: sudo sh ~/boothdeck/bin/boothdeck-system install, then sudo sh ~/boothdeck/bin/boothdeck-system store github=OWNER/REPO (docs/deployment.md)"
+    fi
     where=$url
     [ "$url" != private ] || where='the private release store'
     note "Pull: boothdeck-release.txt could not be read from $where (offline? refused?); the next tick tries again"

@@ -56,4 +56,3 @@ else:
     fail("unknown command")
 json.dump(tables, open(path, "w"))
 `;
-

@@ -190,7 +190,9 @@ describe.concurrent(
       const booth = boothFor(context);
       // The first deploy installed and enabled the timer, every 15 min and 5 min after boot.
       expect(seeded.calls()).toContain('systemctl --user enable --now boothdeck-pull.timer');
-      expect(readFileSync(booth.home('.config/systemd/user/boothdeck-pull.timer'), 'utf8')).toMatch(/OnBootSec=5min[\s\S]*OnUnitInactiveSec=15min/);
+      expect(readFileSync(booth.home('.config/systemd/user/boothdeck-pull.timer'), 'utf8')).toMatch(
+        /OnBootSec=5min[\s\S]*OnUnitInactiveSec=15min/,
+      );
       publish(booth, ['0.1.0-gbbbbbbb', '0.1.0-gccccccc', '0.1.0-gddddddd']);
       booth.event(300);
       const during = await booth.timerFires();
