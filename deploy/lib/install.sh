@@ -253,6 +253,12 @@ to=$target
     fi
     rm -f "$STATE"
     mark_healthy "$target"
+    # Rolled back on purpose: the pull must not put that release back at its next tick.
+    if [ "${SWITCH_OUTCOME:-}" = rolled-back ] && [ -n "$from" ] && [ "$from" != "$target" ]; then
+      mkdir -p "$ROOT/held"
+      : >"$ROOT/held/${from##*/}"
+      note "The pull will not install ${from##*/} again, only a newer release (boothdeck-rollback again goes forward)"
+    fi
     prune_releases 3 "$target" "$prev"
     note "Boothdeck $version is up and answers /healthz (previous: ${prev:-none})"
     OUTCOME=${SWITCH_OUTCOME:-installed}
@@ -289,6 +295,7 @@ to=$target
 mark_healthy() {
   mkdir -p "$ROOT/healthy"
   : >"$ROOT/healthy/${1##*/}"
+  [ ! -e "$ROOT/held/${1##*/}" ] || rm -f "$ROOT/held/${1##*/}"
   [ ! -e "$ROOT/failed/${1##*/}" ] || rm -f "$ROOT/failed/${1##*/}"
 }
 
@@ -376,7 +383,7 @@ prune_releases() {
         [ "$untried" -gt 1 ] || continue
         why='a newer one waits to be tried'
       fi
-      rm -f "$RELEASES/$f" "$ROOT/healthy/$f"
+      rm -f "$RELEASES/$f" "$ROOT/healthy/$f" "$ROOT/held/$f"
       note "Removed release $f ($why)"
     done
   fi

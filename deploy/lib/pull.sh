@@ -96,8 +96,8 @@ pull_cmd() {
     fleet_publish
     exit 0
   fi
-  if [ -e "$ROOT/failed/$MF_file" ]; then
-    note "Pull: $MF_version failed on this booth before; waiting for a newer release"
+  if [ -e "$ROOT/failed/$MF_file" ] || [ -e "$ROOT/held/$MF_file" ]; then
+    note "Pull: $MF_version failed or was rolled back on this booth; waiting for a newer release"
     exit 0
   fi
   id=$(new_id "$MF_version")

@@ -156,6 +156,12 @@ describe.concurrent(
       expect(forced.code, forced.out).toBe(0);
       expect(forced.out).toContain('FORCED: an event is under way');
       expect(booth.liveVersion()).toBe(OLD);
+      // The pull does not put back the release the booth was rolled back from, once the event is over.
+      publish(booth, [NEW]);
+      booth.event(3 * 3600);
+      expect((await booth.timerFires()).code).toBe(0);
+      expect(booth.deployLog()).toContain(`Pull: ${NEW} failed or was rolled back on this booth; waiting for a newer release`);
+      expect(booth.liveVersion()).toBe(OLD);
     });
 
     it('a hand rollback over an incompatible migration puts the release and its database back, and lists the print jobs queued since', async (context) => {
