@@ -325,6 +325,12 @@ recover_interrupted() {
       got=$RUNNING
       break
     fi
+    # A release that crash-loops under the unit will not answer: no need to wait the whole time.
+    unit_dead 99999
+    if [ -n "$UNIT_DEAD" ]; then
+      note "Nothing answers and $UNIT_DEAD"
+      break
+    fi
     i=$((i + 1))
     sleep "$HEALTH_WAIT"
   done

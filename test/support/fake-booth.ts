@@ -253,6 +253,7 @@ tail -f /dev/null & wait $!
       HOME: this.board,
       BOOTHDECK_HEALTH_ATTEMPTS: '100',
       BOOTHDECK_HEALTH_WAIT: '0.02',
+      ...env,
     });
   }
 
@@ -296,6 +297,7 @@ tail -f /dev/null & wait $!
       HOME: this.board,
       BOOTHDECK_HEALTH_ATTEMPTS: '100',
       BOOTHDECK_HEALTH_WAIT: '0.02',
+      ...env,
     });
   }
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import { FakeBooth } from '../support/fake-booth.js';
@@ -94,6 +94,28 @@ describe.concurrent(
       expect(out).toContain('Crash loop: the unit died at start (activating/auto-restart');
       expect(out).toContain(`ROLLED BACK to ${A}, which answers /healthz again`);
       expect(seconds).toBeLessThan(20);
+      expect(booth.liveVersion()).toBe(OLD);
+    });
+
+    it('a deploy killed right after switching to a crash-looping release: recover sees the crash loop and goes back within 20 s', async (context) => {
+      const { expect } = context;
+      const booth = boothFor(context);
+      copyFileSync(booth.build(NEW, 'live-crash'), booth.home('boothdeck', B));
+      writeFileSync(booth.home('boothdeck/deploy.state'), `from=${A}\nto=${B}\n`);
+      rmSync(booth.home('boothdeck/current'));
+      symlinkSync(B, booth.home('boothdeck/current'));
+      writeFileSync(booth.home('.running'), '');
+      writeFileSync(booth.home('.unit-crashed'), '');
+      const started = performance.now();
+      const { code, out } = await booth.onBooth('boothdeck-deploy recover', {
+        BOOTHDECK_HEALTH_ATTEMPTS: '2000',
+        BOOTHDECK_HEALTH_WAIT: '0.05',
+      });
+      expect(code, out).toBe(0);
+      expect((performance.now() - started) / 1000).toBeLessThan(20);
+      expect(out).toContain('Nothing answers and the unit died at start');
+      expect(out).toContain(`RECOVERED: ${OLD} restarted and answers`);
+      expect(booth.link('current')).toBe(A);
       expect(booth.liveVersion()).toBe(OLD);
     });
 
