@@ -8,7 +8,8 @@
 # boothdeck-system). A booth that runs an older release (however many it
 # missed) checks the guard and its space first, downloads only then, and installs it through the
 # same lock, trial start and checked switch as a pushed deploy. In an event it says "deferred" and
-# the next tick tries again; a release that failed on this booth is not tried again.
+# the next tick tries again; a release that failed on this booth, or that it was rolled back from,
+# is not tried again.
 #
 # inbox (the runner's one command, allowed by deploy/sudoers.boothdeck-runner): the runner's own
 # user writes a request and the files into the inbox folder (BOOTHDECK_INBOX in fleet.env,

