@@ -57,7 +57,7 @@ fi
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-KIT_FILES='boothdeck-deploy boothdeck.service boothdeck-pull.service boothdeck-pull.timer boothdeck.env.example lib/common.sh lib/install.sh lib/trial.sh lib/database.sh lib/fleet.sh lib/fleet.py lib/pull.sh'
+KIT_FILES='boothdeck-deploy boothdeck-system boothdeck-fetch boothdeck.service boothdeck-pull.service boothdeck-pull.timer boothdeck.env.example lib/common.sh lib/install.sh lib/trial.sh lib/database.sh lib/fleet.sh lib/fleet.py lib/pull.sh'
 # shellcheck disable=SC2086 # a list of file names
 tar -cf "$WORK/kit.tar" -C "$HERE/deploy" $KIT_FILES
 DATE="${BOOTH_RELEASE_DATE:-}"

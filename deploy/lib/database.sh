@@ -9,6 +9,15 @@
 
 DB_NAME=boothdeck.sqlite
 
+# Copies (HOW='cp -p') or moves (HOW='mv -f') the database's files that exist in FROM (the database,
+# its WAL and the WAL's index, if the release left them) into TO, under the same names.
+db_files() {
+  for f in "$DB_NAME" "$DB_NAME-wal" "$DB_NAME-shm"; do
+    # shellcheck disable=SC2086 # HOW is a command and its option
+    [ ! -f "$2/$f" ] || $1 "$2/$f" "$3/$f"
+  done
+}
+
 # The folder of a release's snapshot: snapshots/Boothdeck-….AppImage/.
 snapshot_dir() { SNAP_DIR="$SNAPSHOTS/${1##*/}"; }
 
@@ -21,9 +30,7 @@ snapshot_database() {
   tmp="$SNAP_DIR.tmp"
   rm -rf "$tmp"
   mkdir -p "$tmp"
-  for f in "$DB_NAME" "$DB_NAME-wal" "$DB_NAME-shm"; do
-    [ ! -f "$DATA_DIR/$f" ] || cp -p "$DATA_DIR/$f" "$tmp/$f"
-  done
+  db_files 'cp -p' "$DATA_DIR" "$tmp"
   sync "$tmp"/* 2>/dev/null || sync
   rm -rf "$SNAP_DIR"
   mv "$tmp" "$SNAP_DIR"
@@ -93,17 +100,14 @@ restore_database() {
   data_dir
   snapshot_dir "$1"
   aside="$SNAPSHOTS/replaced-$RUN_ID"
-  rm -rf "$aside"
-  mkdir -p "$aside"
-  for f in "$DB_NAME" "$DB_NAME-wal" "$DB_NAME-shm"; do
-    [ ! -f "$DATA_DIR/$f" ] || mv -f "$DATA_DIR/$f" "$aside/$f"
-  done
-  for f in "$DB_NAME" "$DB_NAME-wal" "$DB_NAME-shm"; do
-    [ ! -f "$SNAP_DIR/$f" ] || cp -p "$SNAP_DIR/$f" "$DATA_DIR/$f.tmp"
-  done
-  for f in "$DB_NAME" "$DB_NAME-wal" "$DB_NAME-shm"; do
-    [ ! -f "$DATA_DIR/$f.tmp" ] || mv -f "$DATA_DIR/$f.tmp" "$DATA_DIR/$f"
-  done
+  incoming="$DATA_DIR/restore-$RUN_ID.tmp"
+  rm -rf "$aside" "$incoming"
+  mkdir -p "$aside" "$incoming"
+  # The copy (the slow part) first, beside the live files; then two renames on the same disk.
+  db_files 'cp -p' "$SNAP_DIR" "$incoming"
+  db_files 'mv -f' "$DATA_DIR" "$aside"
+  db_files 'mv -f' "$incoming" "$DATA_DIR"
+  rmdir "$incoming"
   sync "$DATA_DIR/$DB_NAME" 2>/dev/null || sync
   note "Database: put back the snapshot of ${1##*/}; the replaced one is kept in snapshots/replaced-$RUN_ID/"
   if command -v python3 >/dev/null 2>&1 &&

@@ -89,6 +89,7 @@ install_release() {
   [ -f "$INCOMING/$RUN_ID/$name" ] || fail 1 "FAILED: nothing was received for $name"
   install_kit "$INCOMING/$RUN_ID"
   check_packages
+  check_firewall
   STEP="storing the release"
   chmod 755 "$INCOMING/$RUN_ID/$name"
   mv -f "$INCOMING/$RUN_ID/$name" "$RELEASES/$name"
@@ -166,7 +167,9 @@ install_kit() {
   # per file, and this run keeps reading the files it opened.
   [ -x "$kit/boothdeck-deploy" ] || chmod 755 "$kit/boothdeck-deploy"
   mv -f "$kit/boothdeck-deploy" "$ROOT/bin/boothdeck-deploy"
-  for f in "$kit"/lib/*; do [ ! -f "$f" ] || mv -f "$f" "$ROOT/bin/lib/"; done
+  for f in "$kit"/lib/* "$kit/boothdeck-system" "$kit/boothdeck-fetch"; do
+    [ ! -f "$f" ] || mv -f "$f" "$ROOT/bin/${f#"$kit"/}"
+  done
   [ -L "$ROOT/bin/boothdeck-rollback" ] || ln -sfn boothdeck-deploy "$ROOT/bin/boothdeck-rollback"
   # Lingering starts the user's units at boot and keeps them when nobody is logged in.
   user=$(id -un)
@@ -250,6 +253,12 @@ to=$target
     fi
     rm -f "$STATE"
     mark_healthy "$target"
+    # Rolled back on purpose: the pull must not put that release back at its next tick.
+    if [ "${SWITCH_OUTCOME:-}" = rolled-back ] && [ -n "$from" ] && [ "$from" != "$target" ]; then
+      mkdir -p "$ROOT/held"
+      : >"$ROOT/held/${from##*/}"
+      note "The pull will not install ${from##*/} again, only a newer release (boothdeck-rollback again goes forward)"
+    fi
     prune_releases 3 "$target" "$prev"
     note "Boothdeck $version is up and answers /healthz (previous: ${prev:-none})"
     OUTCOME=${SWITCH_OUTCOME:-installed}
@@ -286,6 +295,7 @@ to=$target
 mark_healthy() {
   mkdir -p "$ROOT/healthy"
   : >"$ROOT/healthy/${1##*/}"
+  [ ! -e "$ROOT/held/${1##*/}" ] || rm -f "$ROOT/held/${1##*/}"
   [ ! -e "$ROOT/failed/${1##*/}" ] || rm -f "$ROOT/failed/${1##*/}"
 }
 
@@ -313,6 +323,12 @@ recover_interrupted() {
   while [ "$i" -lt "$HEALTH_ATTEMPTS" ]; do
     if running_version "$port"; then
       got=$RUNNING
+      break
+    fi
+    # A release that crash-loops under the unit will not answer: no need to wait the whole time.
+    unit_dead 99999
+    if [ -n "$UNIT_DEAD" ]; then
+      note "Nothing answers and $UNIT_DEAD"
       break
     fi
     i=$((i + 1))
@@ -373,7 +389,7 @@ prune_releases() {
         [ "$untried" -gt 1 ] || continue
         why='a newer one waits to be tried'
       fi
-      rm -f "$RELEASES/$f" "$ROOT/healthy/$f"
+      rm -f "$RELEASES/$f" "$ROOT/healthy/$f" "$ROOT/held/$f"
       note "Removed release $f ($why)"
     done
   fi

@@ -2,10 +2,14 @@
 #
 # pull (the boothdeck-pull.timer's, every 15 min): reads BOOTHDECK_RELEASES_URL from fleet.env,
 # where the pipeline publishes each build of main with boothdeck-release.txt naming the newest
-# (version=, file=, size=, sha256=, date=). A booth that runs an older release (however many it
+# (version=, file=, size=, sha256=, date=); BOOTHDECK_RELEASES_URL=private reads a private store
+# (a private repository's releases, or an HTTPS folder behind a token) through the root-owned
+# fetch helper, which alone reads the read-only token (deploy/boothdeck-fetch, installed by
+# boothdeck-system). A booth that runs an older release (however many it
 # missed) checks the guard and its space first, downloads only then, and installs it through the
 # same lock, trial start and checked switch as a pushed deploy. In an event it says "deferred" and
-# the next tick tries again; a release that failed on this booth is not tried again.
+# the next tick tries again; a release that failed on this booth, or that it was rolled back from,
+# is not tried again.
 #
 # inbox (the runner's one command, allowed by deploy/sudoers.boothdeck-runner): the runner's own
 # user writes a request and the files into the inbox folder (BOOTHDECK_INBOX in fleet.env,
@@ -13,6 +17,24 @@
 # runs check, install or rollback. No word of the request reaches a shell.
 
 PULL_LIMIT=65536
+FETCH_HELPER=/usr/local/libexec/boothdeck/boothdeck-fetch
+
+# The store's file NAME on standard output, at most MAX bytes (the rest is cut; a release cut short
+# then fails its size and checksum), within TIMEOUT seconds; fails as the download did. A private
+# store is asked through the helper: its token never reaches this user, its children or the logs.
+fetch() {
+  rc_file="$INCOMING/fetch-$$.rc"
+  {
+    if [ "$url" = private ]; then
+      if sudo -n "$FETCH_HELPER" "$1" "$2" 2>>"$LOG"; then rc=0; else rc=$?; fi
+    elif curl -fsSL --max-time "$3" --max-filesize "$2" "$url/$1" 2>>"$LOG"; then rc=0; else rc=$?; fi
+    echo "$rc" >"$rc_file"
+  } | head -c "$2"
+  rc=1
+  { read -r rc <"$rc_file"; } 2>/dev/null || true
+  rm -f "$rc_file"
+  return "$rc"
+}
 
 # Reads KEY=VALUE lines (at most 40, each short) into MF_* variables; 1 on anything malformed.
 read_manifest() {
@@ -51,9 +73,14 @@ pull_cmd() {
     ( start_cmd "$(new_id recover)" recover ) || true
   fi
   tmp="$INCOMING/pull-manifest"
-  if ! curl -fsSL --max-time 60 --max-filesize "$PULL_LIMIT" -o "$tmp" "$url/boothdeck-release.txt" 2>>"$LOG"; then
+  if ! fetch boothdeck-release.txt "$PULL_LIMIT" 60 >"$tmp"; then
     rm -f "$tmp"
-    note "Pull: $url/boothdeck-release.txt could not be read (offline?); the next tick tries again"
+    if [ "$url" = private ] && [ ! -x "$FETCH_HELPER" ]; then
+      die 1 "Pull: BOOTHDECK_RELEASES_URL=private, but the private store's fetch helper is not installed: run once on the booth: sudo sh ~/boothdeck/bin/boothdeck-system install, then sudo sh ~/boothdeck/bin/boothdeck-system store github=OWNER/REPO (docs/deployment.md)"
+    fi
+    where=$url
+    [ "$url" != private ] || where='the private release store'
+    note "Pull: boothdeck-release.txt could not be read from $where (offline? refused?); the next tick tries again"
     exit 0
   fi
   if ! read_manifest "$tmp" || [ -z "$MF_version" ] || [ -z "$MF_file" ] || [ -z "$MF_size" ] || [ -z "$MF_sha256" ]; then
@@ -70,8 +97,8 @@ pull_cmd() {
     fleet_publish
     exit 0
   fi
-  if [ -e "$ROOT/failed/$MF_file" ]; then
-    note "Pull: $MF_version failed on this booth before; waiting for a newer release"
+  if [ -e "$ROOT/failed/$MF_file" ] || [ -e "$ROOT/held/$MF_file" ]; then
+    note "Pull: $MF_version failed or was rolled back on this booth; waiting for a newer release"
     exit 0
   fi
   id=$(new_id "$MF_version")
@@ -89,14 +116,14 @@ pull_cmd() {
     cp -p "$RELEASES/$MF_file" "$INCOMING/$id/$MF_file"
     note "Pull: $MF_file is already on the booth (stored before an event): nothing to download"
   else
-    curl -fsSL --max-time 1800 --max-filesize "$MF_size" "$url/$MF_file" 2>>"$LOG" |
+    fetch "$MF_file" "$MF_size" 1800 |
       "$SELF" receive "$id" "$MF_file" "$MF_size" "$MF_sha256" "$MF_date" || exit $?
   fi
   release_date "$MF_file" "$MF_date"
   start_cmd "$id" install "$MF_file" "$MF_version" 0
 }
 
-KIT_FILES='boothdeck-deploy boothdeck.service boothdeck-pull.service boothdeck-pull.timer boothdeck.env.example lib/common.sh lib/install.sh lib/trial.sh lib/database.sh lib/fleet.sh lib/fleet.py lib/pull.sh'
+KIT_FILES='boothdeck-deploy boothdeck-system boothdeck-fetch boothdeck.service boothdeck-pull.service boothdeck-pull.timer boothdeck.env.example lib/common.sh lib/install.sh lib/trial.sh lib/database.sh lib/fleet.sh lib/fleet.py lib/pull.sh'
 
 inbox_cmd() {
   fleet_value BOOTHDECK_INBOX

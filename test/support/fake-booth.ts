@@ -1,7 +1,20 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { FAKE_NFT } from './fake-nft.js';
 
 export const repo = path.resolve(import.meta.dirname, '../..');
 export const LIVE_PORT = 8080;
@@ -27,12 +40,34 @@ exit $status`,
 [ "$1" = -n ] && shift
 case "$1" in
   true) [ -n "\${FAKE_SUDO:-}" ] ;;
+  /bin/sh) [ -n "\${FAKE_SUDO:-}" ] || exit 1; shift; BOOTHDECK_SYSROOT="$FAKE_BOARD/.sysroot" sh "$@" ;;
+  /usr/local/libexec/boothdeck/*)
+    # Only what boothdeck-system installed, with its sudoers line, as root would run it.
+    helper="$FAKE_BOARD/.sysroot$1"; shift
+    [ -x "$helper" ] && [ -f "$FAKE_BOARD/.sysroot/etc/sudoers.d/boothdeck-fetch" ] || { echo "sudo: a password is required" >&2; exit 1; }
+    BOOTHDECK_SYSROOT="$FAKE_BOARD/.sysroot" "$helper" "$@" ;;
   -u) shift 2; cd "$FAKE_BOARD"; HOME="$FAKE_BOARD" "$@" ;;
   env) for a; do case "$a" in apt-get|install|update|-y|--no-install-recommends|env|DEBIAN_FRONTEND=*) ;; *) : >"$FAKE_BOARD/.dpkg/$a" ;; esac; done ;;
   *) exit 1 ;;
 esac`,
   systemctl: `printf 'systemctl %s\n' "$*" >>"$FAKE_LOG"
 case "$*" in
+*boothdeck-firewall.service*)
+  # The system manager, for the unit boothdeck-system installs: runs its ExecStart and ExecStop.
+  unit="$FAKE_BOARD/.sysroot/etc/systemd/system/boothdeck-firewall.service"
+  active="$FAKE_BOARD/.sysroot/.firewall-active"
+  case "$*" in
+    *is-active*) [ -e "$active" ] ;;
+    enable*) [ -f "$unit" ] ;;
+    restart*) line=$(grep '^ExecStart=' "$unit") && eval "\${line#ExecStart=}" && : >"$active" ;;
+    *--now*) line=$(grep '^ExecStop=' "$unit") && line=\${line#ExecStop=} && eval "\${line#-}"; rm -f "$active" ;;
+  esac ;;
+*"--user start boothdeck-pull.service"*)
+  # The user manager when the pull timer fires: the installed unit's ExecStart, %h its home.
+  line=$(grep '^ExecStart=' "$FAKE_BOARD/.config/systemd/user/boothdeck-pull.service") || exit 5
+  line=\${line#ExecStart=}
+  export HOME="$FAKE_BOARD"
+  cd "$FAKE_BOARD" && eval "$(printf '%s' "$line" | sed "s|%h|$FAKE_BOARD|g")" ;;
 *" stop "*) : >"$FAKE_BOARD/.running" ;;
 *" show "*)
   if [ -e "$FAKE_BOARD/.unit-crashed" ]; then printf 'NRestarts=4\nActiveState=activating\nSubState=auto-restart\n'
@@ -57,7 +92,7 @@ shift
 # went (runs/ID.out), as the journal would have it.
 setsid "$@" </dev/null &`,
   curl: `for url; do :; done
-case "$url" in http://127.0.0.1:*) ;; *) exec /usr/bin/curl "$@" ;; esac
+case "$url" in http://127.0.0.1:*) ;; *) printf 'curl %s\n' "$*" >>"$FAKE_LOG" && exec /usr/bin/curl "$@" ;; esac
 [ ! -e "$FAKE_BOARD/.slow" ] || exit 28
 port=\${url#http://127.0.0.1:}; port=\${port%%/*}
 answer=''
@@ -78,6 +113,7 @@ case "$url" in */healthz) ;; *) exit 0 ;; esac
 active=false age=null opened=null
 [ ! -f "$FAKE_BOARD/.event" ] || read -r active age opened <"$FAKE_BOARD/.event"
 printf '{"ok":true,"version":"%s","simulator":false,"event_active":%s,"last_photo_age_seconds":%s,"event_age_seconds":%s}' "$answer" "$active" "$age" "\${opened:-null}"`,
+  nft: `exec python3 "\${0%/*}/fake-nft.py" "$@"`,
   df: `printf 'Filesystem 1024-blocks Used Available Capacity Mounted on\\n/dev/root 30000000 1000 %s 1%% /\\n' "\${FAKE_FREE_KB:-20000000}"`,
   'dpkg-query': `format=''
 for arg; do case "$arg" in -f=*) format=\${arg#-f=} ;; esac; done
@@ -153,6 +189,7 @@ export class FakeBooth {
       chmodSync(path.join(this.bin, name), 0o755);
     }
     writeFileSync(path.join(this.bin, 'fake-migrate.py'), FAKE_MIGRATE);
+    writeFileSync(path.join(this.bin, 'fake-nft.py'), FAKE_NFT);
     for (const pkg of ['ffmpeg', 'libfuse2']) this.installed(pkg);
   }
 
@@ -190,6 +227,34 @@ tail -f /dev/null & wait $!
     );
     chmodSync(file, 0o755);
     return file;
+  }
+
+  /**
+   * Builds those versions into a folder standing for the pipeline's published releases, with
+   * boothdeck-release.txt naming the last one as the newest; answers the folder.
+   */
+  publish(versions: string[]): string {
+    const dir = path.join(this.root, 'published');
+    mkdirSync(dir, { recursive: true });
+    for (const version of versions) copyFileSync(this.build(version), path.join(dir, path.basename(this.artifact(version))));
+    const newest = this.artifact(versions.at(-1)!);
+    const bytes = readFileSync(newest);
+    writeFileSync(
+      path.join(dir, 'boothdeck-release.txt'),
+      `version=${versions.at(-1)}\nfile=${path.basename(newest)}\nsize=${bytes.length}\nsha256=${createHash('sha256').update(bytes).digest('hex')}\ndate=2026-11-26T18:00:00Z\n`,
+    );
+    return dir;
+  }
+
+  /** The pull timer fires: the user manager starts the installed boothdeck-pull.service (its ExecStart). */
+  timerFires(env: Record<string, string> = {}): Promise<Outcome> {
+    return this.run(path.join(this.bin, 'systemctl'), ['--user', 'start', 'boothdeck-pull.service'], {
+      ...this.env(env),
+      HOME: this.board,
+      BOOTHDECK_HEALTH_ATTEMPTS: '100',
+      BOOTHDECK_HEALTH_WAIT: '0.02',
+      ...env,
+    });
   }
 
   /** Where build() writes that version. */
@@ -232,6 +297,7 @@ tail -f /dev/null & wait $!
       HOME: this.board,
       BOOTHDECK_HEALTH_ATTEMPTS: '100',
       BOOTHDECK_HEALTH_WAIT: '0.02',
+      ...env,
     });
   }
 

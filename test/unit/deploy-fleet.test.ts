@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import { FakeBooth } from '../support/fake-booth.js';
@@ -50,23 +49,15 @@ function liveMigrations(booth: FakeBooth): string[] {
 
 const restarts = (booth: FakeBooth): number => booth.calls().filter((c) => c === 'systemctl --user restart boothdeck.service').length;
 
-/** Publishes builds in a folder the booth pulls from (file:// stands for the pipeline's HTTPS releases). */
+/** Publishes builds where the booth pulls from (file:// stands for the pipeline's HTTPS releases). */
 function publish(booth: FakeBooth, versions: string[]): string {
-  const dir = path.join(booth.root, 'published');
-  mkdirSync(dir, { recursive: true });
-  for (const version of versions) {
-    const file = booth.build(version);
-    copyFileSync(file, path.join(dir, path.basename(file)));
-  }
-  const newest = booth.artifact(versions.at(-1)!);
-  const bytes = readFileSync(newest);
-  writeFileSync(
-    path.join(dir, 'boothdeck-release.txt'),
-    `version=${versions.at(-1)}\nfile=${path.basename(newest)}\nsize=${bytes.length}\nsha256=${createHash('sha256').update(bytes).digest('hex')}\ndate=2026-11-26T18:00:00Z\n`,
-  );
+  const dir = booth.publish(versions);
   writeFileSync(booth.home('.config/boothdeck/fleet.env'), `BOOTHDECK_BOOTH_NAME=salle-a\nBOOTHDECK_RELEASES_URL=file://${dir}\n`);
   return dir;
 }
+
+/** The stand-in curl's calls for a release file (the manifest is not one). */
+const downloads = (booth: FakeBooth): string[] => booth.calls().filter((c) => c.startsWith('curl ') && c.endsWith('.AppImage'));
 
 describe.concurrent(
   'a fleet of booths: the database with the release, crash loops, the guard, pulls, the fleet page',
@@ -106,6 +97,28 @@ describe.concurrent(
       expect(booth.liveVersion()).toBe(OLD);
     });
 
+    it('a deploy killed right after switching to a crash-looping release: recover sees the crash loop and goes back within 20 s', async (context) => {
+      const { expect } = context;
+      const booth = boothFor(context);
+      copyFileSync(booth.build(NEW, 'live-crash'), booth.home('boothdeck', B));
+      writeFileSync(booth.home('boothdeck/deploy.state'), `from=${A}\nto=${B}\n`);
+      rmSync(booth.home('boothdeck/current'));
+      symlinkSync(B, booth.home('boothdeck/current'));
+      writeFileSync(booth.home('.running'), '');
+      writeFileSync(booth.home('.unit-crashed'), '');
+      const started = performance.now();
+      const { code, out } = await booth.onBooth('boothdeck-deploy recover', {
+        BOOTHDECK_HEALTH_ATTEMPTS: '2000',
+        BOOTHDECK_HEALTH_WAIT: '0.05',
+      });
+      expect(code, out).toBe(0);
+      expect((performance.now() - started) / 1000).toBeLessThan(20);
+      expect(out).toContain('Nothing answers and the unit died at start');
+      expect(out).toContain(`RECOVERED: ${OLD} restarted and answers`);
+      expect(booth.link('current')).toBe(A);
+      expect(booth.liveVersion()).toBe(OLD);
+    });
+
     it('a /healthz slower than 3 s during an event: refused before any upload, never restarted', async (context) => {
       const { expect } = context;
       const booth = boothFor(context);
@@ -115,6 +128,21 @@ describe.concurrent(
       expect(code).toBe(75);
       expect(out).toContain('REFUSED: /healthz did not answer within 3 s (a busy booth?): cannot tell whether an event is under way');
       expect(booth.calls().some((c) => c.includes(' receive '))).toBe(false);
+      expect(restarts(booth)).toBe(0);
+      expect(booth.link('current')).toBe(A);
+    });
+
+    it('a /healthz slower than 3 s during an event when the pull timer fires: deferred before the download, never restarted', async (context) => {
+      const { expect } = context;
+      const booth = boothFor(context);
+      publish(booth, [NEW]);
+      booth.event(60);
+      writeFileSync(booth.home('.slow'), '');
+      const { code, out } = await booth.timerFires();
+      expect(code, out).toBe(0);
+      expect(booth.deployLog()).toContain('REFUSED: /healthz did not answer within 3 s (a busy booth?)');
+      expect(booth.deployLog()).toContain('Pull: deferred; the next tick tries again');
+      expect(downloads(booth)).toEqual([]);
       expect(restarts(booth)).toBe(0);
       expect(booth.link('current')).toBe(A);
     });
@@ -150,6 +178,12 @@ describe.concurrent(
       expect(forced.code, forced.out).toBe(0);
       expect(forced.out).toContain('FORCED: an event is under way');
       expect(booth.liveVersion()).toBe(OLD);
+      // The pull does not put back the release the booth was rolled back from, once the event is over.
+      publish(booth, [NEW]);
+      booth.event(3 * 3600);
+      expect((await booth.timerFires()).code).toBe(0);
+      expect(booth.deployLog()).toContain(`Pull: ${NEW} failed or was rolled back on this booth; waiting for a newer release`);
+      expect(booth.liveVersion()).toBe(OLD);
     });
 
     it('a hand rollback over an incompatible migration puts the release and its database back, and lists the print jobs queued since', async (context) => {
@@ -179,24 +213,33 @@ describe.concurrent(
       expect(booth.liveVersion()).toBe(OLD);
     });
 
-    it('a booth that missed three releases installs the newest by itself, once idle; then says it is up to date', async (context) => {
+    it('a booth that missed three releases installs the newest by itself when its pull timer fires, once idle; then says it is up to date', async (context) => {
       const { expect } = context;
       const booth = boothFor(context);
+      // The first deploy installed and enabled the timer, every 15 min and 5 min after boot.
+      expect(seeded.calls()).toContain('systemctl --user enable --now boothdeck-pull.timer');
+      expect(readFileSync(booth.home('.config/systemd/user/boothdeck-pull.timer'), 'utf8')).toMatch(
+        /OnBootSec=5min[\s\S]*OnUnitInactiveSec=15min/,
+      );
       publish(booth, ['0.1.0-gbbbbbbb', '0.1.0-gccccccc', '0.1.0-gddddddd']);
       booth.event(300);
-      const during = await booth.onBooth('boothdeck-deploy pull');
+      const during = await booth.timerFires();
       expect(during.code, during.out).toBe(0);
-      expect(during.out).toContain('Pull: deferred');
-      expect(readdirSync(booth.home('boothdeck/releases'))).toEqual([path.basename(A)]); // nothing downloaded
+      expect(booth.deployLog()).toContain('Pull: deferred');
+      expect(readdirSync(booth.home('boothdeck/releases'))).toEqual([path.basename(A)]);
+      expect(downloads(booth)).toEqual([]);
+      expect(restarts(booth)).toBe(0);
       booth.event(3 * 3600);
-      const after = await booth.onBooth('boothdeck-deploy pull');
+      const after = await booth.timerFires();
       expect(after.code, after.out).toBe(0);
+      expect(downloads(booth)).toHaveLength(1);
       expect(booth.liveVersion()).toBe('0.1.0-gddddddd');
       expect(booth.link('previous')).toBe(A);
       expect(readdirSync(booth.home('boothdeck/releases')).sort()).toEqual([path.basename(A), 'Boothdeck-0.1.0-gddddddd-arm64.AppImage']);
-      const again = await booth.onBooth('boothdeck-deploy pull');
-      expect(again.out).toMatch(
-        /^FLEET booth=salle-a version=0\.1\.0-gddddddd released=2026-11-26T18:00:00Z outcome=up-to-date event=idle$/m,
+      const again = await booth.timerFires();
+      expect(again.code).toBe(0);
+      expect(booth.deployLog()).toMatch(
+        /\] FLEET booth=salle-a version=0\.1\.0-gddddddd released=2026-11-26T18:00:00Z outcome=up-to-date event=idle$/m,
       );
     });
 
@@ -217,6 +260,8 @@ describe.concurrent(
       publish(booth, [NEW]);
       const pulled = await booth.onBooth('boothdeck-deploy pull', { FAKE_FREE_KB: '20000' });
       expect(pulled.code).toBe(74);
+      expect(booth.calls().some((c) => c.startsWith('curl ') && c.endsWith('/boothdeck-release.txt'))).toBe(true);
+      expect(downloads(booth)).toEqual([]);
       expect(readdirSync(booth.home('boothdeck/releases'))).toEqual([path.basename(A)]);
       expect(booth.leftovers()).toEqual([]);
     });

@@ -181,6 +181,8 @@ describe('the pipeline files', () => {
     'deploy/lib/database.sh',
     'deploy/lib/fleet.sh',
     'deploy/lib/pull.sh',
+    'deploy/boothdeck-system',
+    'deploy/boothdeck-fetch',
     'scripts/build-version.sh',
     'scripts/check-package.sh',
     'scripts/smoke-appimage.sh',
