@@ -300,7 +300,16 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     log: ports.log,
     publish: () => publishing.service,
   });
-  const publishing = createPublishing({ ports, options, hub, settingsRepository, eventRepository, photoRepository, media });
+  const publishing = createPublishing({
+    ports,
+    options,
+    hub,
+    settingsRepository,
+    eventRepository,
+    photoRepository,
+    media,
+    partsShown: () => settings.stored().gallery.collage_parts === 'photos',
+  });
   return {
     ports,
     hub,
