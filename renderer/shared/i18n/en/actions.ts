@@ -55,6 +55,7 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'notKept.item': '{field} of action {number}',
   'notKept.raw': 'setting “{path}”',
   'notKept.field.general.name': 'name',
+  'notKept.field.gallery.show_delete': 'gallery delete button',
   'notKept.field.general.countdown': 'countdown',
   'notKept.field.frame.enabled': 'frame switch',
   'notKept.field.frame.file': 'frame',

@@ -54,6 +54,7 @@ export const frActions = {
   'notKept.item': '{field} de l’action {number}',
   'notKept.raw': 'réglage « {path} »',
   'notKept.field.general.name': 'nom',
+  'notKept.field.gallery.show_delete': 'bouton de suppression de la galerie',
   'notKept.field.general.countdown': 'compte à rebours',
   'notKept.field.frame.enabled': 'activation du cadre',
   'notKept.field.frame.file': 'cadre',
