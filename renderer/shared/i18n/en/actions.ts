@@ -153,7 +153,7 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'restartConfirm.bodyUnknown':
     'Photos were taken less than 10 minutes ago for “{event}”. This change restarts the capture app: guests will wait a few seconds.',
   'restartConfirm.go': 'Go on and restart',
-  'restart.pending': 'Changes saved. The capture app restarts in a moment…',
+  'restart.pending': 'The capture app restarts in a moment to take the changes…',
   'restart.restarting': 'Restarting the capture app…',
   'restart.refreshing': 'Refreshing the booth’s screen…',
   'restart.done': 'Capture app restarted, screen refreshed.',
