@@ -282,6 +282,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     captureDataDir: options.captureDataDir,
     printStatus: options.printStatus ?? (() => print.summary()),
     guestsOnline: () => hub.listenerCount('gallery'),
+    ledDriver: () => ports.hardware.health().find((h) => h.device === 'led')?.choice,
   });
   const maintenance = new MaintenanceService(ports.system, ports.clock, ports.log, {
     requestCaptureRestart: () => restarter.request('manual'),
@@ -300,7 +301,16 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     log: ports.log,
     publish: () => publishing.service,
   });
-  const publishing = createPublishing({ ports, options, hub, settingsRepository, eventRepository, photoRepository, media });
+  const publishing = createPublishing({
+    ports,
+    options,
+    hub,
+    settingsRepository,
+    eventRepository,
+    photoRepository,
+    media,
+    partsShown: () => settings.stored().gallery.collage_parts === 'photos',
+  });
   return {
     ports,
     hub,

@@ -1,3 +1,4 @@
+import type { LedDriverChoice } from './hardware.contract.js';
 import type { PrintQueueSummary } from './print.contract.js';
 import type { CaptureStreamState } from './status.contract.js';
 
@@ -49,6 +50,8 @@ export interface DashboardStatus {
   cpu: { temperature_c: number | null; throttle: ThrottleStatus | null };
   /** Guests' phones with the gallery open now (its live streams), for the home screen. */
   guests_online: number;
+  /** With real hardware: which driver lights the LED ring and why the other was not used; absent with fake hardware. */
+  led_driver?: LedDriverChoice | null;
 }
 
 export type MaintenanceAction = 'restart-capture' | 'restart-boothdeck' | 'reboot';

@@ -1,4 +1,5 @@
 import type { ActionsService } from '../actions/actions.service.js';
+import type { NotKeptField } from '../contract/actions.contract.js';
 import { newActionEntry, rebuildEntry, type StoredAction } from '../actions/action.mapper.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import { ValidationError } from '../core/errors.js';
@@ -42,6 +43,8 @@ function mapped(action: StoredAction, base?: Record<string, unknown>): StoredAct
 export interface RestoreSummary {
   actions: number;
   presets: number;
+  /** Values the capture app did not keep, read back after each write; empty when it kept all. */
+  not_kept: NotKeptField[];
 }
 
 /** Backup and restore of settings, actions and presets as one JSON document. */
@@ -97,22 +100,29 @@ export class BackupService {
       return mapped(a, here?.kind === a.kind ? here.entry : undefined);
     });
     const presets = backup.presets.map((p) => ({ ...p, actions: p.actions.map((a) => mapped(a)) }));
-    await this.s.actions.replaceAll(actions);
+    const notKept = [...((await this.s.actions.replaceAll(actions)).not_kept ?? [])];
     const current = await this.s.settings.get();
+    let settings = backup.settings;
     if (current.gallery.show_delete !== backup.settings.gallery.show_delete) {
-      await this.s.capture.updateConfig((config) => ({
+      const write = await this.s.capture.updateConfig((config) => ({
         ...config,
         uisettings: { ...(isObject(config.uisettings) ? config.uisettings : {}), gallery_show_delete: backup.settings.gallery.show_delete },
       }));
+      if (write.notKept.length > 0) {
+        // The setting stays what the capture app holds; the operator is told, never "restored" alone.
+        const dropped = write.notKept.some((d) => d.stored === undefined);
+        notKept.push({ index: null, field: 'gallery.show_delete', known: true, outcome: dropped ? 'dropped' : 'changed' });
+        settings = { ...settings, gallery: { ...settings.gallery, show_delete: current.gallery.show_delete } };
+      }
       this.s.restarter.request('backup restored');
     }
     this.s.db.transaction(() => {
-      this.s.settingsRepository.set(SETTINGS_KEY, backup.settings);
+      this.s.settingsRepository.set(SETTINGS_KEY, settings);
       this.s.presets.deleteAll();
       for (const p of presets) this.s.presets.insert(p);
     })();
     if (backup.publish && this.s.publish) await this.s.publish().restoreBackup(backup.publish);
     this.s.log.info(`Backup restored: ${backup.actions.length} actions, ${backup.presets.length} presets`);
-    return { actions: backup.actions.length, presets: backup.presets.length };
+    return { actions: backup.actions.length, presets: backup.presets.length, not_kept: notKept };
   }
 }

@@ -1,6 +1,7 @@
 import type { CaptureLink } from '../capture/capture-link.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { DashboardStatus, DiskStatus } from '../contract/dashboard.contract.js';
+import type { LedDriverChoice } from '../contract/hardware.contract.js';
 import type { PrintQueueSummary } from '../contract/print.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
 import type { EventRepository } from '../events/event.repository.js';
@@ -34,6 +35,8 @@ export interface DashboardSources {
   printStatus?: () => PrintQueueSummary | Promise<PrintQueueSummary>;
   /** How many guests' phones have the gallery open now (its live streams). */
   guestsOnline?: () => number;
+  /** The LED ring's driver choice (real hardware only). */
+  ledDriver?: () => LedDriverChoice | null | undefined;
 }
 
 /** Everything the maintenance dashboard shows at a glance, read fresh at each request. */
@@ -101,6 +104,8 @@ export class DashboardService {
       status.photos_per_hour = this.hourly(current.id, current.created_at, now);
     }
     if (print) status.print = print;
+    const led = s.ledDriver?.();
+    if (led !== undefined) status.led_driver = led;
     return status;
   }
 

@@ -5,14 +5,13 @@ import type { CaptureEvent, MediaItem } from '../capture/capture.types.js';
 import { mediaItemSchema } from '../capture/capture.types.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { EventRepository } from '../events/event.repository.js';
-import { parseStem } from '../capture/stem.js';
 import type { Logger } from '../core/logger.js';
 import { isDiskFull } from '../core/errors.js';
 import { DeferredIndex } from './deferred-index.js';
 import type { FileState, PhotoRepository, PhotoRow } from './photo.repository.js';
 import { captureMediaPath } from '../capture/capture-media.js';
-import { MEDIA_FILE, mediaKindOf, needsBytes } from './media-kind.js';
-import { readHead, sniffFormat, type SniffedFormat } from '../media/media-sniff.js';
+import { MEDIA_FILE } from './media-kind.js';
+import { PhotoRows, formatOf } from './photo-rows.js';
 import { CollageParts } from './collage-parts.js';
 import { MAX_VANISHED_CHECKS, Removals } from './photo-reconcile.js';
 import { fileInfoOf, statInSlices, type FileInfo } from './file-stats.js';
@@ -38,13 +37,6 @@ export interface RescanReport {
  * booth): every copy made of that version is stale.
  */
 export type PhotoChange = { type: 'added' | 'updated'; id: string; ready?: boolean; replaced?: string } | { type: 'removed'; id: string };
-
-/** The file's format from its first bytes, read only for items whose media type does not settle their kind. */
-async function formatOf(item: MediaItem, full: string | undefined): Promise<SniffedFormat | undefined> {
-  if (!full || !needsBytes(item.media_type)) return undefined;
-  const head = await readHead(full);
-  return head ? sniffFormat(head) : undefined;
-}
 
 /** Items still being processed are looked for again, sooner first, then every half minute. */
 const FIRST_RECHECK_MS = 1000;
@@ -86,6 +78,7 @@ export class PhotoIndexer {
   /** Which single captures belong to which collage. */
   readonly parts: CollageParts;
   private readonly removals: Removals;
+  private readonly rows: PhotoRows;
 
   constructor(
     private readonly photos: PhotoRepository,
@@ -97,6 +90,7 @@ export class PhotoIndexer {
     private readonly onChange: (change: PhotoChange) => void,
     private readonly firstScreen?: FirstScreenOptions,
   ) {
+    this.rows = new PhotoRows(events, clock);
     this.deferred = new DeferredIndex(clock, log, (item) => this.indexItem(item));
     this.parts = new CollageParts(photos, capture);
     this.removals = new Removals({ photos, capture, clock, log, remove: (id) => this.remove(id) });
@@ -111,58 +105,6 @@ export class PhotoIndexer {
     }
   }
 
-  /**
-   * The event a newly seen photo joins. One announced live belongs to the event current now,
-   * whatever its timestamps say: a Pi without a real-time clock may stamp it before the event
-   * began. A file found by a rescan (taken while Boothdeck was away) goes by its time, unless
-   * the clock reads earlier than the current event's creation: then times cannot be trusted,
-   * and it joins the current event too. Rows already indexed keep their event (upserts and
-   * rescans never change it).
-   */
-  private eventFor(takenAt: number, live: boolean): number | null {
-    const current = this.events.current();
-    if (live || (current && this.clock.now() < current.created_at)) return current?.id ?? null;
-    return this.events.idAt(takenAt);
-  }
-
-  /**
-   * `processedBefore`: the item's file was seen once. Without its file, such an item has lost
-   * it (missing); any other is still being made by the capture app (not processed yet).
-   */
-  private rowFor(
-    item: MediaItem,
-    file: FileInfo | undefined,
-    live: boolean,
-    format: SniffedFormat | undefined,
-    processedBefore = false,
-  ): PhotoRow | undefined {
-    if (!MEDIA_FILE.test(item.processed)) return undefined;
-    const stem = path.basename(item.processed).replace(/\.[^.]+$/, '');
-    const created = Date.parse(`${item.created_at}Z`);
-    const createdAt = Number.isNaN(created) ? null : created;
-    const updated = item.updated_at === undefined ? Number.NaN : Date.parse(`${item.updated_at}Z`);
-    const takenAt = parseStem(stem)?.time ?? createdAt ?? this.clock.now();
-    return {
-      id: item.id,
-      stem,
-      file: item.processed,
-      kind: mediaKindOf(item.media_type, item.processed, format),
-      event_id: this.eventFor(takenAt, live),
-      taken_at: takenAt,
-      created_at: createdAt,
-      updated_at: Number.isNaN(updated) ? null : updated,
-      mtime: file?.mtime ?? createdAt ?? takenAt,
-      size: file?.size ?? 0,
-      processed: file || processedBefore ? 1 : 0,
-      visible: item.show_in_gallery === false ? 0 : 1,
-      missing: !file && processedBefore ? 1 : 0,
-      printed_copies: 0,
-      indexed_at: this.clock.now(),
-      sort_key: stem,
-      part_of: null,
-    };
-  }
-
   /** Indexes one item the capture app announced. */
   async indexItem(item: MediaItem): Promise<PhotoRow | undefined> {
     this.liveDuringRescan?.add(item.id);
@@ -170,7 +112,7 @@ export class PhotoIndexer {
     const before = this.photos.find(item.id);
     const full = captureMediaPath(this.captureDataDir, item.processed);
     const file = await this.statFile(full);
-    const row = this.rowFor(item, file, true, file ? await formatOf(item, full) : undefined, before?.processed === 1);
+    const row = this.rows.rowFor(item, file, true, file ? await formatOf(item, full) : undefined, before?.processed === 1);
     if (!row) return undefined;
     // A part of a collage announced live waits for its collage, hidden from guests.
     if (!before) row.part_of = this.parts.partOfNew(item);
@@ -390,7 +332,7 @@ export class PhotoIndexer {
         const rows: PhotoRow[] = [];
         for (const item of matched) {
           const full = captureMediaPath(this.captureDataDir, item.processed);
-          const row = this.rowFor(
+          const row = this.rows.rowFor(
             item,
             fresh.get(path.basename(item.processed).replace(/\.[^.]+$/, '')),
             false,

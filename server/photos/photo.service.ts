@@ -7,7 +7,14 @@ import type { EventRepository } from '../events/event.repository.js';
 import { photoFileName } from '../events/file-names.js';
 import type { EventHub } from '../core/event-hub.js';
 import type { PhotoChange } from './photo-indexer.js';
-import { PENDING_PART, type PartsFilter, type PhotoQuery, type PhotoRepository, type PhotoWithEvent } from './photo.repository.js';
+import {
+  PENDING_PART,
+  type PartsFilter,
+  type PhotoQuery,
+  type PhotoRepository,
+  type PhotoRow,
+  type PhotoWithEvent,
+} from './photo.repository.js';
 import { isoOrNull as iso } from '../core/util/json.js';
 import { contentTypeOf, isMoving } from './media-kind.js';
 import { mediaVersion } from './media-version.js';
@@ -67,17 +74,25 @@ export class PhotoService {
   }
 
   /** The collage a part is grouped under, null for anything else (and for a part still waiting for it). */
-  private static parentOf(row: PhotoWithEvent): string | null {
+  private static parentOf(row: PhotoRow): string | null {
     return row.part_of !== null && !row.part_of.startsWith(PENDING_PART) ? row.part_of : null;
+  }
+
+  /**
+   * A collage's single shot guests may not reach by its id: hidden (the default), or shown with
+   * its collage while that collage is not known yet. The operator still sees and prints it.
+   */
+  partHiddenFromGuests(row: PhotoRow): boolean {
+    if (row.part_of === null) return false;
+    const mode = this.partsMode();
+    return !(mode === 'photos' || (mode === 'with_collage' && PhotoService.parentOf(row) !== null));
   }
 
   /** Whether guests may see this photo now: made, not lost, of the current event, and not a part they are not shown. */
   private shownToGuests(row: PhotoWithEvent): boolean {
     if (row.visible !== 1 || row.processed !== 1 || row.missing === 1) return false;
     if (row.event_id === null || row.event_id !== (this.events.current()?.id ?? -1)) return false;
-    if (row.part_of === null) return true;
-    const mode = this.partsMode();
-    return mode === 'photos' || (mode === 'with_collage' && PhotoService.parentOf(row) !== null);
+    return !this.partHiddenFromGuests(row);
   }
 
   /** The photo's version is in every URL of a picture drawn from it: a filtered photo is a new URL. */

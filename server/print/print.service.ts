@@ -133,6 +133,8 @@ export class PrintService {
     if (!row || row.visible !== 1 || (currentEventOnly && (current === undefined || row.event_id !== current.id))) {
       throw unavailable('No such photo');
     }
+    // A collage's shot guests are not shown is not theirs to print by its id either.
+    if (currentEventOnly && this.photoService.partHiddenFromGuests(row)) throw unavailable('No such photo');
     if (row.missing === 1 || row.processed !== 1 || !this.fileThere(photoId)) throw unavailable('The photo’s file is missing');
     // A printer takes stills: videos and animations (WebP, AVIF or GIF alike: the item's media
     // type set its kind) are only shared and downloaded.

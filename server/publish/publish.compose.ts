@@ -32,6 +32,8 @@ interface PublishingDeps {
   eventRepository: EventRepository;
   photoRepository: PhotoRepository;
   media: PhotoMedia;
+  /** Whether guests see collage parts as photos of their own: only then are they put online. */
+  partsShown?: () => boolean;
 }
 
 /** The online galleries, wired: where files come from, where they go, and what wakes the queue. */
@@ -39,7 +41,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
   const { ports, options } = deps;
   const workDir = path.join(options.dataDir, 'publish');
   const rclone = ports.rclone ?? new RcloneProcess(ports.system, workDir);
-  const repo = new PublishRepository(ports.db);
+  const repo = new PublishRepository(ports.db, deps.partsShown);
   const service = new PublishService(repo, deps.eventRepository, deps.settingsRepository, rclone, ports.clock, options.dataDir, workDir);
   service.destinations.migrate(ports.log);
   const sources: PublishSources = {

@@ -66,7 +66,21 @@ export interface Counts {
 
 /** The upload queue and the events put online. All publishing SQL lives here. */
 export class PublishRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /**
+     * Whether guests see a collage's single shots as photos of their own (the gallery setting):
+     * otherwise they are never put online, as the booth's gallery never shows them by their id.
+     */
+    private readonly partsShown: () => boolean = () => false,
+  ) {}
+
+  /** The SQL condition a photo (alias `p`, or the bare table) meets to be wanted online. */
+  private wanted(alias = ''): string {
+    const p = alias ? `${alias}.` : '';
+    const parts = this.partsShown() ? '' : ` AND ${p}part_of IS NULL`;
+    return `${p}visible = 1 AND ${p}processed = 1 AND ${p}missing = 0${parts}`;
+  }
 
   publication(eventId: number): PublicationRow | undefined {
     return this.db.prepare<[number], PublicationRow>('SELECT * FROM publish_events WHERE event_id = ?').get(eventId);
@@ -111,7 +125,7 @@ export class PublishRepository {
     return this.db
       .prepare<[number], PublishablePhoto>(
         `SELECT id, stem, file, kind, taken_at, mtime, size, updated_at FROM photos
-         WHERE event_id = ? AND visible = 1 AND processed = 1 AND missing = 0 ORDER BY stem DESC`,
+         WHERE event_id = ? AND ${this.wanted()} ORDER BY stem DESC`,
       )
       .all(eventId);
   }
@@ -194,11 +208,12 @@ export class PublishRepository {
       .all(eventId);
   }
 
-  /** The photo's own page, when its current files are online. */
+  /** The photo's own page, when its current files are online and guests may still be given it. */
   onlinePage(eventId: number, photoId: string): string | null {
     const row = this.db
       .prepare<[number, string], { names: string }>(
-        `SELECT names FROM publish_files WHERE event_id = ? AND photo_id = ? AND state = 'online' ORDER BY updated_at DESC LIMIT 1`,
+        `SELECT f.names FROM publish_files f JOIN photos p ON p.id = f.photo_id
+          WHERE f.event_id = ? AND f.photo_id = ? AND f.state = 'online' AND ${this.wanted('p')} ORDER BY f.updated_at DESC LIMIT 1`,
       )
       .get(eventId, photoId);
     const page = row ? (JSON.parse(row.names) as string[])[2] : undefined;
@@ -231,8 +246,8 @@ export class PublishRepository {
       .prepare<[number, number, number], Counts>(
         `SELECT
            (SELECT COUNT(DISTINCT f.photo_id) FROM publish_files f JOIN photos p ON p.id = f.photo_id
-              WHERE f.event_id = ? AND f.state = 'online' AND p.event_id = ? AND p.visible = 1 AND p.processed = 1 AND p.missing = 0) AS online,
-           (SELECT COUNT(*) FROM photos WHERE event_id = ? AND visible = 1 AND processed = 1 AND missing = 0) AS total`,
+              WHERE f.event_id = ? AND f.state = 'online' AND p.event_id = ? AND ${this.wanted('p')}) AS online,
+           (SELECT COUNT(*) FROM photos WHERE event_id = ? AND ${this.wanted()}) AS total`,
       )
       .get(eventId, eventId, eventId);
     return row ?? { online: 0, total: 0 };

@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { buildTestApp, signIn, signedInApp } from '../support/app.js';
+import { startSimApp } from '../support/sim-app.js';
 
 const state = async (app: Express, cookie: string) => {
   const [settings, presets, actions] = await Promise.all([
@@ -58,9 +59,32 @@ describe('backup and restore', () => {
 
     const restore = await request(t.app).post('/api/admin/backup').set('Cookie', cookie).set('Content-Type', 'application/json').send(file);
     expect(restore.status).toBe(200);
-    expect(restore.body).toEqual({ restored: { actions: before.actions.length, presets: 1 } });
+    expect(restore.body).toEqual({ restored: { actions: before.actions.length, presets: 1, not_kept: [] } });
     expect(await state(t.app, cookie)).toEqual(before);
     expect(capture.config.uisettings).toMatchObject({ gallery_show_delete: true });
+  });
+
+  it('names a setting the capture app did not keep while restoring, and keeps what the capture app holds', async () => {
+    const t = await startSimApp();
+    try {
+      const put = (body: object) => request(t.app).put('/api/admin/settings').set('Cookie', t.cookie).send(body);
+      expect((await put({ gallery: { show_delete: false } })).status).toBe(200);
+      const file = JSON.stringify((await request(t.app).get('/api/admin/backup').set('Cookie', t.cookie)).body);
+      expect((await put({ gallery: { show_delete: true } })).status).toBe(200);
+      // A capture-app release that does not know the delete-button setting.
+      t.sim.dropKeys(['uisettings.gallery_show_delete']);
+      const restore = await request(t.app)
+        .post('/api/admin/backup')
+        .set('Cookie', t.cookie)
+        .set('Content-Type', 'application/json')
+        .send(file);
+      expect(restore.status).toBe(200);
+      expect(restore.body.restored.not_kept).toEqual([{ index: null, field: 'gallery.show_delete', known: true, outcome: 'dropped' }]);
+      const after = await request(t.app).get('/api/admin/settings').set('Cookie', t.cookie);
+      expect(after.body.gallery.show_delete).toBe(true);
+    } finally {
+      await t.close();
+    }
   });
 
   it('refuses a bad file whole, says what is wrong, and changes nothing', async () => {

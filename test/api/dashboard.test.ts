@@ -9,6 +9,7 @@ import { createHostProbe, type HostProbe } from '../../server/dashboard/host-pro
 import { defaultRestartOptions } from '../../server/system/capture-restart.service.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
 import { buildTestApp, signIn } from '../support/app.js';
+import { Hardware, realDrivers } from '../../native/hardware.js';
 
 const temps: string[] = [];
 const tempDir = (prefix: string): string => {
@@ -258,5 +259,37 @@ describe('log tail', () => {
     expect((await request(t.app).get('/api/admin/logs?level=debug').set('Cookie', cookie)).status).toBe(400);
     expect((await request(t.app).get('/api/admin/logs')).status).toBe(401);
     await log.close();
+  });
+});
+
+describe('the LED ring on the dashboard', () => {
+  /** A Pi 5's tree: its model, the RP1's GPIO chip, and /dev/spidev0.0 (a plain file standing for the device). */
+  function pi5(): string {
+    const root = tempDir('boothdeck-pi5-');
+    mkdirSync(path.join(root, 'sys/class/gpio/gpiochip571'), { recursive: true });
+    writeFileSync(path.join(root, 'sys/class/gpio/gpiochip571/label'), 'pinctrl-rp1\n');
+    writeFileSync(path.join(root, 'sys/class/gpio/gpiochip571/base'), '571\n');
+    mkdirSync(path.join(root, 'proc/device-tree'), { recursive: true });
+    writeFileSync(path.join(root, 'proc/device-tree/model'), 'Raspberry Pi 5 Model B Rev 1.0\0');
+    mkdirSync(path.join(root, 'dev'), { recursive: true });
+    writeFileSync(path.join(root, 'dev/spidev0.0'), '');
+    return root;
+  }
+
+  it('says SPI lights the ring on a Pi 5 and why rpi-ws281x was not used; nothing with fake hardware', async () => {
+    const hardware = new Hardware(realDrivers({ root: pi5(), isRoot: false, spidevSetup: async (_device, speed) => speed }));
+    await hardware.configure({ relay: { gpio: 17, inverted: false }, lux: { bus: 1, address: 0x23 }, led: { count: 16, gpio: 10 } });
+    try {
+      const { app } = await buildTestApp({ hardware });
+      const cookie = await signIn(app);
+      const status = (await request(app).get('/api/admin/dashboard/status').set('Cookie', cookie)).body as DashboardStatus;
+      expect(status.led_driver).toEqual({ driver: 'spi', gpio: 10, passed: [{ driver: 'ws281x', reason: 'spi-pin' }] });
+    } finally {
+      await hardware.close();
+    }
+    const { app } = await buildTestApp();
+    const cookie = await signIn(app);
+    const status = (await request(app).get('/api/admin/dashboard/status').set('Cookie', cookie)).body as DashboardStatus;
+    expect(status.led_driver).toBeUndefined();
   });
 });

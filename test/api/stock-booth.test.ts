@@ -172,6 +172,30 @@ describe('a rescan after the stream was down', () => {
     expect((await guestPhotos()).map((p) => p.id)).toEqual([kept.id]);
   });
 
+  it('drops it live: the stream breaks, the photo is deleted at the booth, and the reconnection’s rescan removes it', async () => {
+    await start({ live: true });
+    await vi.waitFor(() => expect(t.services.captureLink.state).toBe('connected'));
+    const kept = await t.sim.capture('Gardée');
+    const deleted = await t.sim.capture('Supprimée');
+    await vi.waitFor(async () => expect(await guestPhotos()).toHaveLength(2));
+    t.services.captureLink.stop();
+    expect(t.services.captureLink.state).not.toBe('connected');
+    expect((await fetch(`${t.sim.url}/api/mediacollection/${deleted.id}`, { method: 'DELETE' })).status).toBe(200);
+    // Nobody heard its DbRemove: both galleries still list it.
+    expect((await adminPhotos()).map((p) => p.id).sort()).toEqual([kept.id, deleted.id].sort());
+    const removed: unknown[] = [];
+    const off = t.services.hub.subscribe('gallery', (m) => {
+      if (m.event === 'photo-removed') removed.push(m.data);
+    });
+    t.services.captureLink.start();
+    await vi.waitFor(async () => expect((await guestPhotos()).map((p) => p.id)).toEqual([kept.id]));
+    off();
+    expect((await adminPhotos()).map((p) => p.id)).toEqual([kept.id]);
+    // Open phones are told, as a live DbRemove would.
+    expect(removed).toEqual([{ id: deleted.id }]);
+    expect((await guest(`/photos/${deleted.id}/thumb`)).status).toBe(404);
+  });
+
   it('drops it by the capture app’s list when Boothdeck cannot read its folder', async () => {
     await start({ foreignFolder: true });
     const kept = await t.sim.capture('Gardée');

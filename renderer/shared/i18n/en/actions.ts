@@ -55,6 +55,7 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'notKept.item': '{field} of action {number}',
   'notKept.raw': 'setting “{path}”',
   'notKept.field.general.name': 'name',
+  'notKept.field.gallery.show_delete': 'gallery delete button',
   'notKept.field.general.countdown': 'countdown',
   'notKept.field.frame.enabled': 'frame switch',
   'notKept.field.frame.file': 'frame',
@@ -152,7 +153,7 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'restartConfirm.bodyUnknown':
     'Photos were taken less than 10 minutes ago for “{event}”. This change restarts the capture app: guests will wait a few seconds.',
   'restartConfirm.go': 'Go on and restart',
-  'restart.pending': 'Changes saved. The capture app restarts in a moment…',
+  'restart.pending': 'The capture app restarts in a moment to take the changes…',
   'restart.restarting': 'Restarting the capture app…',
   'restart.refreshing': 'Refreshing the booth’s screen…',
   'restart.done': 'Capture app restarted, screen refreshed.',

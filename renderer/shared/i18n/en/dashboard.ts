@@ -48,6 +48,7 @@ export const enDashboard: Record<keyof typeof frDashboard, string> = {
   'dash.board.pastUnderVoltage': 'Under-voltage since boot',
   'dash.board.pastThrottled': 'Throttled since boot',
   'dash.board.unavailable': 'Not available on this machine',
+  'dash.board.led': 'LED ring',
   'dash.board.uptime': 'Up for',
   'dash.board.boothdeckUptime': 'Boothdeck running for',
   'dash.board.version': 'Boothdeck version',

@@ -54,6 +54,7 @@ export const frActions = {
   'notKept.item': '{field} de l’action {number}',
   'notKept.raw': 'réglage « {path} »',
   'notKept.field.general.name': 'nom',
+  'notKept.field.gallery.show_delete': 'bouton de suppression de la galerie',
   'notKept.field.general.countdown': 'compte à rebours',
   'notKept.field.frame.enabled': 'activation du cadre',
   'notKept.field.frame.file': 'cadre',
@@ -151,7 +152,7 @@ export const frActions = {
   'restartConfirm.bodyUnknown':
     'Des photos ont été prises il y a moins de 10 minutes pour « {event} ». Ce changement redémarre l’application de capture : les invités attendront quelques secondes.',
   'restartConfirm.go': 'Continuer et redémarrer',
-  'restart.pending': 'Modifications enregistrées. Redémarrage de l’application de capture dans un instant…',
+  'restart.pending': 'L’application de capture redémarre dans un instant pour prendre les modifications…',
   'restart.restarting': 'Redémarrage de l’application de capture…',
   'restart.refreshing': 'Rafraîchissement de l’écran de la borne…',
   'restart.done': 'Application de capture redémarrée, écran rafraîchi.',

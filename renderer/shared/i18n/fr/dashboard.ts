@@ -46,6 +46,7 @@ export const frDashboard = {
   'dash.board.pastUnderVoltage': 'Tension trop basse depuis le démarrage',
   'dash.board.pastThrottled': 'Ralentissements depuis le démarrage',
   'dash.board.unavailable': 'Non disponible sur cette machine',
+  'dash.board.led': 'Anneau LED',
   'dash.board.uptime': 'Allumée depuis',
   'dash.board.boothdeckUptime': 'Boothdeck lancé depuis',
   'dash.board.version': 'Version de Boothdeck',
