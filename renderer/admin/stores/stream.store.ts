@@ -6,7 +6,13 @@ import { useConnectionStore } from './connection.store.js';
 /** One live stream for the whole console, shared by every page that listens. */
 export const useAdminStreamStore = defineStore('adminStream', () => {
   const subscribers = new Set<AdminStreamHandlers>();
+  const rereaders = new Set<() => void>();
   let close: (() => void) | undefined;
+  /**
+   * Whether the next "open" is the stream coming back (after an error, or opened anew after a
+   * recovery) rather than its first connection, which the pages' own first reads already cover.
+   */
+  let cut = false;
 
   const fanOut: AdminStreamHandlers = {
     restart: (s) => subscribers.forEach((h) => h.restart?.(s)),
@@ -18,19 +24,44 @@ export const useAdminStreamStore = defineStore('adminStream', () => {
     printPrinter: (s) => subscribers.forEach((h) => h.printPrinter?.(s)),
     printCounters: (c) => subscribers.forEach((h) => h.printCounters?.(c)),
     // (Re)connected: every listener reads its state again, whatever it missed meanwhile.
-    open: () => subscribers.forEach((h) => h.open?.()),
-    error: () => subscribers.forEach((h) => h.error?.()),
+    open: () => {
+      subscribers.forEach((h) => h.open?.());
+      if (cut) rereaders.forEach((reread) => reread());
+      cut = false;
+    },
+    error: () => {
+      cut = true;
+      subscribers.forEach((h) => h.error?.());
+    },
   };
+
+  function open(): void {
+    cut = false;
+    close = systemService.openStream(fanOut);
+  }
 
   function subscribe(handlers: AdminStreamHandlers): () => void {
     subscribers.add(handlers);
-    close ??= systemService.openStream(fanOut);
+    if (!close) open();
     return () => {
       subscribers.delete(handlers);
       if (subscribers.size === 0 && close) {
         close();
         close = undefined;
       }
+    };
+  }
+
+  /**
+   * `reread` runs each time the stream comes back after a cut (Boothdeck stopped, restarted, or
+   * the network dropped): what changed meanwhile is read, not left as it was before the cut.
+   */
+  function onReconnect(reread: () => void): () => void {
+    const unsubscribe = subscribe({});
+    rereaders.add(reread);
+    return () => {
+      rereaders.delete(reread);
+      unsubscribe();
     };
   }
 
@@ -42,9 +73,10 @@ export const useAdminStreamStore = defineStore('adminStream', () => {
     () => {
       if (!close) return;
       close();
-      close = systemService.openStream(fanOut);
+      open();
+      cut = true;
     },
   );
 
-  return { subscribe };
+  return { subscribe, onReconnect };
 });
