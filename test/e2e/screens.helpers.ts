@@ -97,8 +97,8 @@ export function smallTargets(page: Page, scope = 'body'): Promise<string[]> {
 }
 
 /**
- * What an operator or a guest must never read: a "(s)" plural or a raw error code, and in French
- * a decimal point. Text on screen and the words of visible elements' placeholders, accessible
+ * What an operator or a guest must never read: a "(s)" plural, a raw error code, a driver's
+ * word ("CUPS", "fake": behind Détails only), and in French a decimal point. Text on screen and the words of visible elements' placeholders, accessible
  * names and tooltips are read.
  */
 export function textProblems(page: Page, language: 'fr' | 'en' = 'fr'): Promise<string[]> {
@@ -130,6 +130,7 @@ export function textProblems(page: Page, language: 'fr' | 'en' = 'fr'): Promise<
     if (lang === 'fr') for (const m of text.matchAll(/\d\.\d/g)) problems.push(`a decimal point: "${around(m.index)}"`);
     for (const m of text.matchAll(/\w\((?:s|es|ies|x)\)/g)) problems.push(`a lazy plural: "${around(m.index)}"`);
     for (const m of text.matchAll(/\b[a-z]+_[a-z]+(?:_[a-z]+)*\b/g)) problems.push(`a code: "${m[0]}"`);
+    for (const m of text.matchAll(/\b(?:CUPS|fake)\b/g)) problems.push(`a driver's word: "${around(m.index)}"`);
     return problems;
   }, language);
 }
