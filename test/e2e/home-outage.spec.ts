@@ -56,7 +56,7 @@ test('while Boothdeck is down the home cards say “inconnu”, and read the boo
 
     await service.stop();
     for (const [name, card] of Object.entries(cards))
-      await expect(card, `${name}: no last state while Boothdeck is down`).toHaveText(UNKNOWN);
+      await expect(card, `${name}: no last state while Boothdeck is down`).toHaveText(UNKNOWN, { timeout: 10_000 });
     await expect(page.getByTestId('printer-glance-queue')).toHaveCount(0);
     await expect(page.getByTestId('connection-banner')).toBeVisible();
     await page.screenshot({ path: 'test-screens/home-outage-800x480.png' });

@@ -5,6 +5,7 @@ import { useConnectionStore } from './connection.store.js';
 
 /** One live stream for the whole console, shared by every page that listens. */
 export const useAdminStreamStore = defineStore('adminStream', () => {
+  const connection = useConnectionStore();
   const subscribers = new Set<AdminStreamHandlers>();
   const rereaders = new Set<() => void>();
   let close: (() => void) | undefined;
@@ -31,6 +32,8 @@ export const useAdminStreamStore = defineStore('adminStream', () => {
     },
     error: () => {
       cut = true;
+      // The stream is the first to notice Boothdeck gone: the console says so now, not at its next round.
+      void connection.check();
       subscribers.forEach((h) => h.error?.());
     },
   };
@@ -67,7 +70,6 @@ export const useAdminStreamStore = defineStore('adminStream', () => {
 
   // A stream the browser gave up on (Boothdeck answered an error while it restarted) is opened
   // again once the connection is back; its "open" makes every page read its state again.
-  const connection = useConnectionStore();
   watch(
     () => connection.recovered,
     () => {
