@@ -74,9 +74,12 @@ export const useAdminStreamStore = defineStore('adminStream', () => {
     () => connection.recovered,
     () => {
       if (!close) return;
+      // Only a stream that was cut makes the pages read again: the capture app coming back
+      // changes nothing the pages read from Boothdeck, and a form's draft must not be reset.
+      const wasCut = cut;
       close();
       open();
-      cut = true;
+      cut = wasCut;
     },
   );
 
