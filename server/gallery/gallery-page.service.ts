@@ -3,7 +3,8 @@ import type { Logger } from '../core/logger.js';
 import { compress, type Encoding } from '../http/compress.js';
 import { contentSecurityPolicy, inlineScriptsOf } from '../http/content-security.js';
 import { FIRST_SCREEN_PHOTOS, type PhotoService } from '../photos/photo.service.js';
-import { renderGalleryPage, type GalleryFirstPage } from './gallery-shell.js';
+import { renderGalleryPage, withLanguage, type GalleryFirstPage } from './gallery-shell.js';
+import type { GuestLanguage } from './guest-language.js';
 
 /**
  * Photos in the page itself: a phone's first screen twice over, a 1920×1080 screen once. More
@@ -30,7 +31,7 @@ export interface GalleryPage {
  */
 export class GalleryPageService {
   private template: Template | undefined;
-  private readonly made = new WeakMap<GalleryFirstPage, { template: Template; bodies: Map<Encoding, Buffer> }>();
+  private readonly made = new WeakMap<GalleryFirstPage, { template: Template; bodies: Map<string, Buffer> }>();
 
   constructor(
     private readonly templateFile: string,
@@ -38,27 +39,32 @@ export class GalleryPageService {
     private readonly log: Logger,
   ) {}
 
-  /** The page's bytes in `encoding`; undefined while the front end is not built. */
-  page(encoding: Encoding): GalleryPage | undefined {
+  /**
+   * The page's bytes in `encoding`, marked with the guest's `language` when known; undefined
+   * while the front end is not built.
+   */
+  page(encoding: Encoding, language: GuestLanguage | null = null): GalleryPage | undefined {
     const template = this.readTemplate();
     if (!template) return undefined;
+    const text = withLanguage(template.text, language);
     let first: GalleryFirstPage;
     try {
       first = this.photos.listPublic(undefined, FIRST_PAGE_SIZE);
     } catch (err) {
       // The app then asks the API for its first page, and shows the guest a sentence if that fails too.
       this.log.error('The gallery page was sent without its first page of photos', err);
-      return { body: compress(template.text, encoding), policy: template.policy };
+      return { body: compress(text, encoding), policy: template.policy };
     }
     let entry = this.made.get(first);
     if (!entry || entry.template !== template) {
       entry = { template, bodies: new Map() };
       this.made.set(first, entry);
     }
-    let body = entry.bodies.get(encoding);
+    const key = `${encoding} ${language ?? ''}`;
+    let body = entry.bodies.get(key);
     if (!body) {
-      body = compress(renderGalleryPage(template.text, first) ?? template.text, encoding);
-      entry.bodies.set(encoding, body);
+      body = compress(renderGalleryPage(text, first) ?? text, encoding);
+      entry.bodies.set(key, body);
     }
     return { body, policy: template.policy };
   }

@@ -1,5 +1,6 @@
 import type { GalleryEvent, PhotoPage, PublicPhoto } from '../contract/photos.contract.js';
 import { escapeHtml } from '../core/util/html.js';
+import type { GuestLanguage } from './guest-language.js';
 
 export type GalleryFirstPage = PhotoPage<PublicPhoto> & { event: GalleryEvent | null };
 
@@ -74,4 +75,13 @@ export function renderGalleryPage(template: string, page: GalleryFirstPage): str
   if (at < 0) return undefined;
   const data = `<script type="application/json" id="${FIRST_PAGE_ELEMENT_ID}">${scriptSafeJson(page)}</script>`;
   return `${template.slice(0, at)}<div id="app">${shell(page)}</div>${data}${template.slice(at + APP_MOUNT.length)}`;
+}
+
+/**
+ * The built page in the guest's language: `lang` on its root, and `data-lang` telling the app
+ * the server knew it (renderer/shared/i18n, followBrowserLanguage). Unchanged when not known.
+ */
+export function withLanguage(template: string, language: GuestLanguage | null): string {
+  if (!language) return template;
+  return template.replace(/<html lang="[a-zA-Z-]*"/, `<html lang="${language}" data-lang="${language}"`);
 }

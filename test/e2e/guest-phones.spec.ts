@@ -10,6 +10,16 @@ const PHONES: (Viewport & { name: string })[] = [
   { name: '390x844', width: 390, height: 844 },
 ];
 
+/** Records the language switch's first words, as the app first draws it (before any later change). */
+function firstWords(): void {
+  new MutationObserver((_, observer) => {
+    const button = document.querySelector('[data-testid="language-switch"]');
+    if (!button) return;
+    (window as unknown as { firstSwitch: string }).firstSwitch = (button.textContent ?? '').trim();
+    observer.disconnect();
+  }).observe(document, { childList: true, subtree: true });
+}
+
 async function checkSheet(page: Page, where: string, phone: Viewport): Promise<void> {
   expect(await layoutProblems(page, phone), `${where}: nothing wider than the phone`).toEqual([]);
   expect(await unreachable(page, '.btn'), `${where}: every button of the sheet under a finger`).toEqual([]);
@@ -44,6 +54,7 @@ test.describe('the guests’ pages on small phones', () => {
       await expect(page.getByTestId('photo-tile')).toHaveCount(4);
       expect(await layoutProblems(page, phone)).toEqual([]);
       expect(await smallTargets(page, '.gp-bar')).toEqual([]);
+      expect(await textProblems(page), `${phone.name} grid: words`).toEqual([]);
       await page.screenshot({ path: `test-screens/guest-${phone.name}-grid.png` });
 
       await page.getByTestId('photo-tile').first().tap();
@@ -56,6 +67,7 @@ test.describe('the guests’ pages on small phones', () => {
         );
       expect(new Set(tops).size, `${phone.name}: the toolbar on one row (${tops.join(', ')})`).toBe(1);
       expect(await smallTargets(page, '.viewer-toolbar')).toEqual([]);
+      expect(await textProblems(page), `${phone.name} lightbox: words`).toEqual([]);
       await page.screenshot({ path: `test-screens/guest-${phone.name}-lightbox.png` });
 
       await page.locator('.viewer-print').tap();
@@ -75,18 +87,58 @@ test.describe('the guests’ pages on small phones', () => {
     });
   }
 
-  test('a phone set to English reads the gallery in English until the guest chooses', async ({ browser, baseURL }) => {
+  test('a phone set to English is sent its page in English, before any script guesses, until the guest chooses', async ({
+    browser,
+    baseURL,
+  }) => {
     const context = await browser.newContext({ baseURL, viewport: PHONES[1], isMobile: true, hasTouch: true, locale: 'en-US' });
     const page = await context.newPage();
-    await page.goto('/');
-    await expect(page.getByTestId('gallery-count')).toHaveText('4 photos');
+    // The browser's own list says French here: only the server, reading Accept-Language, can make the page English.
+    await page.addInitScript(() => Object.defineProperty(navigator, 'languages', { get: () => ['fr-FR'] }));
+    await page.addInitScript(firstWords);
+    const first = await page.goto('/');
+    expect(await first!.text()).toContain('<html lang="en" data-lang="en">');
+    await expect(page.getByTestId('gallery-count')).toHaveText(/^\d+ photos$/);
+    // The app's first words were already English: its switch offered French from the start.
+    expect(await page.evaluate(() => (window as unknown as { firstSwitch: string }).firstSwitch)).toBe('FR');
+    await expect(page).toHaveTitle('Boothdeck — Gallery');
     await page.getByTestId('photo-tile').first().tap();
     await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
+    expect(await textProblems(page, 'en'), 'the English lightbox’s words').toEqual([]);
+    await page.locator('.viewer-print').tap();
+    await expect(page.getByTestId('print-dialog').getByTestId('print-before')).toBeVisible({ timeout: 10_000 });
+    expect(await textProblems(page, 'en'), 'the English print sheet’s words').toEqual([]);
+    await page.getByTestId('print-close').tap();
     await page.getByTestId('lightbox-close').tap();
+
+    // The guest chooses French: the next page comes from the server in French.
     await page.getByTestId('language-switch').tap();
-    await page.reload();
+    const again = await page.reload();
+    expect(await again!.text()).toContain('<html lang="fr" data-lang="fr">');
+    await expect(page).toHaveTitle('Boothdeck — Galerie');
     await page.getByTestId('photo-tile').first().tap();
     await expect(page.getByRole('button', { name: 'Imprimer' })).toBeVisible();
     await context.close();
+  });
+
+  test('a phone in German reads French, or English when its list names English after German', async ({ browser, baseURL }) => {
+    const german = await browser.newContext({ baseURL, viewport: PHONES[0], isMobile: true, hasTouch: true, locale: 'de-DE' });
+    const page = await german.newPage();
+    const first = await page.goto('/');
+    // The server cannot tell: the page keeps the booth's French, unmarked, and the app asks the browser.
+    expect(await first!.text()).toContain('<html lang="fr">');
+    await expect(page.getByTestId('language-switch')).toHaveText('EN');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+    await german.close();
+
+    const both = await browser.newContext({ baseURL, viewport: PHONES[0], isMobile: true, hasTouch: true, locale: 'de-DE' });
+    const second = await both.newPage();
+    await second.addInitScript(() => Object.defineProperty(navigator, 'languages', { get: () => ['de-DE', 'en-GB'] }));
+    await second.goto('/');
+    await expect(second.getByTestId('language-switch')).toHaveText('FR');
+    await expect(second.locator('html')).toHaveAttribute('lang', 'en');
+    await second.getByTestId('photo-tile').first().tap();
+    await expect(second.getByRole('button', { name: 'Print' })).toBeVisible();
+    await both.close();
   });
 });

@@ -96,29 +96,61 @@ export function smallTargets(page: Page, scope = 'body'): Promise<string[]> {
   }, scope);
 }
 
-/** What a French operator must never read: a decimal point, a "(s)" plural, a raw error code. */
-export function textProblems(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    // What the page shows in words; names that are data, not words (an icon's glyph name, a
-    // file's name), are marked translate="no" and left out.
+/**
+ * What an operator or a guest must never read: a "(s)" plural, a raw error code, a driver's
+ * word ("CUPS", "fake": behind Détails only), and in French a decimal point. Text on screen and the words of visible elements' placeholders, accessible
+ * names and tooltips are read.
+ */
+export function textProblems(page: Page, language: 'fr' | 'en' = 'fr'): Promise<string[]> {
+  return page.evaluate((lang) => {
+    // Names that are data, not words (an icon's glyph name, a file's name), are marked
+    // translate="no" and left out, as is what sits behind a closed "Détails".
+    const hidden = (el: Element): boolean =>
+      el.closest('[translate="no"], script, style, details:not([open]) > :not(summary)') !== null ||
+      (el.checkVisibility !== undefined && !el.checkVisibility({ checkVisibilityCSS: true }));
     const parts: string[] = [];
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
-      if (!parent || parent.closest('[translate="no"], script, style, details:not([open]) > :not(summary)')) continue;
-      if (parent.checkVisibility && !parent.checkVisibility({ checkVisibilityCSS: true })) continue;
+      if (!parent || hidden(parent)) continue;
       parts.push(node.textContent ?? '');
     }
+    for (const el of document.body.querySelectorAll('[placeholder], [aria-label], [title], img[alt]')) {
+      if (hidden(el)) continue;
+      for (const name of ['placeholder', 'aria-label', 'title', 'alt']) parts.push(el.getAttribute(name) ?? '');
+    }
+    parts.push(document.title);
     const text = parts
       .join(' ')
       // Versions ("0.1.0") and addresses ("192.168.1.10") are not decimals.
       .replace(/\d+(?:\.\d+){2,}/g, '')
       .replace(/https?:\/\/\S+/g, '');
+    const around = (index: number): string => text.slice(Math.max(0, index - 20), index + 20);
     const problems: string[] = [];
-    for (const m of text.matchAll(/\d\.\d/g)) problems.push(`a decimal point: "${text.slice(Math.max(0, m.index - 20), m.index + 20)}"`);
-    for (const m of text.matchAll(/\w\((?:s|es|ies|x)\)/g))
-      problems.push(`a lazy plural: "${text.slice(Math.max(0, m.index - 20), m.index + 20)}"`);
+    if (lang === 'fr') for (const m of text.matchAll(/\d\.\d/g)) problems.push(`a decimal point: "${around(m.index)}"`);
+    for (const m of text.matchAll(/\w\((?:s|es|ies|x)\)/g)) problems.push(`a lazy plural: "${around(m.index)}"`);
     for (const m of text.matchAll(/\b[a-z]+_[a-z]+(?:_[a-z]+)*\b/g)) problems.push(`a code: "${m[0]}"`);
+    for (const m of text.matchAll(/\b(?:CUPS|fake)\b/g)) problems.push(`a driver's word: "${around(m.index)}"`);
     return problems;
-  });
+  }, language);
+}
+
+/**
+ * Whether a button is under a finger as the page first shows, nothing scrolled: inside the
+ * screen, and the element at its centre is the button itself.
+ */
+export function underFingerNow(page: Page, testId: string): Promise<string | null> {
+  return page.evaluate((id) => {
+    const el = document.querySelector(`[data-testid="${id}"]`);
+    if (!el) return `${id} is not on the page`;
+    const box = el.getBoundingClientRect();
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    if (box.top < 0 || box.bottom > innerHeight || box.left < 0 || box.right > innerWidth)
+      return `${id} lies outside the screen (${Math.round(y)})`;
+    const hit = document.elementFromPoint(x, y);
+    return hit === el || (hit !== null && el.contains(hit))
+      ? null
+      : `${id} is under ${hit?.tagName.toLowerCase() ?? 'nothing'}.${hit?.className ?? ''}`;
+  }, testId);
 }

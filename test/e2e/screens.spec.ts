@@ -1,7 +1,7 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, fileTest as test } from './fixtures.js';
 import { unlockConsole, currentWedding } from './helpers.js';
-import { layoutProblems, textProblems, unreachable, type Viewport } from './screens.helpers.js';
+import { layoutProblems, textProblems, underFingerNow, unreachable, type Viewport } from './screens.helpers.js';
 
 /**
  * The booth's own screens, walked by finger: every console page and dialog at the sizes booths
@@ -15,11 +15,12 @@ const SCREENS: (Viewport & { name: string })[] = [
   { name: '1280x800', width: 1280, height: 800 },
 ];
 
-const PAGES: [path: string, testId: string, shot: string][] = [
+/** Each page, and the primary button of its form that must be under a finger without scrolling the page. */
+const PAGES: [path: string, testId: string, shot: string, primary?: string][] = [
   ['/admin', 'home-page', 'home'],
   ['/admin/actions', 'actions-page', 'actions'],
-  ['/admin/actions/1', 'action-editor', 'action-editor'],
-  ['/admin/events', 'events-page', 'events'],
+  ['/admin/actions/1', 'action-editor', 'action-editor', 'editor-save'],
+  ['/admin/events', 'events-page', 'events', 'event-create'],
   ['/admin/gallery', 'admin-gallery', 'gallery'],
   ['/admin/print', 'print-page', 'print'],
   ['/admin/hardware', 'hardware-page', 'hardware'],
@@ -179,7 +180,7 @@ async function walk(browser: Browser, baseURL: string, screen: Viewport & { name
   }
   const lock = await page.getByTestId('nav-lock').boundingBox();
   expect(lock && lock.y >= 0 && lock.y + lock.height <= screen.height && lock.x + lock.width <= screen.width).toBe(true);
-  for (const [path, testId, shot] of PAGES) {
+  for (const [path, testId, shot, primary] of PAGES) {
     await page.goto(path);
     await expect(page.getByTestId(testId)).toBeVisible();
     // Lazy parts (the presets list, the printers) settle before the page is measured.
@@ -195,6 +196,7 @@ async function walk(browser: Browser, baseURL: string, screen: Viewport & { name
     });
     if (header !== null) expect(header, `${where}: the header's height`).toBeLessThanOrEqual(screen.height / 5);
     await page.locator('main').evaluate((el) => el.scrollTo(0, 0));
+    if (primary) expect(await underFingerNow(page, primary), `${where}: the form's button without scrolling`).toBeNull();
     await page.screenshot({ path: `test-screens/screens-${screen.name}-${shot}.png` });
     await fieldsAboveKeyboard(page, where);
   }
@@ -222,4 +224,21 @@ test.describe('the console on the booth’s screens', () => {
       await walk(browser, baseURL!, screen);
     });
   }
+
+  test('every page in English: no lazy plural, no raw code', async ({ browser, baseURL }) => {
+    const context = await browser.newContext({ baseURL, viewport: SCREENS[3], hasTouch: true, locale: 'en-US' });
+    const page = await context.newPage();
+    await page.addInitScript(() => localStorage.setItem('boothdeck.locale', 'en'));
+    await page.goto('/admin');
+    await expect(page.getByTestId('pin-submit')).toHaveText('Unlock');
+    expect(await textProblems(page, 'en'), 'keypad').toEqual([]);
+    await unlockConsole(page);
+    for (const [path, testId] of PAGES) {
+      await page.goto(path);
+      await expect(page.getByTestId(testId)).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      expect(await textProblems(page, 'en'), path).toEqual([]);
+    }
+    await context.close();
+  });
 });

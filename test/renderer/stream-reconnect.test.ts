@@ -6,6 +6,7 @@ import { systemService, type AdminStreamHandlers } from '../../renderer/admin/se
 import { useConnectionStore } from '../../renderer/admin/stores/connection.store.js';
 import { useAdminStreamStore } from '../../renderer/admin/stores/stream.store.js';
 
+vi.mock('../../renderer/admin/services/status.service.js', () => ({ statusService: { get: vi.fn(() => new Promise(() => undefined)) } }));
 vi.mock('../../renderer/admin/services/system.service.js', () => ({
   systemService: { openStream: vi.fn(), restartStatus: vi.fn(), requestRestart: vi.fn() },
 }));
@@ -52,5 +53,39 @@ describe('the console’s live stream after a cut', () => {
     useConnectionStore().restartFinished();
     await nextTick();
     expect(opened).toHaveLength(0);
+  });
+
+  it('makes the pages read again only when the stream comes back after a cut, not on its first connection', async () => {
+    const stream = useAdminStreamStore();
+    const reread = vi.fn();
+    stream.onReconnect(reread);
+    opened[0]!.handlers.open?.();
+    expect(reread).not.toHaveBeenCalled();
+    // Boothdeck stops: the browser's stream fails, then connects again by itself.
+    opened[0]!.handlers.error?.();
+    opened[0]!.handlers.open?.();
+    expect(reread).toHaveBeenCalledOnce();
+    // The capture app coming back reopens the stream, but nothing was missed: no second read.
+    useConnectionStore().restartFinished();
+    await nextTick();
+    opened[1]!.handlers.open?.();
+    expect(reread).toHaveBeenCalledOnce();
+    // A stream the browser gave up on, reopened after the recovery: read again.
+    opened[1]!.handlers.error?.();
+    useConnectionStore().restartFinished();
+    await nextTick();
+    opened[2]!.handlers.open?.();
+    expect(reread).toHaveBeenCalledTimes(2);
+  });
+
+  it('stops reading again, and closes the stream, once the page is gone', () => {
+    const stream = useAdminStreamStore();
+    const reread = vi.fn();
+    const stop = stream.onReconnect(reread);
+    stop();
+    expect(opened[0]!.closed).toBe(true);
+    opened[0]!.handlers.error?.();
+    opened[0]!.handlers.open?.();
+    expect(reread).not.toHaveBeenCalled();
   });
 });

@@ -3,6 +3,7 @@ import { ref } from 'vue';
 import type { ServiceStatus } from '../../../server/contract/status.contract.js';
 import { statusService } from '../services/status.service.js';
 import { describeError } from '../../shared/error-text.js';
+import { useConnectionStore } from './connection.store.js';
 
 export const useStatusStore = defineStore('status', () => {
   const status = ref<ServiceStatus | null>(null);
@@ -14,6 +15,8 @@ export const useStatusStore = defineStore('status', () => {
       error.value = null;
     } catch (err) {
       error.value = describeError(err, { reading: true });
+      // Boothdeck gone: the home cards say "unknown" now, not at the connection's next round.
+      useConnectionStore().report(err);
     }
   }
 

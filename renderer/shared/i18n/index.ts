@@ -56,24 +56,47 @@ export function browserLocale(languages: readonly string[] = globalThis.navigato
   return null;
 }
 
+/** The guest's choice, for the server to send their next page in it (server/gallery/guest-language.ts). */
+const CHOICE_COOKIE = 'bd_lang';
+const YEAR_S = 365 * 24 * 3600;
+/** Set on the guests' page: a choice there is also told to the server. */
+let guestPage = false;
+
+function tellServer(choice: Locale): void {
+  document.cookie = `${CHOICE_COOKIE}=${choice}; Path=/; Max-Age=${YEAR_S}; SameSite=Lax`;
+}
+
 /**
  * The guests' page follows the phone's language until the guest chooses one with the switch
- * (which is remembered); the console stays French first whatever the kiosk's browser says.
+ * (which is remembered, here and for the server). The server already chose from the guest's
+ * choice or the phone's Accept-Language (`data-lang` on the page's root, with its `lang`);
+ * without it, the browser's own list decides, then French. The console stays French first
+ * whatever the kiosk's browser says.
  */
 export function followBrowserLanguage(): void {
+  guestPage = true;
+  const root = document.documentElement;
   const stored = globalThis.localStorage?.getItem(STORAGE_KEY);
-  if (stored === 'en' || stored === 'fr') return;
-  const wanted = browserLocale();
-  if (wanted) {
-    locale.value = wanted;
-    document.documentElement.lang = wanted;
+  if (stored === 'en' || stored === 'fr') {
+    // A choice made before the server could be told: it is, for the next page.
+    if (root.dataset.lang !== stored) tellServer(stored);
+  } else {
+    const server = root.dataset.lang;
+    const wanted = server === 'fr' || server === 'en' ? server : browserLocale();
+    if (wanted) locale.value = wanted;
   }
+  root.lang = locale.value;
+  document.title = t('gallery.documentTitle');
 }
 
 export function setLocale(next: Locale): void {
   locale.value = next;
   globalThis.localStorage?.setItem(STORAGE_KEY, next);
   document.documentElement.lang = next;
+  if (guestPage) {
+    tellServer(next);
+    document.title = t('gallery.documentTitle');
+  }
 }
 
 export function useI18n(): { t: typeof t; locale: Ref<Locale>; setLocale: typeof setLocale } {

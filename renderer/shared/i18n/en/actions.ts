@@ -84,6 +84,8 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'editor.name': 'Name',
   'editor.kind': 'Kind',
   'editor.countdown': 'Countdown (seconds)',
+  'editor.countdown.less': '{step} s less',
+  'editor.countdown.more': '{step} s more',
   'editor.frame.enabled': 'Apply a frame',
   'editor.frame.file': 'Frame file',
   'editor.background.enabled': 'Background image',

@@ -77,6 +77,7 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'home.version': 'Version {version}',
 
   'gallery.title': 'Photo gallery',
+  'gallery.documentTitle': 'Boothdeck — Gallery',
   'gallery.empty': 'No photos yet. Smile, the booth is waiting!',
   'gallery.error': 'The gallery is unavailable for a moment. It will come back by itself.',
 };

@@ -43,7 +43,7 @@ export const enErrors: Record<keyof typeof frErrors, string> = {
   'error.code.rate_limited': 'Too many attempts. Wait a moment before trying again.',
   'error.code.not_local': 'This can only be done at the booth’s own screen.',
   'error.code.printer_not_permitted':
-    'CUPS refuses: the booth’s user may not manage printers. Add it to the lpadmin group (see the printing documentation).',
+    'The print system refuses: the booth’s user may not manage printers. Add it to the lpadmin group (see the printing documentation).',
   'error.code.forbidden': 'This is not allowed.',
   'error.code.pin_not_set': 'No PIN is set yet. Choose it at the booth’s own screen.',
   'error.code.pin_already_set': 'A PIN is already set.',

@@ -83,6 +83,8 @@ export const frActions = {
   'editor.name': 'Nom',
   'editor.kind': 'Type',
   'editor.countdown': 'Compte à rebours (secondes)',
+  'editor.countdown.less': '{step} s de moins',
+  'editor.countdown.more': '{step} s de plus',
   'editor.frame.enabled': 'Appliquer un cadre',
   'editor.frame.file': 'Fichier du cadre',
   'editor.background.enabled': 'Image de fond',

@@ -77,6 +77,7 @@ export const frConsole = {
   'home.version': 'Version {version}',
 
   'gallery.title': 'Galerie photos',
+  'gallery.documentTitle': 'Boothdeck — Galerie',
   'gallery.empty': 'Aucune photo pour le moment. Souriez, la borne vous attend !',
   'gallery.error': 'La galerie est momentanément indisponible. Elle reviendra d’elle-même dans un instant.',
 } as const;

@@ -44,7 +44,7 @@ export const frErrors = {
   'error.code.rate_limited': 'Trop d’essais. Patientez un instant avant de recommencer.',
   'error.code.not_local': 'Cette opération n’est possible que depuis l’écran de la borne.',
   'error.code.printer_not_permitted':
-    'CUPS refuse : l’utilisateur de la borne n’a pas le droit de gérer les imprimantes. Ajoutez-le au groupe lpadmin (voir la documentation d’impression).',
+    'Le système d’impression refuse : l’utilisateur de la borne n’a pas le droit de gérer les imprimantes. Ajoutez-le au groupe lpadmin (voir la documentation d’impression).',
   'error.code.forbidden': 'Cette opération n’est pas autorisée.',
   'error.code.pin_not_set': 'Aucun code PIN n’est défini. Choisissez-le depuis l’écran de la borne.',
   'error.code.pin_already_set': 'Un code PIN est déjà défini.',
