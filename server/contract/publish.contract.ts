@@ -93,6 +93,8 @@ export interface EventPublication {
   checked_at: string | null;
   /** The day the event leaves the remote (YYYY-MM-DD, the booth's calendar); null: no end. */
   expires_on: string | null;
+  /** The gallery asks guests for a password (its text is never answered). */
+  password_set: boolean;
 }
 
 /** Copies of an event at a place the booth no longer publishes to (the destination or the booth name changed). */

@@ -24,7 +24,7 @@ export interface EventPage {
   expiresLabel?: string | null;
 }
 
-const TEXT = {
+export const TEXT = {
   fr: {
     photos: (n: number) => (n <= 1 ? `${n} photo` : `${n.toLocaleString('fr-FR')} photos`),
     empty: 'Les photos arrivent bientôt.',
@@ -56,7 +56,7 @@ const TEXT = {
 /** Tiles that fill a phone's first screen load at once; the rest as they are scrolled to. */
 const EAGER_TILES = 12;
 
-const STYLE = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#111;color:#f4f4f4}
+export const STYLE = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#111;color:#f4f4f4}
 header{padding:20px 16px 12px}h1{margin:0;font-size:1.5rem;line-height:1.2;overflow-wrap:anywhere}.meta{margin-top:4px;color:#bbb;font-size:.95rem}
 main{padding:0 4px 24px}.grid{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(116px,1fr));gap:4px}
 .t{position:relative;display:block;color:#fff;aspect-ratio:1;background:#222;overflow:hidden;border-radius:4px}.t img{width:100%;height:100%;object-fit:cover;display:block}

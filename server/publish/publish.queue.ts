@@ -4,11 +4,9 @@ import path from 'node:path';
 import type { PublishError, PublishQueueState, PublishSettings, PublishStatus } from '../contract/publish.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
-import { parseStem } from '../capture/stem.js';
-import { photoFileName } from '../events/file-names.js';
 import type { EventRow } from '../events/event.repository.js';
-import { mediaVersion } from '../photos/media-version.js';
-import { renderEventPage, type PagePhoto } from './publish-page.js';
+import { downloadNames, eventPageHtml } from './publish-index.js';
+import { rowVersion, sealedNamesOf, stageSealedPhoto } from './publish-sealed.js';
 import { renderPhotoPage } from './publish-photo-page.js';
 import { namesList, namesOf, SourceMissingError, stagePhoto, type PublishSources } from './publish-files.js';
 import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepository } from './publish.repository.js';
@@ -64,22 +62,7 @@ export function eventDest(root: string, boothName: string, token: string): strin
   return remoteJoin(root, boothName, token);
 }
 
-export function dateLabel(at: number, language: 'fr' | 'en'): string {
-  return new Intl.DateTimeFormat(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'long' }).format(new Date(at));
-}
-
-/** The names downloads are saved under; ranks count from the oldest photo of a second, as the booth's own do. */
-function downloadNames(eventName: string, photos: readonly Pick<PublishablePhoto, 'id' | 'stem' | 'file'>[]): Map<string, string> {
-  const perSecond = new Map<string, number>();
-  const names = new Map<string, string>();
-  for (const photo of [...photos].sort((a, b) => a.stem.localeCompare(b.stem))) {
-    const second = parseStem(photo.stem)?.second ?? photo.stem;
-    const rank = perSecond.get(second) ?? 0;
-    perSecond.set(second, rank + 1);
-    names.set(photo.id, photoFileName(eventName, photo.stem, rank, path.extname(photo.file)));
-  }
-  return names;
-}
+export { dateLabel } from './publish-index.js';
 
 /**
  * The upload queue. Its state lives in SQLite (one row per photo version and event), so a restart
@@ -257,11 +240,12 @@ export class PublishQueue {
     const { repo } = this.deps;
     const { target, dest } = where;
     const photos = new Map(repo.wantedPhotos(pub.event_id).map((p) => [p.id, p]));
+    const lock = repo.lock(pub.event_id);
     repo.reconcile(
       pub.event_id,
       [...photos.values()].map((p) => {
-        const names = namesOf(p);
-        return { photo_id: p.id, version: mediaVersion(p), names: namesList(names) };
+        const names = lock === undefined ? namesOf(p) : sealedNamesOf(p, lock);
+        return { photo_id: p.id, version: rowVersion(p, lock), names: namesList(names) };
       }),
       this.deps.clock.now(),
     );
@@ -302,6 +286,7 @@ export class PublishQueue {
     settings: PublishSettings,
   ): Promise<void> {
     const event = this.deps.event(pub.event_id);
+    const lock = this.deps.repo.lock(pub.event_id);
     const downloads = downloadNames(event?.name ?? '', [...photos.values()]);
     const dir = path.join(this.deps.stageDir, `${pub.token}-${randomBytes(4).toString('hex')}`);
     await mkdir(dir, { recursive: true });
@@ -312,17 +297,19 @@ export class PublishQueue {
         const photo = photos.get(row.photo_id);
         if (!photo) continue;
         try {
-          await stagePhoto(dir, photo, this.deps.sources, (names) =>
-            renderPhotoPage({
-              eventName: event?.name ?? '',
-              language: settings.language,
-              media: names.media,
-              shown: names.preview ?? names.media,
-              thumb: names.thumb,
-              kind: photo.kind,
-              downloadName: downloads.get(photo.id) ?? path.basename(names.media),
-            }),
-          );
+          if (lock !== undefined) await stageSealedPhoto(dir, photo, this.deps.sources, lock, settings.language);
+          else
+            await stagePhoto(dir, photo, this.deps.sources, (names) =>
+              renderPhotoPage({
+                eventName: event?.name ?? '',
+                language: settings.language,
+                media: names.media,
+                shown: names.preview ?? names.media,
+                thumb: names.thumb,
+                kind: photo.kind,
+                downloadName: downloads.get(photo.id) ?? path.basename(names.media),
+              }),
+            );
           staged.push(row);
         } catch (err) {
           if (!(err instanceof SourceMissingError)) throw err;
@@ -351,20 +338,12 @@ export class PublishQueue {
     const event = this.deps.event(pub.event_id);
     if (!event) return;
     repo.takeIndexStale(pub.event_id);
-    const rows = repo.onlineFiles(pub.event_id);
-    const downloads = downloadNames(event.name, rows);
-    const photos: PagePhoto[] = rows.map((row) => {
-      const [media = '', thumb = '', , preview] = JSON.parse(row.names) as string[];
-      return { media, preview, thumb, kind: row.kind, downloadName: downloads.get(row.photo_id) ?? path.basename(media) };
-    });
-    const expiry = repo.publication(pub.event_id)?.expires_at ?? null;
-    const firstTaken = rows.length > 0 ? Math.min(...rows.map((r) => r.taken_at)) : event.created_at;
-    const html = renderEventPage({
-      eventName: event.name,
-      dateLabel: dateLabel(firstTaken, settings.language),
-      language: settings.language,
-      photos,
-      expiresLabel: expiry === null ? null : dateLabel(expiry, settings.language),
+    const html = eventPageHtml({
+      event,
+      rows: repo.onlineFiles(pub.event_id),
+      settings,
+      expiry: repo.publication(pub.event_id)?.expires_at ?? null,
+      lock: repo.lock(pub.event_id),
     });
     await mkdir(this.deps.stageDir, { recursive: true });
     const file = path.join(this.deps.stageDir, `index-${pub.token}.html`);

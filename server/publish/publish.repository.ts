@@ -1,5 +1,6 @@
 import type { MediaKind } from '../contract/photos.contract.js';
 import type { Db } from '../db/database.js';
+import type { EventLock } from './publish-lock.js';
 
 export type PublicationState = 'publishing' | 'withdrawing' | 'withdrawn';
 export type FileState = 'pending' | 'online' | 'removing';
@@ -305,6 +306,28 @@ export class PublishRepository {
     return this.db
       .prepare(`UPDATE publish_events SET state = 'withdrawing' WHERE state = 'publishing' AND expires_at IS NOT NULL AND expires_at <= ?`)
       .run(now).changes;
+  }
+
+  /** The event's gallery password, as its salt and derived key; undefined: the gallery is open. */
+  lock(eventId: number): EventLock | undefined {
+    return this.db.prepare<[number], EventLock>('SELECT salt, iterations, key FROM publish_locks WHERE event_id = ?').get(eventId);
+  }
+
+  /** A new password (or none): the page is written again, and every file's version changes with it. */
+  setLock(eventId: number, lock: EventLock | null, at: number): void {
+    this.db
+      .transaction(() => {
+        if (lock === null) this.db.prepare('DELETE FROM publish_locks WHERE event_id = ?').run(eventId);
+        else
+          this.db
+            .prepare(
+              `INSERT INTO publish_locks (event_id, salt, iterations, key, set_at) VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT(event_id) DO UPDATE SET salt = excluded.salt, iterations = excluded.iterations, key = excluded.key, set_at = excluded.set_at`,
+            )
+            .run(eventId, lock.salt, lock.iterations, lock.key, at);
+        this.db.prepare('UPDATE publish_events SET index_stale = 1 WHERE event_id = ?').run(eventId);
+      })
+      .immediate();
   }
 
   hasWork(): boolean {

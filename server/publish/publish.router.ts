@@ -26,8 +26,8 @@ export function adminPublishRouter(publish: PublishService): Router {
   router.post('/events/:slug', (req, res) => {
     res.status(202).json({ publication: publish.publish(parseInput(slugParam, req.params.slug, 'event slug')) });
   });
-  router.put('/events/:slug', (req, res) => {
-    res.json({ publication: publish.setExpiry(parseInput(slugParam, req.params.slug, 'event slug'), req.body) });
+  router.put('/events/:slug', async (req, res) => {
+    res.json({ publication: await publish.updateEvent(parseInput(slugParam, req.params.slug, 'event slug'), req.body) });
   });
   router.delete('/leftovers/:id', (req, res) => {
     publish.forgetLeftover(parseInput(leftoverId, req.params.id, 'old copy id'));

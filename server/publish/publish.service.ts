@@ -20,6 +20,8 @@ import { renderCompanyIndex } from './publish-page.js';
 import { dateLabel, eventDest, type PublishQueue } from './publish.queue.js';
 import type { PublicationRow, PublishRepository } from './publish.repository.js';
 import { z } from 'zod';
+import { hasNoControl, NO_CONTROL_MESSAGE } from '../core/util/text.js';
+import { deriveLock } from './publish-lock.js';
 import { destinationInput } from './destination.schema.js';
 import { destinationFiles, DestinationStore, type PublishTarget } from './publish-destination.js';
 import { BOOTH_NAME, publishSettingsPatch, type PublishBackup } from './publish.schema.js';
@@ -49,12 +51,22 @@ function urlOf(settings: PublishSettings, pub: PublicationRow): string | null {
 }
 
 const testBody = z.strictObject({ destination: destinationInput.optional() });
-const expiryBody = z.strictObject({
-  expires_on: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day written YYYY-MM-DD')
-    .nullable(),
-});
+const eventBody = z
+  .strictObject({
+    expires_on: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day written YYYY-MM-DD')
+      .nullable(),
+    /** The gallery's password (write-only): a string sets or replaces it, null removes it. */
+    password: z
+      .string()
+      .min(6, 'must be at least 6 characters')
+      .max(128, 'must be at most 128 characters')
+      .refine(hasNoControl, NO_CONTROL_MESSAGE)
+      .nullable(),
+  })
+  .partial()
+  .refine((b) => b.expires_on !== undefined || b.password !== undefined, 'must hold expires_on or password');
 
 const invalidDay = (message: string): ValidationError =>
   new ValidationError(`Invalid expiry: expires_on ${message}`, { issues: [{ field: 'expires_on', message }] });
@@ -172,6 +184,7 @@ export class PublishService {
       photos_to_send: shown ? counts.total - online : 0,
       checked_at: pub?.checked_at == null ? null : new Date(pub.checked_at).toISOString(),
       expires_on: pub?.expires_at == null || !shown ? null : localDay(pub.expires_at),
+      password_set: this.repo.lock(event.id) !== undefined,
     };
     if (!pub) return { ...base, state: 'none', url: null };
     if (pub.state !== 'publishing') return { ...base, state: pub.state, url: null };
@@ -234,21 +247,31 @@ export class PublishService {
     this.queue?.retryNow();
   }
 
-  /** The day the event leaves the remote (withdrawn at the booth's first check that day), or none. */
-  setExpiry(slug: string, body: unknown): EventPublication {
+  /**
+   * The event's take-down day (withdrawn at the booth's first check that day) and its gallery
+   * password. A password may be set before the event is published, so nothing ever goes up in the
+   * clear; setting, changing or removing it sends the whole event again.
+   */
+  async updateEvent(slug: string, body: unknown): Promise<EventPublication> {
     const event = this.event(slug);
-    const { expires_on } = parseInput(expiryBody, body, 'expiry');
-    const pub = this.repo.publication(event.id);
-    if (!pub || pub.state === 'withdrawn' || pub.state === 'withdrawing')
-      throw new ConflictError('The event is not online: publish it first', 'publish_not_published');
-    let at: number | null = null;
-    if (expires_on !== null) {
-      const [y = 0, m = 1, d = 1] = expires_on.split('-').map(Number);
-      at = new Date(y, m - 1, d).getTime();
-      if (localDay(at) !== expires_on) throw invalidDay('is not a day of the calendar');
-      if (expires_on < localDay(this.clock.now())) throw invalidDay('is a day already past');
+    const { expires_on, password } = parseInput(eventBody, body, 'event publication');
+    let at: number | null | undefined;
+    if (expires_on !== undefined) {
+      const pub = this.repo.publication(event.id);
+      if (!pub || pub.state === 'withdrawn' || pub.state === 'withdrawing')
+        throw new ConflictError('The event is not online: publish it first', 'publish_not_published');
+      at = null;
+      if (expires_on !== null) {
+        const [y = 0, m = 1, d = 1] = expires_on.split('-').map(Number);
+        at = new Date(y, m - 1, d).getTime();
+        if (localDay(at) !== expires_on) throw invalidDay('is not a day of the calendar');
+        if (expires_on < localDay(this.clock.now())) throw invalidDay('is a day already past');
+      }
     }
-    this.repo.setExpiry(event.id, at);
+    // Derived before anything is written: a bad day leaves the password as it was, and the other way round.
+    const lock = password === undefined || password === null ? password : await deriveLock(password);
+    if (at !== undefined) this.repo.setExpiry(event.id, at);
+    if (lock !== undefined) this.repo.setLock(event.id, lock, this.clock.now());
     this.queue?.wake(false);
     return this.publicationOf(event, this.settings());
   }
