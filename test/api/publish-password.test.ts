@@ -38,7 +38,8 @@ interface Lock {
   sealed: string;
 }
 
-const lockOf = (html: string): Lock => JSON.parse(/<script type="application\/json" id="lock">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as Lock;
+const lockOf = (html: string): Lock =>
+  JSON.parse(/<script type="application\/json" id="lock">(.*?)<\/script>/.exec(html)?.[1] ?? 'null') as Lock;
 
 /** Opens a sealed file as the page's script does, with a key derived from `password`. */
 function open(lock: Lock, password: string, sealed: Buffer): Buffer {
