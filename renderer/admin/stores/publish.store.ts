@@ -59,6 +59,11 @@ export const usePublishStore = defineStore('publish', () => {
     await refresh();
   }
 
+  async function setPassword(slug: string, password: string | null): Promise<void> {
+    await publishService.setPassword(slug, password);
+    await refresh();
+  }
+
   async function forgetLeftover(id: number): Promise<void> {
     await publishService.forgetLeftover(id);
     await refresh();
@@ -79,6 +84,7 @@ export const usePublishStore = defineStore('publish', () => {
     publish,
     withdraw,
     setExpiry,
+    setPassword,
     forgetLeftover,
     of,
   };

@@ -120,6 +120,7 @@ export const frErrors = {
   'error.label.destination.config': 'Fichier rclone',
   'error.label.public_base_url': 'Adresse publique',
   'error.label.booth_name': 'Nom de la borne',
+  'error.label.password': 'Mot de passe de la galerie',
   'error.label.expires_on': 'Date de retrait',
   'error.code.publish_not_published': 'Cet événement n’est pas en ligne : publiez-le d’abord, puis choisissez sa date de retrait.',
 } as const;
