@@ -3,6 +3,8 @@ import type { PublishSettings } from '../contract/publish.contract.js';
 import { parseStem } from '../capture/stem.js';
 import { photoFileName } from '../events/file-names.js';
 import type { EventRow } from '../events/event.repository.js';
+import { fileNamePart } from '../events/file-names.js';
+import type { ZipState } from './publish-zip.js';
 import type { EventLock } from './publish-lock.js';
 import { renderLockedPage, type SealedPhoto } from './publish-locked-page.js';
 import { renderEventPage, TEXT, type PagePhoto } from './publish-page.js';
@@ -45,16 +47,27 @@ export interface IndexInput {
   /** The take-down moment; null: none. */
   expiry: number | null;
   lock: EventLock | undefined;
+  zip: ZipState | null;
+}
+
+/** A ZIP's size as people read it: « 48,2 Mo », "48.2 MB". */
+function sizeLabel(bytes: number, language: 'fr' | 'en'): string {
+  const mb = bytes / 1_000_000;
+  const number = new Intl.NumberFormat(language === 'fr' ? 'fr-FR' : 'en-GB', { maximumFractionDigits: mb < 10 ? 1 : 0 }).format(mb);
+  return language === 'fr' ? `${number} Mo` : `${number} MB`;
 }
 
 /** The event's `index.html`: the plain page, or the password prompt with everything sealed. */
-export function eventPageHtml({ event, rows, settings, expiry, lock }: IndexInput): string {
+export function eventPageHtml({ event, rows, settings, expiry, lock, zip }: IndexInput): string {
   const language = settings.language;
   const downloads = downloadNames(event.name, rows);
   const firstTaken = rows.length > 0 ? Math.min(...rows.map((r) => r.taken_at)) : event.created_at;
   const date = dateLabel(firstTaken, language);
   const expiresLabel = expiry === null ? null : dateLabel(expiry, language);
   const t = TEXT[language];
+  const offer = zip?.name
+    ? { href: zip.name, label: t.zip(rows.length, sizeLabel(zip.size, language)), as: `${fileNamePart(event.name)}.zip` }
+    : null;
   if (lock !== undefined) {
     const photos: SealedPhoto[] = rows.map((row) => {
       const [media = '', thumb = '', page = '', preview] = JSON.parse(row.names) as string[];
@@ -73,7 +86,7 @@ export function eventPageHtml({ event, rows, settings, expiry, lock }: IndexInpu
       meta: `${date} · ${t.photos(photos.length)}`,
       welcome: null,
       expires: expiresLabel === null ? null : t.expires(expiresLabel),
-      zip: null,
+      zip: offer === null ? null : { name: offer.href, as: offer.as, label: offer.label },
       photos,
     });
   }
@@ -81,5 +94,5 @@ export function eventPageHtml({ event, rows, settings, expiry, lock }: IndexInpu
     const [media = '', thumb = '', , preview] = JSON.parse(row.names) as string[];
     return { media, preview, thumb, kind: row.kind, downloadName: downloads.get(row.photo_id) ?? path.basename(media) };
   });
-  return renderEventPage({ eventName: event.name, dateLabel: date, language, photos, expiresLabel });
+  return renderEventPage({ eventName: event.name, dateLabel: date, language, photos, expiresLabel, zip: offer });
 }

@@ -55,7 +55,7 @@ const LOCK_TEXT = {
 const LOCK_STYLE = `[hidden]{display:none!important}.lock{max-width:420px;margin:0 auto;padding:48px 20px;display:flex;flex-direction:column;gap:12px}.lock h1{font-size:1.5rem;margin:0}.lock p{margin:0;color:#ccc}
 .lock label{font-weight:600;margin-top:8px}.lock input{font:inherit;min-height:48px;padding:0 14px;border-radius:10px;border:1px solid #555;background:#1c1c1c;color:#f4f4f4}
 .lock button{min-height:48px;background:#f4f4f4;color:#111;font-weight:600}.lock button:disabled{opacity:.6}#err{color:#ff9c8a;min-height:1.4em}
-.zip{margin:10px 0 0}.busy{opacity:.6;pointer-events:none}.welcome{margin:6px 0 0;color:#ddd}`;
+.busy{opacity:.6;pointer-events:none}.welcome{margin:6px 0 0;color:#ddd}`;
 
 const SCRIPT_HASH = createHash('sha256').update(LOCKED_SCRIPT).digest('base64');
 const CSP = `default-src 'none'; img-src 'self' blob:; media-src 'self' blob:; connect-src 'self'; style-src 'unsafe-inline'; script-src 'sha256-${SCRIPT_HASH}'; base-uri 'none'; form-action 'none'`;

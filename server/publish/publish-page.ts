@@ -22,6 +22,8 @@ export interface EventPage {
   photos: readonly PagePhoto[];
   /** The day the gallery leaves the remote, already written in the page's language; null: no end. */
   expiresLabel?: string | null;
+  /** "Tout télécharger": the ZIP's name beside the page, its label, and the name it is saved under. */
+  zip?: { href: string; label: string; as: string } | null;
 }
 
 export const TEXT = {
@@ -37,6 +39,7 @@ export const TEXT = {
     photo: 'Photo',
     footer: 'Galerie privée : seules les personnes qui ont le lien la trouvent.',
     expires: (day: string) => `Cette galerie sera retirée le ${day} : téléchargez vos photos avant.`,
+    zip: (n: number, size: string) => `Tout télécharger (${n <= 1 ? `${n} photo` : `${n.toLocaleString('fr-FR')} photos`}, ${size})`,
   },
   en: {
     photos: (n: number) => (n === 1 ? '1 photo' : `${n.toLocaleString('en-GB')} photos`),
@@ -50,6 +53,7 @@ export const TEXT = {
     photo: 'Photo',
     footer: 'Private gallery: only people who have the link can find it.',
     expires: (day: string) => `This gallery will be taken down on ${day}: download your photos before then.`,
+    zip: (n: number, size: string) => `Download all (${n === 1 ? '1 photo' : `${n.toLocaleString('en-GB')} photos`}, ${size})`,
   },
 } as const;
 
@@ -61,7 +65,7 @@ header{padding:20px 16px 12px}h1{margin:0;font-size:1.5rem;line-height:1.2;overf
 main{padding:0 4px 24px}.grid{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(116px,1fr));gap:4px}
 .t{position:relative;display:block;color:#fff;aspect-ratio:1;background:#222;overflow:hidden;border-radius:4px}.t img{width:100%;height:100%;object-fit:cover;display:block}
 .badge{position:absolute;left:6px;bottom:6px;padding:2px 8px;border-radius:10px;background:rgba(0,0,0,.7);color:#fff;font-size:.75rem;font-weight:600}
-.empty{padding:32px 16px;color:#bbb}.expires{margin:0;padding:4px 16px;color:#f0c36a;font-size:.9rem}footer{padding:8px 16px 28px;color:#888;font-size:.8rem}
+.zip{margin-top:12px}.empty{padding:32px 16px;color:#bbb}.expires{margin:0;padding:4px 16px;color:#f0c36a;font-size:.9rem}footer{padding:8px 16px 28px;color:#888;font-size:.8rem}
 dialog{padding:0;border:0;width:100vw;height:100vh;max-width:none;max-height:none;background:#000;color:#fff}dialog::backdrop{background:#000}
 #lb-stage{position:absolute;inset:56px 0 64px;display:flex;align-items:center;justify-content:center}
 .lb-media{max-width:100%;max-height:100%;object-fit:contain;background-size:contain;background-position:center;background-repeat:no-repeat}
@@ -110,7 +114,11 @@ export function renderEventPage(page: EventPage): string {
     page.photos.length === 0 ? `<p class="empty" data-testid="gallery-empty">${esc(t.empty)}</p>` : `<ul class="grid">\n${tiles}\n</ul>`;
   return `${documentHead(page.language, CSP, page.eventName, STYLE)}
 <body>
-<header><h1 data-testid="gallery-title">${esc(page.eventName)}</h1><div class="meta" data-testid="gallery-meta">${esc(page.dateLabel)} · ${esc(t.photos(page.photos.length))}</div></header>
+<header><h1 data-testid="gallery-title">${esc(page.eventName)}</h1><div class="meta" data-testid="gallery-meta">${esc(page.dateLabel)} · ${esc(t.photos(page.photos.length))}</div>${
+    page.zip
+      ? `\n<a class="btn zip" href="${esc(page.zip.href)}" download="${esc(page.zip.as)}" data-testid="gallery-zip">${esc(page.zip.label)}</a>`
+      : ''
+  }</header>
 <main>
 ${body}
 </main>

@@ -12,6 +12,7 @@ import { namesList, namesOf, SourceMissingError, stagePhoto, type PublishSources
 import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepository } from './publish.repository.js';
 import type { PublishTarget } from './publish-destination.js';
 import { checkEvent, clearLeftovers } from './publish-check.js';
+import { refreshZip } from './publish-zip.js';
 import { parsePlace, placeKey, reachOf } from './publish-places.js';
 import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
 
@@ -31,6 +32,8 @@ export interface PublishQueueOptions {
   resyncMs: number;
   /** Photos arriving in a burst are sent together: a wake waits this long. */
   settleMs: number;
+  /** The event's ZIP is made again at most this often while its photos keep changing. */
+  zipSettleMs: number;
 }
 
 export const defaultQueueOptions: PublishQueueOptions = {
@@ -39,6 +42,7 @@ export const defaultQueueOptions: PublishQueueOptions = {
   retryMaxMs: 5 * 60_000,
   resyncMs: 2 * 60_000,
   settleMs: 1_500,
+  zipSettleMs: 10 * 60_000,
 };
 
 export interface PublishQueueDeps {
@@ -257,6 +261,8 @@ export class PublishQueue {
       await this.writeIndex(pub, where, settings);
       if (this.stopped) return worked;
     }
+    if (!this.stopped && (await this.zip(pub, where))) worked = true;
+    if (this.stopped) return worked;
     if (repo.isIndexStale(pub.event_id)) {
       worked = true;
       await this.writeIndex(pub, where, settings);
@@ -276,6 +282,19 @@ export class PublishQueue {
       if (!this.stopped) repo.markRemoved(pub.event_id, removing);
     }
     return worked;
+  }
+
+  /** The "Tout télécharger" ZIP; a failure on the booth (its card full) leaves the page without it, not the queue stuck. */
+  private async zip(pub: PublicationRow, where: Where): Promise<boolean> {
+    const event = this.deps.event(pub.event_id);
+    if (!event) return false;
+    try {
+      return await refreshZip(this.deps, pub, event, where, this.options.zipSettleMs);
+    } catch (err) {
+      if (err instanceof RcloneError) throw err;
+      this.deps.log.warn(`Publishing: the event's ZIP could not be made: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
   }
 
   private async upload(
@@ -344,6 +363,7 @@ export class PublishQueue {
       settings,
       expiry: repo.publication(pub.event_id)?.expires_at ?? null,
       lock: repo.lock(pub.event_id),
+      zip: repo.zip(pub.event_id),
     });
     await mkdir(this.deps.stageDir, { recursive: true });
     const file = path.join(this.deps.stageDir, `index-${pub.token}.html`);

@@ -1,6 +1,7 @@
 import type { MediaKind } from '../contract/photos.contract.js';
 import type { Db } from '../db/database.js';
 import type { EventLock } from './publish-lock.js';
+import type { ZipState } from './publish-zip.js';
 
 export type PublicationState = 'publishing' | 'withdrawing' | 'withdrawn';
 export type FileState = 'pending' | 'online' | 'removing';
@@ -18,6 +19,8 @@ export interface PublicationRow {
   expires_at: number | null;
   /** The last comparison of the queue with the remote. */
   checked_at: number | null;
+  /** The event's ZIP online, as JSON (ZipState); null: none yet. */
+  zip: string | null;
 }
 
 /** Copies of an event at a place the booth no longer publishes to. */
@@ -100,7 +103,7 @@ export class PublishRepository {
         this.db.prepare(`DELETE FROM publish_files WHERE event_id = ?`).run(eventId);
         this.db
           .prepare(
-            `UPDATE publish_events SET state = 'withdrawn', index_at = NULL, place = NULL, checked_at = NULL WHERE event_id = ? AND state = 'withdrawing'`,
+            `UPDATE publish_events SET state = 'withdrawn', index_at = NULL, place = NULL, checked_at = NULL, zip = NULL WHERE event_id = ? AND state = 'withdrawing'`,
           )
           .run(eventId);
       })
@@ -273,7 +276,9 @@ export class PublishRepository {
             .run(pub.event_id, pub.place, pub.token, removable ? 1 : 0, at);
         this.db.prepare(`DELETE FROM publish_files WHERE event_id = ?`).run(pub.event_id);
         this.db
-          .prepare('UPDATE publish_events SET place = ?, index_stale = 1, index_at = NULL, checked_at = NULL WHERE event_id = ?')
+          .prepare(
+            'UPDATE publish_events SET place = ?, index_stale = 1, index_at = NULL, checked_at = NULL, zip = NULL WHERE event_id = ?',
+          )
           .run(place, pub.event_id);
       })
       .immediate();
@@ -325,9 +330,22 @@ export class PublishRepository {
                ON CONFLICT(event_id) DO UPDATE SET salt = excluded.salt, iterations = excluded.iterations, key = excluded.key, set_at = excluded.set_at`,
             )
             .run(eventId, lock.salt, lock.iterations, lock.key, at);
-        this.db.prepare('UPDATE publish_events SET index_stale = 1 WHERE event_id = ?').run(eventId);
+        // The ZIP was sealed with the old key, or not at all: the page stops offering it, the check removes it.
+        this.db.prepare('UPDATE publish_events SET index_stale = 1, zip = NULL WHERE event_id = ?').run(eventId);
       })
       .immediate();
+  }
+
+  zip(eventId: number): ZipState | null {
+    const raw = this.publication(eventId)?.zip;
+    return raw ? (JSON.parse(raw) as ZipState) : null;
+  }
+
+  /** A new ZIP (or none, or one found missing online): the page offers what is there. */
+  setZip(eventId: number, state: ZipState | null): void {
+    this.db
+      .prepare('UPDATE publish_events SET zip = ?, index_stale = 1 WHERE event_id = ?')
+      .run(state === null ? null : JSON.stringify(state), eventId);
   }
 
   hasWork(): boolean {

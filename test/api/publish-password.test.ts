@@ -5,6 +5,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
+import { readZip } from '../support/zip.js';
 
 let t: SimApp | undefined;
 let root: string | undefined;
@@ -86,7 +87,7 @@ describe('a password per event', () => {
     expect(files.filter((f) => f.startsWith('media/'))).toHaveLength(3);
     for (const file of files) {
       // No capture time, version or file type in a name.
-      expect(file).toMatch(/^(index\.html|(media|thumbs|previews)\/[A-Za-z0-9_-]{27}\.bin|p\/[A-Za-z0-9_-]{27}\.html)$/);
+      expect(file).toMatch(/^(index\.html|(media|thumbs|previews|zip)\/[A-Za-z0-9_-]{27}\.bin|p\/[A-Za-z0-9_-]{27}\.html)$/);
       const bytes = readFileSync(path.join(folder, file));
       if (file.endsWith('.html')) continue;
       expect(readableMedia(bytes), file).toBeNull();
@@ -142,5 +143,63 @@ describe('a password per event', () => {
       expect(JSON.stringify(overview.body)).not.toContain(text);
       expect(JSON.stringify(s.db.prepare('SELECT * FROM publish_locks').all())).not.toContain(text);
     }
+  });
+});
+
+describe('Tout télécharger', () => {
+  it('publishes a ZIP of the photos with the event, makes it again when they change, and seals it with the password', async () => {
+    t = await startSimApp({ publish: { settleMs: 0, zipSettleMs: 0 } });
+    const s = t;
+    expect((await request(s.app).post('/api/admin/events').set('Cookie', s.cookie).send({ name: 'Fête <Été>' })).status).toBe(201);
+    await s.sim.capture();
+    await s.sim.capture();
+    await s.services.indexer.rescan();
+    root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-zip-'));
+    await s.services.publishing.service.update({ destination: { type: 'local', path: root }, booth_name: 'b', enabled: true });
+    await s.services.publishing.queue.whenIdle();
+    const [token = ''] = readdirSync(path.join(root, 'b'));
+    const folder = path.join(root, 'b', token);
+    const zipOf = (html: string): string => /<a class="btn zip" href="(zip\/[^"]+)" download="Fete-Ete\.zip"/.exec(html)?.[1] ?? '';
+    const first = zipOf(readFileSync(path.join(folder, 'index.html'), 'utf8'));
+    expect(first).toMatch(/^zip\/[0-9a-f]{24}\.zip$/);
+    expect(readFileSync(path.join(folder, 'index.html'), 'utf8')).toMatch(/Tout télécharger \(2 photos, [\d,]+ Mo\)/);
+    const entries = await readZip(readFileSync(path.join(folder, first)));
+    expect(entries).toHaveLength(2);
+    for (const entry of entries) {
+      expect(entry.name).toMatch(/^Fete-Ete_.+\.jpg$/);
+      expect(readableMedia(entry.data)).toBe('jpeg');
+    }
+
+    // A new photo: a new ZIP, the old one gone after the page stopped naming it.
+    await s.sim.capture();
+    await s.services.indexer.rescan();
+    s.services.publishing.queue.retryNow();
+    await s.services.publishing.queue.whenIdle();
+    s.services.publishing.queue.retryNow();
+    await s.services.publishing.queue.whenIdle();
+    const second = zipOf(readFileSync(path.join(folder, 'index.html'), 'utf8'));
+    expect(second).not.toBe(first);
+    expect(await readZip(readFileSync(path.join(folder, second)))).toHaveLength(3);
+    expect(walk(folder).filter((f) => f.startsWith('zip/'))).toEqual([second]);
+
+    // With a password the ZIP is sealed like the photos, and the sealed list offers it.
+    expect(
+      (await request(s.app).put('/api/admin/publish/events/fete-ete').set('Cookie', s.cookie).send({ password: 'ouvre-toi' })).status,
+    ).toBe(200);
+    await s.services.publishing.queue.whenIdle();
+    s.services.publishing.queue.retryNow();
+    await s.services.publishing.queue.whenIdle();
+    const html = readFileSync(path.join(folder, 'index.html'), 'utf8');
+    const lock = lockOf(html);
+    const list = JSON.parse(open(lock, 'ouvre-toi', Buffer.from(lock.sealed, 'base64')).toString('utf8')) as SealedList & {
+      zip: { name: string; as: string; label: string };
+    };
+    expect(list.zip.name).toMatch(/^zip\/[A-Za-z0-9_-]{27}\.bin$/);
+    expect(list.zip.as).toBe('Fete-Ete.zip');
+    expect(list.zip.label).toMatch(/^Tout télécharger \(3 photos, /);
+    const sealed = readFileSync(path.join(folder, list.zip.name));
+    expect(sealed.subarray(0, 2).toString('latin1')).not.toBe('PK');
+    expect(await readZip(open(lock, 'ouvre-toi', sealed))).toHaveLength(3);
+    expect(walk(folder).filter((f) => f.startsWith('zip/'))).toEqual([list.zip.name]);
   });
 });

@@ -3,7 +3,7 @@ import type { Migration } from '../migrator.js';
 export const publishLocks: Migration = {
   version: 12,
   name: 'publish-locks',
-  // A new table only: older code never reads it.
+  // A new table and a new column: older code reads neither.
   backwardCompatible: true,
   up(db) {
     db.exec(`
@@ -17,6 +17,8 @@ export const publishLocks: Migration = {
         key BLOB NOT NULL,
         set_at INTEGER NOT NULL
       );
+      -- The event's "Tout télécharger" ZIP online (JSON: what it holds, its name, size and time).
+      ALTER TABLE publish_events ADD COLUMN zip TEXT;
     `);
   },
 };
