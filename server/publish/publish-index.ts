@@ -48,6 +48,8 @@ export interface IndexInput {
   expiry: number | null;
   lock: EventLock | undefined;
   zip: ZipState | null;
+  /** The logo's name beside the page; null: none. */
+  logo: string | null;
 }
 
 /** A ZIP's size as people read it: « 48,2 Mo », "48.2 MB". */
@@ -58,7 +60,7 @@ function sizeLabel(bytes: number, language: 'fr' | 'en'): string {
 }
 
 /** The event's `index.html`: the plain page, or the password prompt with everything sealed. */
-export function eventPageHtml({ event, rows, settings, expiry, lock, zip }: IndexInput): string {
+export function eventPageHtml({ event, rows, settings, expiry, lock, zip, logo }: IndexInput): string {
   const language = settings.language;
   const downloads = downloadNames(event.name, rows);
   const firstTaken = rows.length > 0 ? Math.min(...rows.map((r) => r.taken_at)) : event.created_at;
@@ -81,18 +83,33 @@ export function eventPageHtml({ event, rows, settings, expiry, lock, zip }: Inde
       };
       return preview === undefined ? photo : { ...photo, p: preview };
     });
-    return renderLockedPage(language, lock, {
-      title: event.name,
-      meta: `${date} · ${t.photos(photos.length)}`,
-      welcome: null,
-      expires: expiresLabel === null ? null : t.expires(expiresLabel),
-      zip: offer === null ? null : { name: offer.href, as: offer.as, label: offer.label },
-      photos,
-    });
+    return renderLockedPage(
+      language,
+      lock,
+      { logo, colors: settings.colors },
+      {
+        title: event.name,
+        meta: `${date} · ${t.photos(photos.length)}`,
+        welcome: event.welcome,
+        expires: expiresLabel === null ? null : t.expires(expiresLabel),
+        zip: offer === null ? null : { name: offer.href, as: offer.as, label: offer.label },
+        photos,
+      },
+    );
   }
   const photos: PagePhoto[] = rows.map((row) => {
     const [media = '', thumb = '', , preview] = JSON.parse(row.names) as string[];
     return { media, preview, thumb, kind: row.kind, downloadName: downloads.get(row.photo_id) ?? path.basename(media) };
   });
-  return renderEventPage({ eventName: event.name, dateLabel: date, language, photos, expiresLabel, zip: offer });
+  return renderEventPage({
+    eventName: event.name,
+    dateLabel: date,
+    language,
+    photos,
+    expiresLabel,
+    zip: offer,
+    welcome: event.welcome,
+    logo,
+    colors: settings.colors,
+  });
 }

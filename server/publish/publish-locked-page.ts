@@ -4,6 +4,8 @@ import { escapeHtml as esc } from '../core/util/html.js';
 import { sealBuffer, type EventLock } from './publish-lock.js';
 import { LOCKED_SCRIPT } from './publish-locked.script.js';
 import { documentHead, STYLE, TEXT } from './publish-page.js';
+import type { PublishColors } from '../contract/publish.contract.js';
+import { brandStyle } from './publish-brand.js';
 
 /** One photo as the sealed list carries it: keyed names only, the rest known once the password opened the list. */
 export interface SealedPhoto {
@@ -68,7 +70,12 @@ const inertJson = (value: unknown): string => JSON.stringify(value).replace(/</g
  * sealed with the key (the event's name, the photos' names and how many there are included).
  * Nothing of the event is readable without the password; the page's words are its language's.
  */
-export function renderLockedPage(language: 'fr' | 'en', lock: EventLock, list: SealedList): string {
+export function renderLockedPage(
+  language: 'fr' | 'en',
+  lock: EventLock,
+  brand: { logo: string | null; colors: PublishColors | null },
+  list: SealedList,
+): string {
   const t = TEXT[language];
   const l = LOCK_TEXT[language];
   const sealed = sealBuffer(lock, Buffer.from(JSON.stringify(list), 'utf8')).toString('base64');
@@ -84,9 +91,11 @@ export function renderLockedPage(language: 'fr' | 'en', lock: EventLock, list: S
     animation: t.animation,
     photo: t.photo,
   };
-  return `${documentHead(language, CSP, l.heading, STYLE + '\n' + LOCK_STYLE)}
+  // The logo is the company's, not the event's: shown before the password, like the page's words.
+  const logo = brand.logo ? `<img class="logo" src="${esc(brand.logo)}" alt="" data-testid="gallery-logo">` : '';
+  return `${documentHead(language, CSP, l.heading, `${STYLE}\n${LOCK_STYLE}\n${brandStyle(brand.colors)}`)}
 <body>
-<form class="lock" id="unlock" data-testid="unlock-form"><h1>${esc(l.heading)}</h1><p>${esc(l.lead)}</p>
+<form class="lock" id="unlock" data-testid="unlock-form">${logo}<h1>${esc(l.heading)}</h1><p>${esc(l.lead)}</p>
 <label for="pw">${esc(l.label)}</label><input id="pw" type="password" autocomplete="current-password" required data-testid="unlock-password">
 <button type="submit" id="go" data-testid="unlock-button">${esc(l.open)}</button><p id="err" role="alert" data-testid="unlock-error"></p></form>
 <div id="gallery" hidden>

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { MediaKind } from '../contract/photos.contract.js';
 import { escapeHtml as esc } from '../core/util/html.js';
 import { LIGHTBOX_SCRIPT } from './publish-page.script.js';
+import type { PublishColors } from '../contract/publish.contract.js';
+import { brandStyle } from './publish-brand.js';
 
 export interface PagePhoto {
   /** Names relative to the page. */
@@ -24,6 +26,11 @@ export interface EventPage {
   expiresLabel?: string | null;
   /** "Tout télécharger": the ZIP's name beside the page, its label, and the name it is saved under. */
   zip?: { href: string; label: string; as: string } | null;
+  /** The event's welcome line for guests. */
+  welcome?: string | null;
+  /** The logo's name beside the page, and the settings' colours. */
+  logo?: string | null;
+  colors?: PublishColors | null;
 }
 
 export const TEXT = {
@@ -65,7 +72,7 @@ header{padding:20px 16px 12px}h1{margin:0;font-size:1.5rem;line-height:1.2;overf
 main{padding:0 4px 24px}.grid{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(116px,1fr));gap:4px}
 .t{position:relative;display:block;color:#fff;aspect-ratio:1;background:#222;overflow:hidden;border-radius:4px}.t img{width:100%;height:100%;object-fit:cover;display:block}
 .badge{position:absolute;left:6px;bottom:6px;padding:2px 8px;border-radius:10px;background:rgba(0,0,0,.7);color:#fff;font-size:.75rem;font-weight:600}
-.zip{margin-top:12px}.empty{padding:32px 16px;color:#bbb}.expires{margin:0;padding:4px 16px;color:#f0c36a;font-size:.9rem}footer{padding:8px 16px 28px;color:#888;font-size:.8rem}
+.zip{margin-top:12px}.welcome{margin:8px 0 0;color:#ddd;overflow-wrap:anywhere}.empty{padding:32px 16px;color:#bbb}.expires{margin:0;padding:4px 16px;color:#f0c36a;font-size:.9rem}footer{padding:8px 16px 28px;color:#888;font-size:.8rem}
 dialog{padding:0;border:0;width:100vw;height:100vh;max-width:none;max-height:none;background:#000;color:#fff}dialog::backdrop{background:#000}
 #lb-stage{position:absolute;inset:56px 0 64px;display:flex;align-items:center;justify-content:center}
 .lb-media{max-width:100%;max-height:100%;object-fit:contain;background-size:contain;background-position:center;background-repeat:no-repeat}
@@ -112,9 +119,11 @@ export function renderEventPage(page: EventPage): string {
     .join('\n');
   const body =
     page.photos.length === 0 ? `<p class="empty" data-testid="gallery-empty">${esc(t.empty)}</p>` : `<ul class="grid">\n${tiles}\n</ul>`;
-  return `${documentHead(page.language, CSP, page.eventName, STYLE)}
+  const logo = page.logo ? `<img class="logo" src="${esc(page.logo)}" alt="" data-testid="gallery-logo">` : '';
+  const welcome = page.welcome ? `<p class="welcome" data-testid="gallery-welcome">${esc(page.welcome)}</p>` : '';
+  return `${documentHead(page.language, CSP, page.eventName, `${STYLE}\n${brandStyle(page.colors ?? null)}`)}
 <body>
-<header><h1 data-testid="gallery-title">${esc(page.eventName)}</h1><div class="meta" data-testid="gallery-meta">${esc(page.dateLabel)} · ${esc(t.photos(page.photos.length))}</div>${
+<header>${logo}<h1 data-testid="gallery-title">${esc(page.eventName)}</h1><div class="meta" data-testid="gallery-meta">${esc(page.dateLabel)} · ${esc(t.photos(page.photos.length))}</div>${welcome}${
     page.zip
       ? `\n<a class="btn zip" href="${esc(page.zip.href)}" download="${esc(page.zip.as)}" data-testid="gallery-zip">${esc(page.zip.label)}</a>`
       : ''

@@ -13,6 +13,7 @@ import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepositor
 import type { PublishTarget } from './publish-destination.js';
 import { checkEvent, clearLeftovers } from './publish-check.js';
 import { refreshZip } from './publish-zip.js';
+import type { StoredLogo } from './publish-brand.js';
 import { parsePlace, placeKey, reachOf } from './publish-places.js';
 import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
 
@@ -59,6 +60,9 @@ export interface PublishQueueDeps {
   log: Logger;
   /** A folder of Boothdeck's where batches are laid out for rclone. */
   stageDir: string;
+  /** The pages' logo (its name relative to `brandDir`, as beside each page online); null: none. */
+  logo: () => StoredLogo | null;
+  brandDir: string;
 }
 
 /** The event's remote folder: booth name, then the event's unguessable token. */
@@ -357,7 +361,11 @@ export class PublishQueue {
     const event = this.deps.event(pub.event_id);
     if (!event) return;
     repo.takeIndexStale(pub.event_id);
+    const logo = this.deps.logo();
+    // The logo goes beside the page (sent once: its name is its content's hash); an old one is a stray for the check.
+    if (logo !== null) await this.deps.rclone.copyNew(where.target, this.deps.brandDir, [logo.name], where.dest);
     const html = eventPageHtml({
+      logo: logo?.name ?? null,
       event,
       rows: repo.onlineFiles(pub.event_id),
       settings,

@@ -336,6 +336,11 @@ export class PublishRepository {
       .immediate();
   }
 
+  /** The settings of every page changed (colours, logo, language): every event's page is written again. */
+  markAllIndexStale(): void {
+    this.db.prepare(`UPDATE publish_events SET index_stale = 1 WHERE state = 'publishing'`).run();
+  }
+
   zip(eventId: number): ZipState | null {
     const raw = this.publication(eventId)?.zip;
     return raw ? (JSON.parse(raw) as ZipState) : null;

@@ -20,6 +20,12 @@ export function adminPublishRouter(publish: PublishService): Router {
   router.put('/settings', async (req, res) => {
     res.json(await publish.update(req.body));
   });
+  router.put('/logo', async (req, res) => {
+    res.json(await publish.setLogo(req.body));
+  });
+  router.delete('/logo', async (_req, res) => {
+    res.json(await publish.clearLogo());
+  });
   router.post('/test', async (req, res) => {
     res.json(await publish.test(req.body));
   });

@@ -22,6 +22,7 @@ import type { PublicationRow, PublishRepository } from './publish.repository.js'
 import { z } from 'zod';
 import { hasNoControl, NO_CONTROL_MESSAGE } from '../core/util/text.js';
 import { deriveLock } from './publish-lock.js';
+import { LogoStore } from './publish-brand.js';
 import { destinationInput } from './destination.schema.js';
 import { destinationFiles, DestinationStore, type PublishTarget } from './publish-destination.js';
 import { BOOTH_NAME, publishSettingsPatch, type PublishBackup } from './publish.schema.js';
@@ -42,7 +43,7 @@ function defaultBoothName(): string {
 }
 
 export function defaultPublishSettings(): PublishSettings {
-  return { enabled: false, destination: null, public_base_url: '', booth_name: defaultBoothName(), language: 'fr' };
+  return { enabled: false, destination: null, public_base_url: '', booth_name: defaultBoothName(), language: 'fr', colors: null };
 }
 
 /** The event's address online, when the settings say where the remote is served from. */
@@ -50,6 +51,7 @@ function urlOf(settings: PublishSettings, pub: PublicationRow): string | null {
   return settings.public_base_url === '' ? null : `${settings.public_base_url}/${settings.booth_name}/${pub.token}/`;
 }
 
+const logoBody = z.strictObject({ data: z.string().max(400_000, 'must be at most 256 KB') });
 const testBody = z.strictObject({ destination: destinationInput.optional() });
 const eventBody = z
   .strictObject({
@@ -82,6 +84,7 @@ export class PublishService {
   private queue: PublishQueue | undefined;
   private qr: { url: string; svg: string } | undefined;
   readonly destinations: DestinationStore;
+  readonly logos: LogoStore;
 
   constructor(
     private readonly repo: PublishRepository,
@@ -96,6 +99,7 @@ export class PublishService {
       const { destination: _none, ...rest } = defaultPublishSettings();
       return rest;
     });
+    this.logos = new LogoStore(settingsRepo, path.join(scratchDir, 'brand'));
   }
 
   /** The file in Boothdeck's data folder an owner may describe remotes in by hand. */
@@ -116,7 +120,7 @@ export class PublishService {
   }
 
   get(): PublishSettingsResponse {
-    return { settings: this.settings(), config_path: this.configPath, notice: this.destinations.notice() };
+    return { settings: this.settings(), config_path: this.configPath, notice: this.destinations.notice(), logo: this.logos.view() };
   }
 
   async update(body: unknown): Promise<PublishSettingsResponse> {
@@ -124,7 +128,25 @@ export class PublishService {
     const { destination, ...rest } = patch;
     const { destination: _current, notice: _notice, ...current } = this.destinations.stored();
     await this.destinations.save({ ...current, ...rest }, destination);
+    // The pages carry the colours and the language: each is written again.
+    this.repo.markAllIndexStale();
     this.queue?.retryNow();
+    return this.get();
+  }
+
+  /** The pages' logo: checked by its bytes and size, then every page is written again with it. */
+  async setLogo(body: unknown): Promise<PublishSettingsResponse> {
+    const { data } = parseInput(logoBody, body, 'logo');
+    await this.logos.save(data);
+    this.repo.markAllIndexStale();
+    this.queue?.wake(false);
+    return this.get();
+  }
+
+  async clearLogo(): Promise<PublishSettingsResponse> {
+    await this.logos.clear();
+    this.repo.markAllIndexStale();
+    this.queue?.wake(false);
     return this.get();
   }
 
@@ -242,8 +264,8 @@ export class PublishService {
 
   /** Restores them as a save without password would: the stored secret is kept only for the same place. */
   async restoreBackup(input: PublishBackup): Promise<void> {
-    const { destination, ...rest } = input;
-    await this.destinations.save(rest, destination);
+    const { destination, colors, ...rest } = input;
+    await this.destinations.save({ ...rest, colors: colors === undefined ? this.settings().colors : colors }, destination);
     this.queue?.retryNow();
   }
 
