@@ -40,6 +40,8 @@ export interface PublishSettings {
   language: 'fr' | 'en';
   /** The published pages' colours (#rrggbb); null: Boothdeck's dark page. */
   colors: PublishColors | null;
+  /** The key of the fleet's index folder (`<destination>/boothdeck-index-<key>/`); null: no index published. */
+  company_index: string | null;
 }
 
 export interface PublishColors {
@@ -63,6 +65,7 @@ export interface PublishSettingsPatch {
   booth_name?: string;
   language?: 'fr' | 'en';
   colors?: PublishColors | null;
+  company_index?: string | null;
 }
 
 /** Why the stored destination was set aside: an old free-text one that was an rclone connection string. */

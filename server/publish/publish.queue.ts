@@ -13,6 +13,7 @@ import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepositor
 import type { PublishTarget } from './publish-destination.js';
 import { checkEvent, clearLeftovers } from './publish-check.js';
 import { refreshZip } from './publish-zip.js';
+import { CompanyIndex } from './publish-company.js';
 import type { StoredLogo } from './publish-brand.js';
 import { parsePlace, placeKey, reachOf } from './publish-places.js';
 import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
@@ -91,11 +92,14 @@ export class PublishQueue {
   private staleStageCleared = false;
   /** The next pass compares every published event with the remote (the timer's, a retry, the start). */
   private fullCheck = true;
+  private readonly company: CompanyIndex;
 
   constructor(
     private readonly deps: PublishQueueDeps,
     private readonly options: PublishQueueOptions = defaultQueueOptions,
-  ) {}
+  ) {
+    this.company = new CompanyIndex(deps);
+  }
 
   start(): void {
     this.stopped = false;
@@ -223,6 +227,7 @@ export class PublishQueue {
       } else if (pub.state === 'publishing') await this.publishEvent(pub, { target, dest }, settings, full);
     }
     if (!this.stopped) await clearLeftovers(this.deps, settings, target, place, () => this.stopped);
+    if (!this.stopped) await this.company.sync(target, settings, full);
   }
 
   /** The destination or the booth name changed since the event was sent: it starts again here, its old copies to remove. */

@@ -25,9 +25,17 @@ const hex = z
 /** The published pages' colours; null: Boothdeck's dark page. Only #rrggbb ever reaches a page's style. */
 export const publishColors = z.strictObject({ background: hex, text: hex, accent: hex });
 
+/** The fleet's index folder key: 128 random bits, as the console draws them. */
+export const companyIndexKey = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'must be 22 letters, digits, dashes or underscores');
+
 /** What the operator may change; the destination is checked field by field, and its secret is write-only. */
 export const publishSettingsPatch = z
-  .strictObject({ ...common, colors: publishColors.nullable(), destination: destinationInput.nullable() })
+  .strictObject({
+    ...common,
+    colors: publishColors.nullable(),
+    company_index: companyIndexKey.nullable(),
+    destination: destinationInput.nullable(),
+  })
   .partial();
 
 /**
@@ -38,6 +46,8 @@ export const publishBackup = z.strictObject({
   ...common,
   /** Absent in backups made before colours: the booth's own are kept. */
   colors: publishColors.nullable().optional(),
+  /** The fleet's index: every booth restored from one backup writes its entry into the same folder. */
+  company_index: companyIndexKey.nullable().optional(),
   destination: destinationInput
     .superRefine((d, ctx) => {
       if ('password' in d) ctx.addIssue({ code: 'custom', path: ['password'], message: 'is never part of a backup' });
@@ -60,6 +70,7 @@ const storedDestination = destinationInput.transform((d) => {
 export const storedPublishSettings = z.strictObject({
   ...common,
   colors: publishColors.nullable(),
+  company_index: companyIndexKey.nullable(),
   destination: storedDestination.nullable(),
   notice: z.union([z.literal('destination_dropped'), z.null()]).optional(),
 });

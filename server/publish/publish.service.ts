@@ -43,7 +43,15 @@ function defaultBoothName(): string {
 }
 
 export function defaultPublishSettings(): PublishSettings {
-  return { enabled: false, destination: null, public_base_url: '', booth_name: defaultBoothName(), language: 'fr', colors: null };
+  return {
+    enabled: false,
+    destination: null,
+    public_base_url: '',
+    booth_name: defaultBoothName(),
+    language: 'fr',
+    colors: null,
+    company_index: null,
+  };
 }
 
 /** The event's address online, when the settings say where the remote is served from. */
@@ -264,8 +272,16 @@ export class PublishService {
 
   /** Restores them as a save without password would: the stored secret is kept only for the same place. */
   async restoreBackup(input: PublishBackup): Promise<void> {
-    const { destination, colors, ...rest } = input;
-    await this.destinations.save({ ...rest, colors: colors === undefined ? this.settings().colors : colors }, destination);
+    const { destination, colors, company_index, ...rest } = input;
+    const current = this.settings();
+    await this.destinations.save(
+      {
+        ...rest,
+        colors: colors === undefined ? current.colors : colors,
+        company_index: company_index === undefined ? current.company_index : company_index,
+      },
+      destination,
+    );
     this.queue?.retryNow();
   }
 

@@ -103,6 +103,9 @@ export const enPublish: Record<keyof typeof frPublish, string> = {
   'publish.brand.saved': 'Colours saved: the pages online are being rewritten.',
   'publish.brand.logoSaved': 'Logo saved: the pages online are being rewritten.',
   'publish.brand.logoCleared': 'Logo removed from the pages online.',
+  'publish.company.toggle': 'Publish the fleet’s index',
+  'publish.company.help':
+    'A page listing the events online of every booth publishing to this destination, at a secret address. Each booth writes its own list; to add another booth, restore this booth’s backup on it.',
   'publish.lock.label': 'Gallery password',
   'publish.lock.set': 'set',
   'publish.lock.replace': 'Replace',

@@ -126,6 +126,7 @@ export const frErrors = {
   'error.label.colors.background': 'Couleur de fond',
   'error.label.colors.text': 'Couleur du texte',
   'error.label.colors.accent': 'Couleur des boutons',
+  'error.label.company_index': 'Index de la flotte',
   'error.label.expires_on': 'Date de retrait',
   'error.code.publish_not_published': 'Cet événement n’est pas en ligne : publiez-le d’abord, puis choisissez sa date de retrait.',
 } as const;

@@ -104,6 +104,9 @@ export const frPublish = {
   'publish.brand.saved': 'Couleurs enregistrées : les pages en ligne sont réécrites.',
   'publish.brand.logoSaved': 'Logo enregistré : les pages en ligne sont réécrites.',
   'publish.brand.logoCleared': 'Logo retiré des pages en ligne.',
+  'publish.company.toggle': 'Publier l’index de la flotte',
+  'publish.company.help':
+    'Une page qui liste les événements en ligne de toutes les bornes qui publient vers cette destination, à une adresse secrète. Chaque borne y écrit sa propre liste ; pour y ajouter une autre borne, restaurez-y la sauvegarde de celle-ci.',
   'publish.lock.label': 'Mot de passe de la galerie',
   'publish.lock.set': 'défini',
   'publish.lock.replace': 'Remplacer',
