@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startStaticServer } from '../support/static-server.js';
@@ -64,6 +64,17 @@ test('a protected gallery asks for its password, refuses a wrong one in French a
       .toBe(true);
     await page.screenshot({ path: 'test-screens/online-locked-gallery.png' });
 
+    // « Tout télécharger »: the sealed ZIP, opened in the browser and saved as a plain ZIP.
+    const zip = page.waitForEvent('download');
+    await page.getByTestId('gallery-zip').click();
+    const zipFile = await zip;
+    expect(zipFile.suggestedFilename()).toBe('Gala-Prive.zip');
+    expect(
+      readFileSync(await zipFile.path())
+        .subarray(0, 2)
+        .toString('latin1'),
+    ).toBe('PK');
+
     await tiles
       .filter({ hasNot: page.locator('.badge') })
       .first()
@@ -89,6 +100,62 @@ test('a protected gallery asks for its password, refuses a wrong one in French a
     await page.getByTestId('unlock-button').click();
     await expect(page.getByTestId('lightbox')).toBeVisible({ timeout: 15_000 });
     expect(foreign).toEqual([]);
+  } finally {
+    await server.close();
+  }
+});
+
+test('the published page wears the welcome line, the logo and the colours; the fleet index lists the event', async ({ page, service }) => {
+  const sharp = (await import('sharp')).default;
+  service.services.events.create({ name: 'Soirée <Lumière>', welcome: 'Bienvenue à tous, & merci d’être là <3' });
+  const sim = service.simulator;
+  if (!sim) throw new Error('the simulator is needed');
+  await sim.capture('soiree 1');
+  await sim.capture('soiree 2');
+  await expect.poll(() => service.services.photoRepository.count(), { timeout: 15_000 }).toBe(2);
+  const logo = await sharp({ create: { width: 240, height: 80, channels: 4, background: '#8e44ad' } })
+    .png()
+    .toBuffer();
+  await service.services.publishing.service.setLogo({ data: logo.toString('base64') });
+  const root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-brand-'));
+  await service.services.publishing.service.update({
+    destination: { type: 'local', path: root },
+    booth_name: 'booth',
+    public_base_url: 'https://photos.example.com/galeries',
+    colors: { background: '#fbf3e4', text: '#3a2a1a', accent: '#8e44ad' },
+    company_index: 'FleetIndexKey_01234567',
+    enabled: true,
+  });
+  await expect.poll(() => service.services.publishing.service.overview().events[0]?.state, { timeout: 30_000 }).toBe('online');
+  const server = await startStaticServer(root);
+  try {
+    const token = readdirSync(path.join(root, 'booth'))[0] ?? '';
+    await page.setViewportSize(PHONE);
+    await page.goto(`${server.url}/booth/${token}/`);
+    await expect(page.getByTestId('gallery-title')).toHaveText('Soirée <Lumière>');
+    await expect(page.getByTestId('gallery-welcome')).toHaveText('Bienvenue à tous, & merci d’être là <3');
+    await expect.poll(() => page.getByTestId('gallery-logo').evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBe(240);
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(251, 243, 228)');
+    await expect(page.getByTestId('gallery-zip')).toHaveText(/^Tout télécharger \(2 photos, [\d,]+ Mo\)$/);
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('photo-tile')
+          .locator('img')
+          .evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0)),
+      )
+      .toBe(true);
+    await page.screenshot({ path: 'test-screens/online-branded-page.png' });
+
+    // The fleet's index is written at the end of the pass that put the event online.
+    await expect
+      .poll(() => existsSync(path.join(root, 'boothdeck-index-FleetIndexKey_01234567', 'index.html')), { timeout: 15_000 })
+      .toBe(true);
+    await page.goto(`${server.url}/boothdeck-index-FleetIndexKey_01234567/`);
+    const listed = page.getByTestId('company-event');
+    await expect(listed).toHaveText(['Soirée <Lumière>']);
+    await listed.click();
+    await expect(page.getByTestId('gallery-title')).toHaveText('Soirée <Lumière>');
   } finally {
     await server.close();
   }
