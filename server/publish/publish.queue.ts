@@ -12,7 +12,7 @@ import { namesList, namesOf, SourceMissingError, stagePhoto, type PublishSources
 import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepository } from './publish.repository.js';
 import type { PublishTarget } from './publish-destination.js';
 import { checkEvent, clearLeftovers } from './publish-check.js';
-import { refreshZip } from './publish-zip.js';
+import { MAX_ZIP_BYTES, refreshZip } from './publish-zip.js';
 import { CompanyIndex } from './publish-company.js';
 import type { StoredLogo } from './publish-brand.js';
 import { parsePlace, placeKey, reachOf } from './publish-places.js';
@@ -36,6 +36,8 @@ export interface PublishQueueOptions {
   settleMs: number;
   /** The event's ZIP is made again at most this often while its photos keep changing. */
   zipSettleMs: number;
+  /** The most photo bytes a ZIP holds (past it, none is offered). */
+  zipMaxBytes: number;
 }
 
 export const defaultQueueOptions: PublishQueueOptions = {
@@ -45,6 +47,7 @@ export const defaultQueueOptions: PublishQueueOptions = {
   resyncMs: 2 * 60_000,
   settleMs: 1_500,
   zipSettleMs: 10 * 60_000,
+  zipMaxBytes: MAX_ZIP_BYTES,
 };
 
 export interface PublishQueueDeps {
@@ -298,7 +301,7 @@ export class PublishQueue {
     const event = this.deps.event(pub.event_id);
     if (!event) return false;
     try {
-      return await refreshZip(this.deps, pub, event, where, this.options.zipSettleMs);
+      return await refreshZip(this.deps, pub, event, where, this.options.zipSettleMs, this.options.zipMaxBytes);
     } catch (err) {
       if (err instanceof RcloneError) throw err;
       this.deps.log.warn(`Publishing: the event's ZIP could not be made: ${err instanceof Error ? err.message : String(err)}`);
