@@ -15,6 +15,7 @@ import { DESKTOP, PHONE, describeScreen, firstScreen, warmFirstScreen } from './
 import { startServiceProcess } from './bench/service-process.js';
 import { launchBenchBrowser } from './bench/browser.js';
 import { publishThroughput } from './bench/publish.js';
+import { publishPageWeight } from './bench/publish-page.js';
 import { shareOfTheBoard } from './bench/share.js';
 
 interface Row {
@@ -282,7 +283,15 @@ async function main(): Promise<void> {
     ['hostilethumbs', () => hostileThumbnails(record)],
     ['ring', () => ringUnderLoad(record, cleanups)],
     ['start100k', bigStart],
-    ['publish', () => publishThroughput(record, cleanups)],
+    [
+      'publish',
+      async () => {
+        await publishPageWeight(record, cleanups, executablePath);
+        await publishThroughput(record, cleanups);
+      },
+    ],
+    // The page's weight alone, without the 1,000-photo upload.
+    ['publish-page', () => publishPageWeight(record, cleanups, executablePath)],
     ['share', () => shareOfTheBoard(record, cleanups, launchBrowser, existsSync(executablePath))],
   ];
   try {

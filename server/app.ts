@@ -31,6 +31,7 @@ export interface AppDeps {
 export const JSON_BODY_LIMIT = '64kb';
 /** A backup file holds every action and preset: it may be larger than any other request. */
 export const BACKUP_BODY_LIMIT = '4mb';
+export const LOGO_BODY_LIMIT = '400kb';
 
 /** Everything under /api/admin: the session's routes and the console's. */
 export function adminApi(services: Services): express.Router {
@@ -71,6 +72,8 @@ export function createApp(deps: AppDeps): Express {
   api.use(requireJsonBody);
   // Only the owner's key may make the service parse a body as large as a backup.
   api.use('/admin/backup', guard, express.json({ limit: BACKUP_BODY_LIMIT, strict: true }));
+  // The published pages' logo (256 KB at most, in base64), for the owner's key only.
+  api.use('/admin/publish/logo', guard, express.json({ limit: LOGO_BODY_LIMIT, strict: true }));
   api.use(express.json({ limit: JSON_BODY_LIMIT, strict: true }));
   api.use(limitBodyDepth);
   api.use((_req, res, next) => {

@@ -102,5 +102,7 @@ export const ADMIN_ROUTE_KEYS: Readonly<Record<string, RouteKey>> = {
   'GET /publish/settings': 'owner',
   'PUT /publish/settings': 'owner',
   'POST /publish/test': 'owner',
+  'PUT /publish/logo': 'owner',
+  'DELETE /publish/logo': 'owner',
   'GET /publish/company-index.html': 'owner',
 };

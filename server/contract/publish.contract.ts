@@ -38,6 +38,24 @@ export interface PublishSettings {
   booth_name: string;
   /** The language of the published pages. */
   language: 'fr' | 'en';
+  /** The published pages' colours (#rrggbb); null: Boothdeck's dark page. */
+  colors: PublishColors | null;
+  /** The key of the fleet's index folder (`<destination>/boothdeck-index-<key>/`); null: no index published. */
+  company_index: string | null;
+}
+
+export interface PublishColors {
+  background: string;
+  text: string;
+  accent: string;
+}
+
+/** The logo shown at the top of the published pages, as the API describes it (the image is never answered). */
+export interface PublishLogo {
+  type: 'png' | 'jpeg' | 'webp';
+  size: number;
+  width: number;
+  height: number;
 }
 
 export interface PublishSettingsPatch {
@@ -46,6 +64,8 @@ export interface PublishSettingsPatch {
   public_base_url?: string;
   booth_name?: string;
   language?: 'fr' | 'en';
+  colors?: PublishColors | null;
+  company_index?: string | null;
 }
 
 /** Why the stored destination was set aside: an old free-text one that was an rclone connection string. */
@@ -56,6 +76,8 @@ export interface PublishSettingsResponse {
   /** The rclone file in Boothdeck's data folder an owner may describe remotes in (`config: 'boothdeck'`). */
   config_path: string;
   notice: PublishNotice | null;
+  /** The logo of the published pages; null: none. */
+  logo: PublishLogo | null;
 }
 
 /** Why the last attempt failed, as a reason the console turns into a sentence. */
@@ -93,6 +115,8 @@ export interface EventPublication {
   checked_at: string | null;
   /** The day the event leaves the remote (YYYY-MM-DD, the booth's calendar); null: no end. */
   expires_on: string | null;
+  /** The gallery asks guests for a password (its text is never answered). */
+  password_set: boolean;
 }
 
 /** Copies of an event at a place the booth no longer publishes to (the destination or the booth name changed). */

@@ -8,7 +8,7 @@ import type { RclonePort } from './rclone.port.js';
 const namesOfRow = (row: PublishFileRow): string[] => JSON.parse(row.names) as string[];
 
 /** Files the queue writes under an event's folder: anything else there is left alone. */
-const OURS = /^(media|thumbs|p|previews)\//;
+const OURS = /^(media|thumbs|p|previews|zip|logo)\//;
 
 /**
  * Compares what the queue says is online with a listing of the event's folder: a file missing
@@ -17,7 +17,7 @@ const OURS = /^(media|thumbs|p|previews)\//;
  * Returns whether something is to be sent again.
  */
 export async function checkEvent(
-  deps: { repo: PublishRepository; rclone: RclonePort; clock: Clock },
+  deps: { repo: PublishRepository; rclone: RclonePort; clock: Clock; logo: () => { name: string } | null },
   pub: PublicationRow,
   where: { target: PublishTarget; dest: string },
 ): Promise<boolean> {
@@ -25,14 +25,20 @@ export async function checkEvent(
   const there = new Set((await rclone.listFiles(where.target, where.dest)).map((f) => f.path));
   const rows = repo.files(pub.event_id);
   const missing = rows.filter((r) => r.state === 'online' && namesOfRow(r).some((n) => !there.has(n)));
-  const known = new Set(rows.flatMap(namesOfRow));
+  const zip = repo.zip(pub.event_id)?.name ?? null;
+  const logo = deps.logo()?.name ?? null;
+  const known = new Set([...rows.flatMap(namesOfRow), ...(zip === null ? [] : [zip]), ...(logo === null ? [] : [logo])]);
   const strays = [...there].filter((n) => OURS.test(n) && !known.has(n));
-  const noPage = pub.index_at !== null && !there.has('index.html');
+  // The page or its logo gone: the page is written again, and the logo sent with it.
+  const noPage = pub.index_at !== null && (!there.has('index.html') || (logo !== null && !there.has(logo)));
+  // The ZIP gone: the page stops offering it and the next pass makes it again.
+  const noZip = zip !== null && !there.has(zip);
+  if (noZip) repo.setZip(pub.event_id, null);
   if (missing.length > 0) repo.requeue(pub.event_id, missing);
   if (noPage) repo.markIndexStale(pub.event_id);
   if (strays.length > 0) await rclone.remove(where.target, where.dest, strays);
   repo.setChecked(pub.event_id, deps.clock.now());
-  return missing.length > 0 || noPage;
+  return missing.length > 0 || noPage || noZip;
 }
 
 /**

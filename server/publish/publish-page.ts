@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { MediaKind } from '../contract/photos.contract.js';
 import { escapeHtml as esc } from '../core/util/html.js';
 import { LIGHTBOX_SCRIPT } from './publish-page.script.js';
+import type { PublishColors } from '../contract/publish.contract.js';
+import { brandStyle } from './publish-brand.js';
 
 export interface PagePhoto {
   /** Names relative to the page. */
@@ -22,9 +24,16 @@ export interface EventPage {
   photos: readonly PagePhoto[];
   /** The day the gallery leaves the remote, already written in the page's language; null: no end. */
   expiresLabel?: string | null;
+  /** "Tout télécharger": the ZIP's name beside the page, its label, and the name it is saved under. */
+  zip?: { href: string; label: string; as: string } | null;
+  /** The event's welcome line for guests. */
+  welcome?: string | null;
+  /** The logo's name beside the page, and the settings' colours. */
+  logo?: string | null;
+  colors?: PublishColors | null;
 }
 
-const TEXT = {
+export const TEXT = {
   fr: {
     photos: (n: number) => (n <= 1 ? `${n} photo` : `${n.toLocaleString('fr-FR')} photos`),
     empty: 'Les photos arrivent bientôt.',
@@ -37,6 +46,7 @@ const TEXT = {
     photo: 'Photo',
     footer: 'Galerie privée : seules les personnes qui ont le lien la trouvent.',
     expires: (day: string) => `Cette galerie sera retirée le ${day} : téléchargez vos photos avant.`,
+    zip: (n: number, size: string) => `Tout télécharger (${n <= 1 ? `${n} photo` : `${n.toLocaleString('fr-FR')} photos`}, ${size})`,
   },
   en: {
     photos: (n: number) => (n === 1 ? '1 photo' : `${n.toLocaleString('en-GB')} photos`),
@@ -50,18 +60,19 @@ const TEXT = {
     photo: 'Photo',
     footer: 'Private gallery: only people who have the link can find it.',
     expires: (day: string) => `This gallery will be taken down on ${day}: download your photos before then.`,
+    zip: (n: number, size: string) => `Download all (${n === 1 ? '1 photo' : `${n.toLocaleString('en-GB')} photos`}, ${size})`,
   },
 } as const;
 
 /** Tiles that fill a phone's first screen load at once; the rest as they are scrolled to. */
 const EAGER_TILES = 12;
 
-const STYLE = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#111;color:#f4f4f4}
+export const STYLE = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#111;color:#f4f4f4}
 header{padding:20px 16px 12px}h1{margin:0;font-size:1.5rem;line-height:1.2;overflow-wrap:anywhere}.meta{margin-top:4px;color:#bbb;font-size:.95rem}
 main{padding:0 4px 24px}.grid{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(116px,1fr));gap:4px}
 .t{position:relative;display:block;color:#fff;aspect-ratio:1;background:#222;overflow:hidden;border-radius:4px}.t img{width:100%;height:100%;object-fit:cover;display:block}
 .badge{position:absolute;left:6px;bottom:6px;padding:2px 8px;border-radius:10px;background:rgba(0,0,0,.7);color:#fff;font-size:.75rem;font-weight:600}
-.empty{padding:32px 16px;color:#bbb}.expires{margin:0;padding:4px 16px;color:#f0c36a;font-size:.9rem}footer{padding:8px 16px 28px;color:#888;font-size:.8rem}
+.zip{margin-top:12px}.welcome{margin:8px 0 0;color:#ddd;overflow-wrap:anywhere}.empty{padding:32px 16px;color:#bbb}.expires{margin:0;padding:4px 16px;color:#f0c36a;font-size:.9rem}footer{padding:8px 16px 28px;color:#888;font-size:.8rem}
 dialog{padding:0;border:0;width:100vw;height:100vh;max-width:none;max-height:none;background:#000;color:#fff}dialog::backdrop{background:#000}
 #lb-stage{position:absolute;inset:56px 0 64px;display:flex;align-items:center;justify-content:center}
 .lb-media{max-width:100%;max-height:100%;object-fit:contain;background-size:contain;background-position:center;background-repeat:no-repeat}
@@ -108,9 +119,15 @@ export function renderEventPage(page: EventPage): string {
     .join('\n');
   const body =
     page.photos.length === 0 ? `<p class="empty" data-testid="gallery-empty">${esc(t.empty)}</p>` : `<ul class="grid">\n${tiles}\n</ul>`;
-  return `${documentHead(page.language, CSP, page.eventName, STYLE)}
+  const logo = page.logo ? `<img class="logo" src="${esc(page.logo)}" alt="" data-testid="gallery-logo">` : '';
+  const welcome = page.welcome ? `<p class="welcome" data-testid="gallery-welcome">${esc(page.welcome)}</p>` : '';
+  return `${documentHead(page.language, CSP, page.eventName, `${STYLE}\n${brandStyle(page.colors ?? null)}`)}
 <body>
-<header><h1 data-testid="gallery-title">${esc(page.eventName)}</h1><div class="meta" data-testid="gallery-meta">${esc(page.dateLabel)} · ${esc(t.photos(page.photos.length))}</div></header>
+<header>${logo}<h1 data-testid="gallery-title">${esc(page.eventName)}</h1><div class="meta" data-testid="gallery-meta">${esc(page.dateLabel)} · ${esc(t.photos(page.photos.length))}</div>${welcome}${
+    page.zip
+      ? `\n<a class="btn zip" href="${esc(page.zip.href)}" download="${esc(page.zip.as)}" data-testid="gallery-zip">${esc(page.zip.label)}</a>`
+      : ''
+  }</header>
 <main>
 ${body}
 </main>

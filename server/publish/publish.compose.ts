@@ -72,6 +72,8 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       clock: ports.clock,
       log: ports.log,
       stageDir: path.join(workDir, 'stage'),
+      logo: () => service.logos.current(),
+      brandDir: service.logos.dir,
     },
     { ...defaultQueueOptions, ...options.publish },
   );

@@ -4,16 +4,17 @@ import path from 'node:path';
 import type { PublishError, PublishQueueState, PublishSettings, PublishStatus } from '../contract/publish.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
-import { parseStem } from '../capture/stem.js';
-import { photoFileName } from '../events/file-names.js';
 import type { EventRow } from '../events/event.repository.js';
-import { mediaVersion } from '../photos/media-version.js';
-import { renderEventPage, type PagePhoto } from './publish-page.js';
+import { downloadNames, eventPageHtml } from './publish-index.js';
+import { rowVersion, sealedNamesOf, stageSealedPhoto } from './publish-sealed.js';
 import { renderPhotoPage } from './publish-photo-page.js';
 import { namesList, namesOf, SourceMissingError, stagePhoto, type PublishSources } from './publish-files.js';
 import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepository } from './publish.repository.js';
 import type { PublishTarget } from './publish-destination.js';
 import { checkEvent, clearLeftovers } from './publish-check.js';
+import { MAX_ZIP_BYTES, refreshZip } from './publish-zip.js';
+import { CompanyIndex } from './publish-company.js';
+import type { StoredLogo } from './publish-brand.js';
 import { parsePlace, placeKey, reachOf } from './publish-places.js';
 import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
 
@@ -33,6 +34,10 @@ export interface PublishQueueOptions {
   resyncMs: number;
   /** Photos arriving in a burst are sent together: a wake waits this long. */
   settleMs: number;
+  /** The event's ZIP is made again at most this often while its photos keep changing. */
+  zipSettleMs: number;
+  /** The most photo bytes a ZIP holds (past it, none is offered). */
+  zipMaxBytes: number;
 }
 
 export const defaultQueueOptions: PublishQueueOptions = {
@@ -41,6 +46,8 @@ export const defaultQueueOptions: PublishQueueOptions = {
   retryMaxMs: 5 * 60_000,
   resyncMs: 2 * 60_000,
   settleMs: 1_500,
+  zipSettleMs: 10 * 60_000,
+  zipMaxBytes: MAX_ZIP_BYTES,
 };
 
 export interface PublishQueueDeps {
@@ -57,6 +64,9 @@ export interface PublishQueueDeps {
   log: Logger;
   /** A folder of Boothdeck's where batches are laid out for rclone. */
   stageDir: string;
+  /** The pages' logo (its name relative to `brandDir`, as beside each page online); null: none. */
+  logo: () => StoredLogo | null;
+  brandDir: string;
 }
 
 /** The event's remote folder: booth name, then the event's unguessable token. */
@@ -64,22 +74,7 @@ export function eventDest(root: string, boothName: string, token: string): strin
   return remoteJoin(root, boothName, token);
 }
 
-export function dateLabel(at: number, language: 'fr' | 'en'): string {
-  return new Intl.DateTimeFormat(language === 'fr' ? 'fr-FR' : 'en-GB', { dateStyle: 'long' }).format(new Date(at));
-}
-
-/** The names downloads are saved under; ranks count from the oldest photo of a second, as the booth's own do. */
-function downloadNames(eventName: string, photos: readonly Pick<PublishablePhoto, 'id' | 'stem' | 'file'>[]): Map<string, string> {
-  const perSecond = new Map<string, number>();
-  const names = new Map<string, string>();
-  for (const photo of [...photos].sort((a, b) => a.stem.localeCompare(b.stem))) {
-    const second = parseStem(photo.stem)?.second ?? photo.stem;
-    const rank = perSecond.get(second) ?? 0;
-    perSecond.set(second, rank + 1);
-    names.set(photo.id, photoFileName(eventName, photo.stem, rank, path.extname(photo.file)));
-  }
-  return names;
-}
+export { dateLabel } from './publish-index.js';
 
 /**
  * The upload queue. Its state lives in SQLite (one row per photo version and event), so a restart
@@ -100,11 +95,14 @@ export class PublishQueue {
   private staleStageCleared = false;
   /** The next pass compares every published event with the remote (the timer's, a retry, the start). */
   private fullCheck = true;
+  private readonly company: CompanyIndex;
 
   constructor(
     private readonly deps: PublishQueueDeps,
     private readonly options: PublishQueueOptions = defaultQueueOptions,
-  ) {}
+  ) {
+    this.company = new CompanyIndex(deps);
+  }
 
   start(): void {
     this.stopped = false;
@@ -232,6 +230,7 @@ export class PublishQueue {
       } else if (pub.state === 'publishing') await this.publishEvent(pub, { target, dest }, settings, full);
     }
     if (!this.stopped) await clearLeftovers(this.deps, settings, target, place, () => this.stopped);
+    if (!this.stopped) await this.company.sync(target, settings, full);
   }
 
   /** The destination or the booth name changed since the event was sent: it starts again here, its old copies to remove. */
@@ -257,11 +256,12 @@ export class PublishQueue {
     const { repo } = this.deps;
     const { target, dest } = where;
     const photos = new Map(repo.wantedPhotos(pub.event_id).map((p) => [p.id, p]));
+    const lock = repo.lock(pub.event_id);
     repo.reconcile(
       pub.event_id,
       [...photos.values()].map((p) => {
-        const names = namesOf(p);
-        return { photo_id: p.id, version: mediaVersion(p), names: namesList(names) };
+        const names = lock === undefined ? namesOf(p) : sealedNamesOf(p, lock);
+        return { photo_id: p.id, version: rowVersion(p, lock), names: namesList(names) };
       }),
       this.deps.clock.now(),
     );
@@ -273,6 +273,8 @@ export class PublishQueue {
       await this.writeIndex(pub, where, settings);
       if (this.stopped) return worked;
     }
+    if (!this.stopped && (await this.zip(pub, where))) worked = true;
+    if (this.stopped) return worked;
     if (repo.isIndexStale(pub.event_id)) {
       worked = true;
       await this.writeIndex(pub, where, settings);
@@ -294,6 +296,19 @@ export class PublishQueue {
     return worked;
   }
 
+  /** The "Tout télécharger" ZIP; a failure on the booth (its card full) leaves the page without it, not the queue stuck. */
+  private async zip(pub: PublicationRow, where: Where): Promise<boolean> {
+    const event = this.deps.event(pub.event_id);
+    if (!event) return false;
+    try {
+      return await refreshZip(this.deps, pub, event, where, this.options.zipSettleMs, this.options.zipMaxBytes);
+    } catch (err) {
+      if (err instanceof RcloneError) throw err;
+      this.deps.log.warn(`Publishing: the event's ZIP could not be made: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
+  }
+
   private async upload(
     pub: PublicationRow,
     rows: PublishFileRow[],
@@ -302,6 +317,7 @@ export class PublishQueue {
     settings: PublishSettings,
   ): Promise<void> {
     const event = this.deps.event(pub.event_id);
+    const lock = this.deps.repo.lock(pub.event_id);
     const downloads = downloadNames(event?.name ?? '', [...photos.values()]);
     const dir = path.join(this.deps.stageDir, `${pub.token}-${randomBytes(4).toString('hex')}`);
     await mkdir(dir, { recursive: true });
@@ -312,17 +328,19 @@ export class PublishQueue {
         const photo = photos.get(row.photo_id);
         if (!photo) continue;
         try {
-          await stagePhoto(dir, photo, this.deps.sources, (names) =>
-            renderPhotoPage({
-              eventName: event?.name ?? '',
-              language: settings.language,
-              media: names.media,
-              shown: names.preview ?? names.media,
-              thumb: names.thumb,
-              kind: photo.kind,
-              downloadName: downloads.get(photo.id) ?? path.basename(names.media),
-            }),
-          );
+          if (lock !== undefined) await stageSealedPhoto(dir, photo, this.deps.sources, lock, settings.language);
+          else
+            await stagePhoto(dir, photo, this.deps.sources, (names) =>
+              renderPhotoPage({
+                eventName: event?.name ?? '',
+                language: settings.language,
+                media: names.media,
+                shown: names.preview ?? names.media,
+                thumb: names.thumb,
+                kind: photo.kind,
+                downloadName: downloads.get(photo.id) ?? path.basename(names.media),
+              }),
+            );
           staged.push(row);
         } catch (err) {
           if (!(err instanceof SourceMissingError)) throw err;
@@ -351,20 +369,17 @@ export class PublishQueue {
     const event = this.deps.event(pub.event_id);
     if (!event) return;
     repo.takeIndexStale(pub.event_id);
-    const rows = repo.onlineFiles(pub.event_id);
-    const downloads = downloadNames(event.name, rows);
-    const photos: PagePhoto[] = rows.map((row) => {
-      const [media = '', thumb = '', , preview] = JSON.parse(row.names) as string[];
-      return { media, preview, thumb, kind: row.kind, downloadName: downloads.get(row.photo_id) ?? path.basename(media) };
-    });
-    const expiry = repo.publication(pub.event_id)?.expires_at ?? null;
-    const firstTaken = rows.length > 0 ? Math.min(...rows.map((r) => r.taken_at)) : event.created_at;
-    const html = renderEventPage({
-      eventName: event.name,
-      dateLabel: dateLabel(firstTaken, settings.language),
-      language: settings.language,
-      photos,
-      expiresLabel: expiry === null ? null : dateLabel(expiry, settings.language),
+    const logo = this.deps.logo();
+    // The logo goes beside the page (sent once: its name is its content's hash); an old one is a stray for the check.
+    if (logo !== null) await this.deps.rclone.copyNew(where.target, this.deps.brandDir, [logo.name], where.dest);
+    const html = eventPageHtml({
+      logo: logo?.name ?? null,
+      event,
+      rows: repo.onlineFiles(pub.event_id),
+      settings,
+      expiry: repo.publication(pub.event_id)?.expires_at ?? null,
+      lock: repo.lock(pub.event_id),
+      zip: repo.zip(pub.event_id),
     });
     await mkdir(this.deps.stageDir, { recursive: true });
     const file = path.join(this.deps.stageDir, `index-${pub.token}.html`);

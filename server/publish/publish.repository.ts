@@ -1,5 +1,7 @@
 import type { MediaKind } from '../contract/photos.contract.js';
 import type { Db } from '../db/database.js';
+import type { EventLock } from './publish-lock.js';
+import type { ZipState } from './publish-zip.js';
 
 export type PublicationState = 'publishing' | 'withdrawing' | 'withdrawn';
 export type FileState = 'pending' | 'online' | 'removing';
@@ -17,6 +19,8 @@ export interface PublicationRow {
   expires_at: number | null;
   /** The last comparison of the queue with the remote. */
   checked_at: number | null;
+  /** The event's ZIP online, as JSON (ZipState); null: none yet. */
+  zip: string | null;
 }
 
 /** Copies of an event at a place the booth no longer publishes to. */
@@ -113,7 +117,7 @@ export class PublishRepository {
         this.db.prepare(`DELETE FROM publish_files WHERE event_id = ?`).run(eventId);
         this.db
           .prepare(
-            `UPDATE publish_events SET state = 'withdrawn', index_at = NULL, place = NULL, checked_at = NULL WHERE event_id = ? AND state = 'withdrawing'`,
+            `UPDATE publish_events SET state = 'withdrawn', index_at = NULL, place = NULL, checked_at = NULL, zip = NULL WHERE event_id = ? AND state = 'withdrawing'`,
           )
           .run(eventId);
       })
@@ -287,7 +291,9 @@ export class PublishRepository {
             .run(pub.event_id, pub.place, pub.token, removable ? 1 : 0, at);
         this.db.prepare(`DELETE FROM publish_files WHERE event_id = ?`).run(pub.event_id);
         this.db
-          .prepare('UPDATE publish_events SET place = ?, index_stale = 1, index_at = NULL, checked_at = NULL WHERE event_id = ?')
+          .prepare(
+            'UPDATE publish_events SET place = ?, index_stale = 1, index_at = NULL, checked_at = NULL, zip = NULL WHERE event_id = ?',
+          )
           .run(place, pub.event_id);
       })
       .immediate();
@@ -320,6 +326,46 @@ export class PublishRepository {
     return this.db
       .prepare(`UPDATE publish_events SET state = 'withdrawing' WHERE state = 'publishing' AND expires_at IS NOT NULL AND expires_at <= ?`)
       .run(now).changes;
+  }
+
+  /** The event's gallery password, as its salt and derived key; undefined: the gallery is open. */
+  lock(eventId: number): EventLock | undefined {
+    return this.db.prepare<[number], EventLock>('SELECT salt, iterations, key FROM publish_locks WHERE event_id = ?').get(eventId);
+  }
+
+  /** A new password (or none): the page is written again, and every file's version changes with it. */
+  setLock(eventId: number, lock: EventLock | null, at: number): void {
+    this.db
+      .transaction(() => {
+        if (lock === null) this.db.prepare('DELETE FROM publish_locks WHERE event_id = ?').run(eventId);
+        else
+          this.db
+            .prepare(
+              `INSERT INTO publish_locks (event_id, salt, iterations, key, set_at) VALUES (?, ?, ?, ?, ?)
+               ON CONFLICT(event_id) DO UPDATE SET salt = excluded.salt, iterations = excluded.iterations, key = excluded.key, set_at = excluded.set_at`,
+            )
+            .run(eventId, lock.salt, lock.iterations, lock.key, at);
+        // The ZIP was sealed with the old key, or not at all: the page stops offering it, the check removes it.
+        this.db.prepare('UPDATE publish_events SET index_stale = 1, zip = NULL WHERE event_id = ?').run(eventId);
+      })
+      .immediate();
+  }
+
+  /** The settings of every page changed (colours, logo, language): every event's page is written again. */
+  markAllIndexStale(): void {
+    this.db.prepare(`UPDATE publish_events SET index_stale = 1 WHERE state = 'publishing'`).run();
+  }
+
+  zip(eventId: number): ZipState | null {
+    const raw = this.publication(eventId)?.zip;
+    return raw ? (JSON.parse(raw) as ZipState) : null;
+  }
+
+  /** A new ZIP (or none, or one found missing online): the page offers what is there. */
+  setZip(eventId: number, state: ZipState | null): void {
+    this.db
+      .prepare('UPDATE publish_events SET zip = ?, index_stale = 1 WHERE event_id = ?')
+      .run(state === null ? null : JSON.stringify(state), eventId);
   }
 
   hasWork(): boolean {

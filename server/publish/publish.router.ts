@@ -20,14 +20,20 @@ export function adminPublishRouter(publish: PublishService): Router {
   router.put('/settings', async (req, res) => {
     res.json(await publish.update(req.body));
   });
+  router.put('/logo', async (req, res) => {
+    res.json(await publish.setLogo(req.body));
+  });
+  router.delete('/logo', async (_req, res) => {
+    res.json(await publish.clearLogo());
+  });
   router.post('/test', async (req, res) => {
     res.json(await publish.test(req.body));
   });
   router.post('/events/:slug', (req, res) => {
     res.status(202).json({ publication: publish.publish(parseInput(slugParam, req.params.slug, 'event slug')) });
   });
-  router.put('/events/:slug', (req, res) => {
-    res.json({ publication: publish.setExpiry(parseInput(slugParam, req.params.slug, 'event slug'), req.body) });
+  router.put('/events/:slug', async (req, res) => {
+    res.json({ publication: await publish.updateEvent(parseInput(slugParam, req.params.slug, 'event slug'), req.body) });
   });
   router.delete('/leftovers/:id', (req, res) => {
     publish.forgetLeftover(parseInput(leftoverId, req.params.id, 'old copy id'));

@@ -20,6 +20,9 @@ import { renderCompanyIndex } from './publish-page.js';
 import { dateLabel, eventDest, type PublishQueue } from './publish.queue.js';
 import type { PublicationRow, PublishRepository } from './publish.repository.js';
 import { z } from 'zod';
+import { hasNoControl, NO_CONTROL_MESSAGE } from '../core/util/text.js';
+import { deriveLock } from './publish-lock.js';
+import { LogoStore } from './publish-brand.js';
 import { destinationInput } from './destination.schema.js';
 import { destinationFiles, DestinationStore, type PublishTarget } from './publish-destination.js';
 import { BOOTH_NAME, publishSettingsPatch, type PublishBackup } from './publish.schema.js';
@@ -40,7 +43,15 @@ function defaultBoothName(): string {
 }
 
 export function defaultPublishSettings(): PublishSettings {
-  return { enabled: false, destination: null, public_base_url: '', booth_name: defaultBoothName(), language: 'fr' };
+  return {
+    enabled: false,
+    destination: null,
+    public_base_url: '',
+    booth_name: defaultBoothName(),
+    language: 'fr',
+    colors: null,
+    company_index: null,
+  };
 }
 
 /** The event's address online, when the settings say where the remote is served from. */
@@ -48,13 +59,24 @@ function urlOf(settings: PublishSettings, pub: PublicationRow): string | null {
   return settings.public_base_url === '' ? null : `${settings.public_base_url}/${settings.booth_name}/${pub.token}/`;
 }
 
+const logoBody = z.strictObject({ data: z.string().max(400_000, 'must be at most 256 KB') });
 const testBody = z.strictObject({ destination: destinationInput.optional() });
-const expiryBody = z.strictObject({
-  expires_on: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day written YYYY-MM-DD')
-    .nullable(),
-});
+const eventBody = z
+  .strictObject({
+    expires_on: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day written YYYY-MM-DD')
+      .nullable(),
+    /** The gallery's password (write-only): a string sets or replaces it, null removes it. */
+    password: z
+      .string()
+      .min(6, 'must be at least 6 characters')
+      .max(128, 'must be at most 128 characters')
+      .refine(hasNoControl, NO_CONTROL_MESSAGE)
+      .nullable(),
+  })
+  .partial()
+  .refine((b) => b.expires_on !== undefined || b.password !== undefined, 'must hold expires_on or password');
 
 const invalidDay = (message: string): ValidationError =>
   new ValidationError(`Invalid expiry: expires_on ${message}`, { issues: [{ field: 'expires_on', message }] });
@@ -70,6 +92,7 @@ export class PublishService {
   private queue: PublishQueue | undefined;
   private qr: { url: string; svg: string } | undefined;
   readonly destinations: DestinationStore;
+  readonly logos: LogoStore;
 
   constructor(
     private readonly repo: PublishRepository,
@@ -84,6 +107,7 @@ export class PublishService {
       const { destination: _none, ...rest } = defaultPublishSettings();
       return rest;
     });
+    this.logos = new LogoStore(settingsRepo, path.join(scratchDir, 'brand'));
   }
 
   /** The file in Boothdeck's data folder an owner may describe remotes in by hand. */
@@ -104,7 +128,7 @@ export class PublishService {
   }
 
   get(): PublishSettingsResponse {
-    return { settings: this.settings(), config_path: this.configPath, notice: this.destinations.notice() };
+    return { settings: this.settings(), config_path: this.configPath, notice: this.destinations.notice(), logo: this.logos.view() };
   }
 
   async update(body: unknown): Promise<PublishSettingsResponse> {
@@ -112,7 +136,25 @@ export class PublishService {
     const { destination, ...rest } = patch;
     const { destination: _current, notice: _notice, ...current } = this.destinations.stored();
     await this.destinations.save({ ...current, ...rest }, destination);
+    // The pages carry the colours and the language: each is written again.
+    this.repo.markAllIndexStale();
     this.queue?.retryNow();
+    return this.get();
+  }
+
+  /** The pages' logo: checked by its bytes and size, then every page is written again with it. */
+  async setLogo(body: unknown): Promise<PublishSettingsResponse> {
+    const { data } = parseInput(logoBody, body, 'logo');
+    await this.logos.save(data);
+    this.repo.markAllIndexStale();
+    this.queue?.wake(false);
+    return this.get();
+  }
+
+  async clearLogo(): Promise<PublishSettingsResponse> {
+    await this.logos.clear();
+    this.repo.markAllIndexStale();
+    this.queue?.wake(false);
     return this.get();
   }
 
@@ -172,6 +214,7 @@ export class PublishService {
       photos_to_send: shown ? counts.total - online : 0,
       checked_at: pub?.checked_at == null ? null : new Date(pub.checked_at).toISOString(),
       expires_on: pub?.expires_at == null || !shown ? null : localDay(pub.expires_at),
+      password_set: this.repo.lock(event.id) !== undefined,
     };
     if (!pub) return { ...base, state: 'none', url: null };
     if (pub.state !== 'publishing') return { ...base, state: pub.state, url: null };
@@ -229,26 +272,44 @@ export class PublishService {
 
   /** Restores them as a save without password would: the stored secret is kept only for the same place. */
   async restoreBackup(input: PublishBackup): Promise<void> {
-    const { destination, ...rest } = input;
-    await this.destinations.save(rest, destination);
+    const { destination, colors, company_index, ...rest } = input;
+    const current = this.settings();
+    await this.destinations.save(
+      {
+        ...rest,
+        colors: colors === undefined ? current.colors : colors,
+        company_index: company_index === undefined ? current.company_index : company_index,
+      },
+      destination,
+    );
     this.queue?.retryNow();
   }
 
-  /** The day the event leaves the remote (withdrawn at the booth's first check that day), or none. */
-  setExpiry(slug: string, body: unknown): EventPublication {
+  /**
+   * The event's take-down day (withdrawn at the booth's first check that day) and its gallery
+   * password. A password may be set before the event is published, so nothing ever goes up in the
+   * clear; setting, changing or removing it sends the whole event again.
+   */
+  async updateEvent(slug: string, body: unknown): Promise<EventPublication> {
     const event = this.event(slug);
-    const { expires_on } = parseInput(expiryBody, body, 'expiry');
-    const pub = this.repo.publication(event.id);
-    if (!pub || pub.state === 'withdrawn' || pub.state === 'withdrawing')
-      throw new ConflictError('The event is not online: publish it first', 'publish_not_published');
-    let at: number | null = null;
-    if (expires_on !== null) {
-      const [y = 0, m = 1, d = 1] = expires_on.split('-').map(Number);
-      at = new Date(y, m - 1, d).getTime();
-      if (localDay(at) !== expires_on) throw invalidDay('is not a day of the calendar');
-      if (expires_on < localDay(this.clock.now())) throw invalidDay('is a day already past');
+    const { expires_on, password } = parseInput(eventBody, body, 'event publication');
+    let at: number | null | undefined;
+    if (expires_on !== undefined) {
+      const pub = this.repo.publication(event.id);
+      if (!pub || pub.state === 'withdrawn' || pub.state === 'withdrawing')
+        throw new ConflictError('The event is not online: publish it first', 'publish_not_published');
+      at = null;
+      if (expires_on !== null) {
+        const [y = 0, m = 1, d = 1] = expires_on.split('-').map(Number);
+        at = new Date(y, m - 1, d).getTime();
+        if (localDay(at) !== expires_on) throw invalidDay('is not a day of the calendar');
+        if (expires_on < localDay(this.clock.now())) throw invalidDay('is a day already past');
+      }
     }
-    this.repo.setExpiry(event.id, at);
+    // Derived before anything is written: a bad day leaves the password as it was, and the other way round.
+    const lock = password === undefined || password === null ? password : await deriveLock(password);
+    if (at !== undefined) this.repo.setExpiry(event.id, at);
+    if (lock !== undefined) this.repo.setLock(event.id, lock, this.clock.now());
     this.queue?.wake(false);
     return this.publicationOf(event, this.settings());
   }

@@ -27,6 +27,8 @@ describe('publishing settings in the backup', () => {
       booth_name: 'borne-a',
       language: 'en',
       enabled: true,
+      colors: { background: '#ffffff', text: '#222222', accent: '#c0392b' },
+      company_index: 'FleetKey-0123456789abc',
     });
     expect(saved.status).toBe(200);
     const backup = (await call(a, 'get', '/backup')).body as { publish: { destination: object } };
@@ -37,6 +39,9 @@ describe('publishing settings in the backup', () => {
       public_base_url: 'https://photos.example.com',
       booth_name: 'borne-a',
       language: 'en',
+      // The fleet shares its look and its index: every booth restored from this file writes into the same one.
+      colors: { background: '#ffffff', text: '#222222', accent: '#c0392b' },
+      company_index: 'FleetKey-0123456789abc',
     });
 
     const b = await booth();

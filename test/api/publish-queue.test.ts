@@ -39,8 +39,10 @@ describe('the upload queue', () => {
       await s.services.publishing.queue.whenIdle();
     }
     expect(media(rclone)).toHaveLength(5);
+    // Each photo's four files, and the event's ZIP (once: it is made again at most every ten minutes).
     const sent = [...rclone.uploads].filter(([name]) => !name.endsWith('/index.html'));
-    expect(sent).toHaveLength(20);
+    expect(sent).toHaveLength(21);
+    expect(sent.filter(([name]) => name.includes('/zip/'))).toHaveLength(1);
     expect(sent.every(([, times]) => times === 1)).toBe(true);
     expect((await overview(s)).events[0]).toMatchObject({ state: 'online', photos_online: 5, photos_total: 5 });
   });
@@ -104,7 +106,8 @@ describe('the upload queue', () => {
     await s.services.indexer.rescan();
     await enable(s);
     await s.services.publishing.queue.whenIdle();
-    expect(rclone.files.size).toBe(5);
+    // The photo's four files, the page and the ZIP.
+    expect(rclone.files.size).toBe(6);
     await s.services.publishing.service.update({ enabled: false });
     expect((await request(s.app).delete('/api/admin/publish/events/fete').set('Cookie', s.cookie)).status).toBe(202);
     await s.services.publishing.queue.whenIdle();
@@ -123,7 +126,7 @@ describe('places', () => {
     await s.services.publishing.service.update({ destination: dav, booth_name: 'b', enabled: true });
     await s.services.publishing.queue.whenIdle();
     const before = [...rclone.files.keys()].sort();
-    expect(before).toHaveLength(5);
+    expect(before).toHaveLength(6);
     await s.services.publishing.service.update({ destination: { ...dav, vendor: 'nextcloud' } });
     await s.services.publishing.queue.whenIdle();
     const o = await overview(s);

@@ -21,6 +21,11 @@ export const publishService = {
   withdraw: (slug: string) => api.delete<{ publication: EventPublication }>(event(slug)),
   /** The day the event leaves the remote (YYYY-MM-DD), or null for none. */
   setExpiry: (slug: string, expiresOn: string | null) => api.put<{ publication: EventPublication }>(event(slug), { expires_on: expiresOn }),
+  /** The event's gallery password (write-only); null removes it. */
+  setPassword: (slug: string, password: string | null) => api.put<{ publication: EventPublication }>(event(slug), { password }),
+  /** The published pages' logo, as base64 (PNG, JPEG or WebP, 256 KB at most). */
+  setLogo: (data: string) => api.put<PublishSettingsResponse>('/api/admin/publish/logo', { data }),
+  clearLogo: () => api.delete<PublishSettingsResponse>('/api/admin/publish/logo'),
   forgetLeftover: (id: number) => api.delete<void>(`/api/admin/publish/leftovers/${id}`),
   companyIndexUrl: () => '/api/admin/publish/company-index.html',
 };

@@ -3,6 +3,7 @@ import { ref } from 'vue';
 import type {
   DestinationInput,
   EventPublication,
+  PublishLogo,
   PublishNotice,
   PublishOverview,
   PublishSettings,
@@ -17,6 +18,7 @@ export const usePublishStore = defineStore('publish', () => {
   /** Why the stored destination was set aside, said once the console loads. */
   const notice = ref<PublishNotice | null>(null);
   const overview = ref<PublishOverview | null>(null);
+  const logo = ref<PublishLogo | null>(null);
   const testResult = ref<PublishTestResult | null>(null);
 
   async function loadSettings(): Promise<void> {
@@ -24,6 +26,15 @@ export const usePublishStore = defineStore('publish', () => {
     settings.value = res.settings;
     configPath.value = res.config_path;
     notice.value = res.notice;
+    logo.value = res.logo;
+  }
+
+  async function setLogo(data: string): Promise<void> {
+    logo.value = (await publishService.setLogo(data)).logo;
+  }
+
+  async function clearLogo(): Promise<void> {
+    logo.value = (await publishService.clearLogo()).logo;
   }
 
   async function refresh(): Promise<void> {
@@ -59,6 +70,11 @@ export const usePublishStore = defineStore('publish', () => {
     await refresh();
   }
 
+  async function setPassword(slug: string, password: string | null): Promise<void> {
+    await publishService.setPassword(slug, password);
+    await refresh();
+  }
+
   async function forgetLeftover(id: number): Promise<void> {
     await publishService.forgetLeftover(id);
     await refresh();
@@ -71,6 +87,9 @@ export const usePublishStore = defineStore('publish', () => {
     configPath,
     notice,
     overview,
+    logo,
+    setLogo,
+    clearLogo,
     testResult,
     loadSettings,
     refresh,
@@ -79,6 +98,7 @@ export const usePublishStore = defineStore('publish', () => {
     publish,
     withdraw,
     setExpiry,
+    setPassword,
     forgetLeftover,
     of,
   };

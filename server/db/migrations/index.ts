@@ -10,6 +10,7 @@ import { publish } from './008-publish.js';
 import { arrivalOrder } from './009-arrival-order.js';
 import { collageParts } from './010-collage-parts.js';
 import { publishPlaces } from './011-publish-places.js';
+import { publishLocks } from './012-publish-locks.js';
 
 /** Every schema change, in the order it must run. Append only. */
 export const migrations: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   arrivalOrder,
   collageParts,
   publishPlaces,
+  publishLocks,
 ];

@@ -119,6 +119,13 @@ export const enErrors: Record<keyof typeof frErrors, string> = {
   'error.label.destination.config': 'rclone file',
   'error.label.public_base_url': 'Public address',
   'error.label.booth_name': 'Booth name',
+  'error.label.password': 'Gallery password',
+  'error.label.logo': 'Logo',
+  'error.label.colors': 'Colours',
+  'error.label.colors.background': 'Background colour',
+  'error.label.colors.text': 'Text colour',
+  'error.label.colors.accent': 'Button colour',
+  'error.label.company_index': 'Fleet index',
   'error.label.expires_on': 'Take-down date',
   'error.code.publish_not_published': 'This event is not online: publish it first, then choose its take-down date.',
 } as const;

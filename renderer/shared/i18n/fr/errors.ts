@@ -120,6 +120,13 @@ export const frErrors = {
   'error.label.destination.config': 'Fichier rclone',
   'error.label.public_base_url': 'Adresse publique',
   'error.label.booth_name': 'Nom de la borne',
+  'error.label.password': 'Mot de passe de la galerie',
+  'error.label.logo': 'Logo',
+  'error.label.colors': 'Couleurs',
+  'error.label.colors.background': 'Couleur de fond',
+  'error.label.colors.text': 'Couleur du texte',
+  'error.label.colors.accent': 'Couleur des boutons',
+  'error.label.company_index': 'Index de la flotte',
   'error.label.expires_on': 'Date de retrait',
   'error.code.publish_not_published': 'Cet événement n’est pas en ligne : publiez-le d’abord, puis choisissez sa date de retrait.',
 } as const;
