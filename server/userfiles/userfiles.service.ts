@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { UserFile } from '../contract/actions.contract.js';
@@ -17,6 +18,8 @@ export interface Preview {
 interface Analysis {
   preview: Preview;
   transparent: boolean;
+  /** A digest of the file's bytes: a frame replaced under the same name gets a new preview address. */
+  version: string;
 }
 
 /** Files read at once while listing: enough to be quick, few enough for the board's two cores. */
@@ -29,9 +32,14 @@ function folderOf(path: string): UserFile['folder'] {
   return 'other';
 }
 
-const previewUrl = (path: string): string => `/api/admin/userfiles/preview?path=${encodeURIComponent(path)}`;
+const previewUrl = (path: string, version: string | null): string =>
+  `/api/admin/userfiles/preview?${new URLSearchParams(version ? { path, v: version } : { path }).toString()}`;
 
-/** The capture app's userdata images (frames, backgrounds), listed and previewed for the console. */
+/**
+ * The capture app's userdata images (frames, backgrounds), listed and previewed for the console.
+ * The capture app tells no file's date, so each file is read again and its analysis kept by the
+ * digest of its bytes: reading is cheap on the board's loopback, decoding is what the cache spares.
+ */
 export class UserFilesService {
   private readonly cache = new Map<string, Analysis>();
 
@@ -42,17 +50,16 @@ export class UserFilesService {
     const out: UserFile[] = [];
     for (let i = 0; i < paths.length; i += LIST_CONCURRENCY) {
       const batch = paths.slice(i, i + LIST_CONCURRENCY);
-      const transparent = await Promise.all(
-        batch.map((path) =>
-          this.analyse(path).then(
-            (a) => a.transparent,
-            () => null,
-          ),
-        ),
-      );
-      batch.forEach((path, j) =>
-        out.push({ path, preview_url: previewUrl(path), folder: folderOf(path), transparent: transparent[j] ?? null }),
-      );
+      const analyses = await Promise.all(batch.map((path) => this.analyse(path).catch(() => null)));
+      batch.forEach((path, j) => {
+        const analysis = analyses[j] ?? null;
+        out.push({
+          path,
+          preview_url: previewUrl(path, analysis?.version ?? null),
+          folder: folderOf(path),
+          transparent: analysis?.transparent ?? null,
+        });
+      });
     }
     return out;
   }
@@ -66,8 +73,6 @@ export class UserFilesService {
     if (!USERDATA_PATH.test(path) || path.split('/').some((part) => part === '..' || part === '.')) {
       throw new ValidationError('Invalid path: must be a file inside userdata/');
     }
-    const cached = this.cache.get(path);
-    if (cached) return cached;
     const file = await this.capture.openFile(`/${path}`);
     if (!file) throw new NotFoundError(`No such file in the capture app: ${path}`);
     const chunks: Buffer[] = [];
@@ -80,19 +85,23 @@ export class UserFilesService {
       }
       chunks.push(chunk as Buffer);
     }
+    const bytes = Buffer.concat(chunks);
+    const version = createHash('sha256').update(bytes).digest('hex').slice(0, 16);
+    const cached = this.cache.get(version);
+    if (cached) return cached;
     let analysis: Analysis;
     try {
-      const source = sharp(Buffer.concat(chunks));
+      const source = sharp(bytes);
       const { hasAlpha } = await source.metadata();
       // An alpha channel alone says nothing: a frame needs pixels one can see through.
       const transparent = hasAlpha === true && !(await source.clone().stats()).isOpaque;
       const data = await source.resize(PREVIEW_PX, PREVIEW_PX, { fit: 'inside', withoutEnlargement: true }).png().toBuffer();
-      analysis = { preview: { data, contentType: 'image/png' }, transparent };
+      analysis = { preview: { data, contentType: 'image/png' }, transparent, version };
     } catch {
       throw new ValidationError('That file is not an image that can be previewed');
     }
     if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(path, analysis);
+    this.cache.set(version, analysis);
     return analysis;
   }
 }

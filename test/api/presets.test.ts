@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
+import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BoothAction } from '../../server/contract/actions.contract.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
@@ -161,6 +162,30 @@ describe('userdata files for frames and backgrounds', () => {
   it('answers 404 for a userdata file that does not exist', async () => {
     const res = await request(t.app).get('/api/admin/userfiles/preview?path=userdata/nothing.png').set('Cookie', t.cookie);
     expect(res.status).toBe(404);
+  });
+});
+
+describe('a frame replaced under the same name', () => {
+  it('gets a new preview address and the new picture, without a restart', async () => {
+    const { copyFileSync } = await import('node:fs');
+    const dir = path.join(t.sim.dataDir, 'userdata', 'demoassets', 'frames');
+    const name = 'cadre-remplace.png';
+    copyFileSync(path.join(dir, 'frame_image_photobooth-app.png'), path.join(dir, name));
+    const shown = async (): Promise<{ url: string; png: Buffer }> => {
+      const list = await request(t.app).get('/api/admin/userfiles').set('Cookie', t.cookie);
+      const file = (list.body.files as { path: string; preview_url: string }[]).find((f) => f.path.endsWith(name));
+      const preview = await request(t.app).get(file!.preview_url).set('Cookie', t.cookie);
+      return { url: file!.preview_url, png: preview.body as Buffer };
+    };
+    const before = await shown();
+    await sharp({ create: { width: 300, height: 200, channels: 4, background: { r: 0, g: 0, b: 255, alpha: 0.5 } } })
+      .png()
+      .toFile(path.join(dir, name));
+    const after = await shown();
+    expect(after.url).not.toBe(before.url);
+    const [red, , blue] = (await sharp(after.png).stats()).channels;
+    expect([Math.round(red!.mean), Math.round(blue!.mean)]).toEqual([0, 255]);
+    expect(after.png.equals(before.png)).toBe(false);
   });
 });
 
