@@ -172,7 +172,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
 
   const photoRepository = new PhotoRepository(ports.db);
   const events = new EventService(eventRepository, ports.clock, hub);
-  const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock);
+  const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock, { log: ports.log });
   configureImageDecoding();
   const background = ports.background ?? createBackgroundMedia({ clock: ports.clock, log: ports.log });
   const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'), ports.clock, background.resize);

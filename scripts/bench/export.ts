@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { childrenOf } from './cpu.js';
 import type { RecordFn } from './print.js';
 import { percentile, round, seedCaptureFolder } from './seed.js';
 import { adminCookie, seedEvents, tempDir } from './setup.js';
@@ -58,9 +59,13 @@ async function httpExport(url: string, cookie: string): Promise<Timed> {
 
 /** Resident memory of a process, from the kernel. */
 function rssOf(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return 0; // gone meanwhile
+  }
+  const line = status.split('\n').find((l) => l.startsWith('VmRSS:'));
   return Number(line?.replace(/\D+/g, '') ?? 0) * 1024;
 }
 
@@ -85,7 +90,15 @@ export async function zipExport(record: RecordFn, cleanups: string[]): Promise<v
     const evict = (): boolean => files.every((f) => spawnSync('dd', [`if=${f}`, 'iflag=nocache', 'count=0', 'status=none']).status === 0);
     const idleRss = rssOf(service.pid);
     let peakRss = idleRss;
-    const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssOf(service.pid))), 50);
+    let peakChildren = 0;
+    const sampler = setInterval(() => {
+      peakRss = Math.max(peakRss, rssOf(service.pid));
+      // The export process (and any other child) the service started meanwhile.
+      peakChildren = Math.max(
+        peakChildren,
+        childrenOf(service.pid).reduce((sum, pid) => sum + rssOf(pid), 0),
+      );
+    }, 50);
 
     const measure = async (cold: boolean): Promise<{ read: number; zip: number; ratio: number }> => {
       const reads: Timed[] = [];
@@ -131,7 +144,7 @@ export async function zipExport(record: RecordFn, cleanups: string[]): Promise<v
     const growth = peakRss - idleRss;
     record(
       'service resident memory during the exports',
-      `${round(idleRss / 1048576, 1)} MB idle, peak ${round(peakRss / 1048576, 1)} MB (+${round(growth / 1048576, 1)} MB)`,
+      `${round(idleRss / 1048576, 1)} MB idle, peak ${round(peakRss / 1048576, 1)} MB (+${round(growth / 1048576, 1)} MB); its export process ${round(peakChildren / 1048576, 1)} MB at its peak`,
       '< 64 MB more',
       growth < 64 * 1048576,
     );

@@ -5,7 +5,9 @@ import { performance } from 'node:perf_hooks';
  * Guests' phones during an evening, in a process of their own: each holds the public gallery's
  * live stream open, refreshes the photo list now and then (every 0–`thinkMs` ms), and fetches
  * each new photo's thumbnail as its gallery shows it. Each phone leaves from an address of its
- * own on the loopback network, as on the booth's Wi-Fi. Runs for `ms`, then prints one JSON line.
+ * own on the loopback network, as on the booth's Wi-Fi. Once every stream is open it prints a JSON
+ * line (on a booth the phones are connected long before; the bench's window starts there), browses
+ * for `ms`, then prints its figures as another.
  */
 const [url, phonesArg, msArg, thinkArg, listArg] = process.argv.slice(2);
 const phones = Number(phonesArg);
@@ -15,7 +17,13 @@ const thinkMs = Number(thinkArg);
 const browsing = listArg !== 'streams-only';
 const addressOf = (phone: number): string => `127.0.${1 + Math.floor(phone / 250)}.${1 + (phone % 250)}`;
 const stats = { lists: 0, thumbs: 0, errors: 0, events: 0, listMs: [] as number[] };
-const end = performance.now() + ms;
+let end = Number.POSITIVE_INFINITY;
+let connected = 0;
+let allConnected: () => void = () => undefined;
+const opened = new Promise<void>((resolve) => (allConnected = resolve));
+const streamOpen = (): void => {
+  if (++connected === phones) allConnected();
+};
 const requests = new Set<http.ClientRequest>();
 
 function get(agent: http.Agent, path: string): Promise<void> {
@@ -43,6 +51,7 @@ const pause = (max: number): Promise<void> => new Promise((resolve) => setTimeou
 async function phone(i: number): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, localAddress: addressOf(i) });
   const stream = http.get(`${url}/api/gallery/stream`, { agent: new http.Agent({ localAddress: addressOf(i) }) }, (res) => {
+    streamOpen();
     let buffer = '';
     res.setEncoding('utf8');
     res.on('data', (chunk: string) => {
@@ -59,7 +68,8 @@ async function phone(i: number): Promise<void> {
       }
     });
   });
-  stream.on('error', () => undefined);
+  stream.on('error', streamOpen);
+  await opened;
   await pause(thinkMs);
   while (browsing && performance.now() < end) {
     await get(agent, '/api/gallery/photos?limit=24');
@@ -71,6 +81,10 @@ async function phone(i: number): Promise<void> {
   agent.destroy();
 }
 
-await Promise.all(Array.from({ length: phones }, (_, i) => phone(i)));
+const all = Promise.all(Array.from({ length: phones }, (_, i) => phone(i)));
+await opened;
+end = performance.now() + ms;
+console.log(JSON.stringify({ connected }));
+await all;
 for (const req of requests) req.destroy();
 console.log(JSON.stringify(stats));

@@ -8,7 +8,7 @@ import type { Browser } from '@playwright/test';
 import { startWebdav, writeDavConfig } from '../../test/support/rclone.js';
 import { CaptureClient } from '../../server/capture/capture.client.js';
 import { createSystemClock } from '../../server/core/clock/clock.system.js';
-import { benchScript, cpuOf, limitCpu } from './cpu.js';
+import { benchScript, cpuOf, limitCpu, TaskSampler } from './cpu.js';
 import { PHONE, firstScreen } from './gallery.js';
 import { galleryLoad } from './gallery-load.js';
 import type { RecordFn } from './print.js';
@@ -18,7 +18,8 @@ import { startServiceProcess, type ServiceProcess } from './service-process.js';
 
 /** The event the evening starts with: camera-sized photos, which the export reads. */
 const CAMERA_PHOTOS = 300;
-const ROUNDS = 6;
+/** Rounds of rest and evening (BOOTHDECK_BENCH_SHARE_ROUNDS: fewer for a quick look, the figures want 6). */
+const ROUNDS = Number(process.env.BOOTHDECK_BENCH_SHARE_ROUNDS ?? 6);
 const WINDOW_MS = 15_000;
 const PHOTO_EVERY_MS = 10_000;
 const PHONES = 200;
@@ -158,13 +159,20 @@ export async function shareOfTheBoard(
     };
     const exportUrl = `${service.url}/api/admin/events/evenement-1/export.zip`;
     /** Where the cores went during one evening window, in CPU ms: Boothdeck, the bench's own guests, the simulator. */
-    const spent = { boothdeck: 0, guests: 0, simulator: 0, windowMs: 0 };
+    const spent = { boothdeck: 0, guests: 0, simulator: 0, windowMs: 0, tasks: new Map<string, number>() };
     const evening = async (): Promise<{ fps: number; photos: number }> => {
       const phones = benchScript('phones.ts', [service!.url, String(PHONES), String(WINDOW_MS), '20000']);
+      // The window starts with the phones connected, as they are all evening on a booth.
+      await phones.lines.next();
       const curl = spawn('curl', ['-s', '-o', '/dev/null', '-H', `Cookie: ${cookie}`, exportUrl], { stdio: 'ignore' });
       curl.on('error', () => undefined);
       await mark();
-      const before = { boothdeck: cpuOf(service!.pid).total, simulator: cpuOf(sim.child.pid ?? 0).total };
+      const before = {
+        boothdeck: cpuOf(service!.pid).total,
+        simulator: cpuOf(sim.child.pid ?? 0).total,
+        phones: cpuOf(phones.child.pid ?? 0).total,
+      };
+      const tasks = new TaskSampler(service!.pid);
       let photos = 0;
       const started = performance.now();
       while (performance.now() - started < WINDOW_MS) {
@@ -174,8 +182,9 @@ export async function shareOfTheBoard(
       }
       const fps = await mark();
       // Read before they end: a process gone has no /proc entry.
-      spent.guests += cpuOf(phones.child.pid ?? 0).total + cpuOf(curl.pid ?? 0).total;
+      spent.guests += cpuOf(phones.child.pid ?? 0).total - before.phones + cpuOf(curl.pid ?? 0).total;
       spent.boothdeck += cpuOf(service!.pid).total - before.boothdeck;
+      for (const [task, ms] of tasks.stop()) spent.tasks.set(task, (spent.tasks.get(task) ?? 0) + ms);
       spent.simulator += cpuOf(sim.child.pid ?? 0).total - before.simulator;
       spent.windowMs += performance.now() - started;
       curl.kill('SIGTERM');
@@ -225,6 +234,13 @@ export async function shareOfTheBoard(
     record(
       'where the cores went during the evenings (share of all cores)',
       `Boothdeck (service and children) ${share(spent.boothdeck)}, the bench's guests (${PHONES} phones, curl) ${share(spent.guests)}, the capture simulator ${share(spent.simulator)}`,
+      'printed only',
+      true,
+    );
+    const byTask = [...spent.tasks].filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]);
+    record(
+      "Boothdeck's share by task during the evenings (share of all cores)",
+      byTask.map(([task, ms]) => `${task} ${share(ms)}`).join(', '),
       'printed only',
       true,
     );

@@ -1,4 +1,3 @@
-import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Clock } from '../core/clock/clock.port.js';
@@ -6,16 +5,13 @@ import type { ExportProgress } from '../contract/events.contract.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
 import type { EventService } from './event.service.js';
 import { fileNamePart, photoFileName } from './file-names.js';
-import { ZipArchive } from 'archiver';
 import { captureMediaPath } from '../capture/capture-media.js';
-import { ChunkPool, PooledFileStream, releaseAfterWrite, releasesOnWrite } from './export-chunks.js';
+import { resolveWorkerEntry, type WorkerEntry } from '../core/background/worker-entry.js';
+import type { Logger } from '../core/logger.js';
+import { ExportProcessUnavailable, zipInBackground } from './export-process.js';
+import { needsZip64, writeZip, ZIP64_FROM_BYTES, type ExportEntry, type ZipOutcome, type ZipProgressHooks } from './export-zip.js';
 
-export interface ExportEntry {
-  name: string;
-  file: string;
-  size: number;
-  mtime: number;
-}
+export type { ExportEntry } from './export-zip.js';
 
 export interface ExportPlan {
   eventId: number;
@@ -25,25 +21,39 @@ export interface ExportPlan {
 }
 
 const PROGRESS_TTL_MS = 10 * 60_000;
-/** Entries handed to archiver ahead of the one it writes: enough to never wait, few open files. */
-const FEED_AHEAD = 2;
-const ZIP64_FROM_BYTES = 0xffff_ffff - 64 * 1024 * 1024;
-const MISSING_NOTE = '_fichiers-manquants.txt';
+
+export interface EventExportOptions {
+  /**
+   * Where the ZIP is made. Built (`npm start`, the kiosk, the bench), in a background process
+   * below the capture app (export.worker); from sources (vitest), in-process unless asked, as
+   * background-resize.ts decides for thumbnails.
+   */
+  workers?: 'processes' | 'in-process';
+  log?: Logger;
+}
+
+const built = import.meta.url.endsWith('.js');
 
 /**
  * Streams an event's photos as a ZIP read straight from the capture app's data folder. Entries
  * are stored, not deflated (JPEGs do not compress), one open file at a time, so memory and open
- * files stay flat however large the event.
+ * files stay flat however large the event. The reading and checksums run below the capture app
+ * (export.worker), as every background work does.
  */
 export class EventExportService {
   private readonly progress = new Map<string, { value: ExportProgress; expires: number }>();
+  private worker: WorkerEntry | undefined;
 
   constructor(
     private readonly events: EventService,
     private readonly photos: PhotoRepository,
     private readonly captureDataDir: string,
     private readonly clock: Clock,
-  ) {}
+    private readonly options: EventExportOptions = {},
+  ) {
+    const where = options.workers ?? (built ? 'processes' : 'in-process');
+    this.worker = where === 'processes' ? resolveWorkerEntry(import.meta.url, 'export.worker') : undefined;
+  }
 
   plan(slug: string): ExportPlan {
     const event = this.events.get(slug);
@@ -73,11 +83,9 @@ export class EventExportService {
   }
 
   /**
-   * Writes the ZIP to `out` with archiver, stored entries read in 1 MiB chunks, reused once an
-   * HTTP response has sent them (export-chunks.ts). Entries are fed
-   * a couple ahead of what archiver has written (on its `entry` events): appending them all at
-   * once would open every file. Resolves when the ZIP is complete, or when `out` closes early
-   * (the client went away): then archiver is aborted and the open files are closed.
+   * Writes the event's ZIP to `out`: in the export process where one can run (the service then only
+   * forwards its bytes), else here. Resolves when the ZIP is complete, or when `out` closes early
+   * (the client went away), with what was done; progress is kept under `token` meanwhile.
    */
   async write(plan: ExportPlan, out: Writable, token?: string, zip64FromBytes = ZIP64_FROM_BYTES): Promise<ExportProgress> {
     const state: ExportProgress = {
@@ -92,90 +100,44 @@ export class EventExportService {
       if (token) this.progress.set(token, { value: { ...state }, expires: this.clock.monotonic() + PROGRESS_TTL_MS });
     };
     track();
-    const archive = new ZipArchive({
-      store: true,
-      // Past 4 GiB or 65,535 entries the classic records overflow; archiver then needs ZIP64 from the start.
-      forceZip64: plan.totalBytes >= zip64FromBytes || plan.entries.length >= 65_535,
-    });
     const sizes = new Map(plan.entries.map((e) => [e.name, e.size]));
-    const reading = new Set<PooledFileStream>();
-    const pool = new ChunkPool();
-    if (releasesOnWrite(out)) releaseAfterWrite(out, pool);
-    const missing: string[] = [];
-    let next = 0;
-    let finalized = false;
-
-    const outcome = new Promise<ExportProgress['state']>((resolve, reject) => {
-      out.once('finish', () => resolve('done'));
-      out.once('close', () => resolve(finalized && out.writableFinished ? 'done' : 'aborted'));
-      archive.once('error', reject);
-    });
-
-    const feed = async (): Promise<void> => {
-      while (next < plan.entries.length) {
-        const entry = plan.entries[next++] as ExportEntry;
-        const exists = await fsp.stat(entry.file).then(
-          (st) => st.isFile(),
-          () => false,
-        );
-        if (!exists) {
-          missing.push(entry.name);
-          state.missing = missing.length;
-          continue;
-        }
-        const stream = new PooledFileStream(entry.file, pool);
-        reading.add(stream);
-        stream.once('close', () => reading.delete(stream));
-        archive.append(stream, { name: entry.name, date: new Date(entry.mtime), store: true });
-        return;
-      }
-      if (finalized) return;
-      finalized = true;
-      if (missing.length > 0) {
-        archive.append(Buffer.from(`Photos dont le fichier a disparu :\n${missing.join('\n')}\n`), {
-          name: MISSING_NOTE,
-          date: new Date(this.clock.now()),
-          store: true,
-        });
-      }
-      await archive.finalize();
-    };
-
-    // One feed at a time: a second one must not finalize while the first still looks at its file.
-    let feeding = Promise.resolve();
-    const feedNext = (): void => {
-      feeding = feeding.then(feed).catch((err: unknown) => {
-        archive.emit('error', err);
-      });
-    };
-    archive.on('entry', (entry) => {
-      if (entry.name !== MISSING_NOTE) {
+    const hooks: ZipProgressHooks = {
+      entry: (name) => {
         state.files_done++;
-        state.bytes_done += sizes.get(entry.name) ?? 0;
+        state.bytes_done += sizes.get(name) ?? 0;
         track();
-      }
-      feedNext();
-    });
-    archive.pipe(out);
-    for (let i = 0; i < FEED_AHEAD; i++) feedNext();
-    await feeding;
-
+      },
+      missing: () => {
+        state.missing++;
+      },
+    };
     try {
-      state.state = await outcome;
-      if (state.state === 'aborted') {
-        archive.abort();
-        for (const stream of reading) stream.destroy();
-      } else {
-        this.events.recordExport(plan.eventId, `${state.files_done} photo(s)${missing.length ? `, ${missing.length} manquante(s)` : ''}`);
+      const outcome = await this.zip(plan, out, zip64FromBytes, hooks);
+      state.state = outcome.state;
+      if (outcome.state === 'done') {
+        const lost = outcome.missing.length;
+        this.events.recordExport(plan.eventId, `${outcome.filesDone} photo(s)${lost ? `, ${lost} manquante(s)` : ''}`);
       }
     } catch (err) {
       state.state = 'failed';
-      for (const stream of reading) stream.destroy();
-      out.destroy();
       throw err;
     } finally {
       track();
     }
     return state;
+  }
+
+  private async zip(plan: ExportPlan, out: Writable, zip64FromBytes: number, hooks: ZipProgressHooks): Promise<ZipOutcome> {
+    const job = { entries: plan.entries, zip64: needsZip64(plan.entries, zip64FromBytes), now: this.clock.now() };
+    if (this.worker) {
+      try {
+        return await zipInBackground(this.worker, job, out, hooks);
+      } catch (err) {
+        if (!(err instanceof ExportProcessUnavailable)) throw err;
+        this.options.log?.warn(`The export process cannot start here (${err.message}); the ZIP is made in the service's own process`);
+        this.worker = undefined;
+      }
+    }
+    return writeZip(job.entries, out, { zip64: job.zip64, now: job.now, hooks });
   }
 }

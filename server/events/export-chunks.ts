@@ -1,6 +1,8 @@
 import { close, open, read } from 'node:fs';
 import { ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import { Readable, type Writable } from 'node:stream';
+import { ChunkedSocketWriter } from './export-framing.js';
 
 /** Read size: archiver's default 64 KiB chunks cost a third of the read speed. */
 export const CHUNK_BYTES = 1 << 20;
@@ -87,12 +89,12 @@ export class PooledFileStream extends Readable {
 }
 
 /**
- * Whether chunks written to `out` can be reused after its write callback. An HTTP response
- * calls it once the bytes are in the kernel's socket buffer; any other stream may still hold
- * the chunk (a test's sink, a transform), so its chunks are never reused.
+ * Whether chunks written to `out` can be reused after its write callback. An HTTP response, a
+ * socket or the export process's framing on one calls it once the bytes are in the kernel; any other stream
+ * may still hold the chunk (a test's sink, a transform), so its chunks are never reused.
  */
 export function releasesOnWrite(out: Writable): boolean {
-  return out instanceof ServerResponse;
+  return out instanceof ServerResponse || out instanceof Socket || out instanceof ChunkedSocketWriter;
 }
 
 /**

@@ -47,7 +47,7 @@ const FAILED_STARTS_BEFORE_INLINE = 3;
  * No PIN, password or token of the service's reaches it. An Electron host's executable runs as
  * plain Node only when told so.
  */
-function workerEnvironment(): Record<string, string> {
+export function workerEnvironment(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'NODE_ENV']) {
     const value = process.env[name];
