@@ -309,6 +309,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     eventRepository,
     photoRepository,
     media,
+    background,
     partsShown: () => settings.stored().gallery.collage_parts === 'photos',
   });
   return {

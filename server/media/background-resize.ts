@@ -43,7 +43,7 @@ export function createBackgroundMedia(options: BackgroundMediaOptions): Backgrou
       (options.workers ?? (built ? 'processes' : 'in-process')) === 'processes'
         ? resolveWorkerEntry(import.meta.url, 'background.worker')
         : undefined,
-    inline: async () => (await import('./background-tasks.js')).mediaTasks(),
+    inline: async () => (await import('./background-tasks.js')).backgroundTasks(),
     load: new BoardLoad({ ...options.load, now: () => options.clock.monotonic() }),
     clock: options.clock,
     log: options.log,

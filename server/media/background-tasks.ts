@@ -20,3 +20,9 @@ export function mediaTasks(): TaskHandlers {
     },
   };
 }
+
+/** Every task a background worker runs: the media's, and the online gallery's file work. */
+export async function backgroundTasks(): Promise<TaskHandlers> {
+  const { publishTasks } = await import('../publish/publish-tasks.js');
+  return { ...mediaTasks(), ...publishTasks() };
+}

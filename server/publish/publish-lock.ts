@@ -51,9 +51,9 @@ export function sealBuffer(lock: EventLock, plain: Buffer): Buffer {
 }
 
 /** The same for a file, streamed: a video is never held whole in the booth's memory. */
-export async function sealFile(lock: EventLock, from: string, to: string): Promise<void> {
+export async function sealFile(key: Buffer, from: string, to: string): Promise<void> {
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', lock.key, iv);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
   let started = false;
   const framed = new Transform({
     transform(chunk: Buffer, _enc, done) {

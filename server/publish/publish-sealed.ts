@@ -1,7 +1,8 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mediaVersion } from '../photos/media-version.js';
-import { lockMark, sealedName, sealFile, type EventLock } from './publish-lock.js';
+import { lockMark, sealedName, type EventLock } from './publish-lock.js';
+import type { PublishWork } from './publish-tasks.js';
 import { namesOf, stagePhoto, type PhotoNames, type PublishSources } from './publish-files.js';
 import type { PublishablePhoto } from './publish.repository.js';
 
@@ -43,7 +44,8 @@ export function sealedPhotoPage(id: string, language: 'fr' | 'en'): string {
 
 /**
  * Lays a protected photo out for rclone: its files staged in the clear in a folder of the batch's
- * own, each sealed (AES-256-GCM, a random IV per file) under its keyed name, the clear copies removed.
+ * own, each sealed (AES-256-GCM, a random IV per file, in a background worker) under its keyed name,
+ * the clear copies removed.
  */
 export async function stageSealedPhoto(
   dir: string,
@@ -51,6 +53,7 @@ export async function stageSealedPhoto(
   sources: PublishSources,
   lock: EventLock,
   language: 'fr' | 'en',
+  work: PublishWork,
 ): Promise<PhotoNames> {
   const names = sealedNamesOf(photo, lock);
   const clear = path.join(dir, '.clear', sealedId(names));
@@ -63,7 +66,7 @@ export async function stageSealedPhoto(
     ];
     for (const [from, to] of pairs) {
       await mkdir(path.dirname(path.join(dir, to)), { recursive: true });
-      await sealFile(lock, path.join(clear, from), path.join(dir, to));
+      await work.seal(lock.key, path.join(clear, from), path.join(dir, to));
     }
     await mkdir(path.join(dir, 'p'), { recursive: true });
     await writeFile(path.join(dir, names.page), sealedPhotoPage(sealedId(names), language));

@@ -1,14 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { ZipArchive } from 'archiver';
 import type { Clock } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
 import type { EventRow } from '../events/event.repository.js';
+import type { ExportEntry } from '../events/export-zip.js';
 import { downloadNames } from './publish-index.js';
-import { sealedName, sealFile } from './publish-lock.js';
+import { sealedName } from './publish-lock.js';
+import type { PublishWork } from './publish-tasks.js';
 import type { PublishSources } from './publish-files.js';
 import type { PublicationRow, PublishRepository } from './publish.repository.js';
 import type { PublishTarget } from './publish-destination.js';
@@ -37,6 +36,7 @@ interface ZipDeps {
   clock: Clock;
   log: Logger;
   stageDir: string;
+  work: PublishWork;
 }
 
 /**
@@ -83,7 +83,7 @@ export async function refreshZip(
     const plain = path.join(dir, 'photos.zip');
     const made = await writeZip(deps, event, rows, dir, plain);
     if (!made) return false;
-    if (lock !== undefined) await sealFile(lock, plain, path.join(dir, name));
+    if (lock !== undefined) await deps.work.seal(lock.key, plain, path.join(dir, name));
     else await rename(plain, path.join(dir, name));
     const sent = (await stat(path.join(dir, name))).size;
     await deps.rclone.copyNew(where.target, dir, [name], where.dest);
@@ -94,7 +94,10 @@ export async function refreshZip(
   }
 }
 
-/** The photos' full files under their download names, stored (JPEG and MP4 are compressed already). */
+/**
+ * The photos' full files under their download names, stored (JPEG and MP4 are compressed already),
+ * written by a background worker. False, and the ZIP left as it was, when a photo's file is gone.
+ */
 async function writeZip(
   deps: ZipDeps,
   event: EventRow,
@@ -103,26 +106,24 @@ async function writeZip(
   out: string,
 ): Promise<boolean> {
   const names = downloadNames(event.name, rows);
-  const archive = new ZipArchive({ store: true });
-  const written = pipeline(archive, createWriteStream(out));
+  const entries: ExportEntry[] = [];
   let fetched = 0;
   for (const row of [...rows].reverse()) {
     let file = deps.sources.localFile(row);
     if (file === undefined) {
       // The capture app runs elsewhere: its copy comes over HTTP first (bounded by the cap).
       file = path.join(dir, `fetched-${fetched++}`);
-      if (!(await deps.sources.fetchFull(row, file))) {
-        deps.log.warn(`Publishing: a photo's file is missing, the event's ZIP is left as it was`);
-        archive.abort();
-        await written.catch(() => undefined);
-        return false;
-      }
+      if (!(await deps.sources.fetchFull(row, file))) file = undefined;
     }
-    archive.file(file, { name: names.get(row.photo_id) ?? path.basename(row.file), date: new Date(row.mtime) });
+    if (file === undefined) return zipLeftAsItWas(deps);
+    entries.push({ name: names.get(row.photo_id) ?? path.basename(row.file), file, size: row.size, mtime: row.mtime });
   }
-  await archive.finalize();
-  await written;
-  return true;
+  return (await deps.work.zip(entries, out)).complete || zipLeftAsItWas(deps);
+}
+
+function zipLeftAsItWas(deps: ZipDeps): false {
+  deps.log.warn(`Publishing: a photo's file is missing, the event's ZIP is left as it was`);
+  return false;
 }
 
 /** The label and file the page offers; null when there is no ZIP to offer. */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { EventHub } from '../core/event-hub.js';
 import type { EventRepository } from '../events/event.repository.js';
 import { copyBounded } from '../media/bounded-read.js';
-import { resizeBounded } from '../media/image-decoder.js';
+import type { BackgroundMedia } from '../media/background-resize.js';
 import { MAX_VIDEO_BYTES } from '../photos/image-limits.js';
 import type { PhotoMedia } from '../photos/photo-media.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
@@ -15,6 +15,7 @@ import type { SystemPort } from '../system/system.port.js';
 import type { PublishSources } from './publish-files.js';
 import { defaultQueueOptions, PublishQueue, type PublishQueueOptions } from './publish.queue.js';
 import { PublishRepository } from './publish.repository.js';
+import { publishWork } from './publish-tasks.js';
 import { newEventToken, PublishService } from './publish.service.js';
 import { RcloneProcess } from './rclone.process.js';
 import type { RclonePort } from './rclone.port.js';
@@ -32,6 +33,8 @@ interface PublishingDeps {
   eventRepository: EventRepository;
   photoRepository: PhotoRepository;
   media: PhotoMedia;
+  /** The low-priority workers: previews, sealing and ZIPs are made there. */
+  background: BackgroundMedia;
   /** Whether guests see collage parts as photos of their own: only then are they put online. */
   partsShown?: () => boolean;
 }
@@ -52,7 +55,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       await copyBounded(file.stream, dest, MAX_VIDEO_BYTES, file.contentLength);
       return true;
     },
-    preview: (file) => resizeBounded(file, { edge: 1600, format: 'webp', quality: 82 }),
+    preview: (file) => deps.background.resize(file, { edge: 1600, format: 'webp', quality: 82 }),
     async thumbnail(photo) {
       const row = deps.photoRepository.find(photo.id);
       if (!row) throw new Error(`Photo ${photo.id} left the index`);
@@ -72,6 +75,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       clock: ports.clock,
       log: ports.log,
       stageDir: path.join(workDir, 'stage'),
+      work: publishWork((name, input) => deps.background.pool.run(name, input)),
       logo: () => service.logos.current(),
       brandDir: service.logos.dir,
     },

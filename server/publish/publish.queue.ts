@@ -13,6 +13,7 @@ import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepositor
 import type { PublishTarget } from './publish-destination.js';
 import { checkEvent, clearLeftovers } from './publish-check.js';
 import { MAX_ZIP_BYTES, refreshZip } from './publish-zip.js';
+import type { PublishWork } from './publish-tasks.js';
 import { CompanyIndex } from './publish-company.js';
 import type { StoredLogo } from './publish-brand.js';
 import { parsePlace, placeKey, reachOf } from './publish-places.js';
@@ -64,6 +65,8 @@ export interface PublishQueueDeps {
   log: Logger;
   /** A folder of Boothdeck's where batches are laid out for rclone. */
   stageDir: string;
+  /** Sealing and ZIPs, below the capture app. */
+  work: PublishWork;
   /** The pages' logo (its name relative to `brandDir`, as beside each page online); null: none. */
   logo: () => StoredLogo | null;
   brandDir: string;
@@ -328,7 +331,7 @@ export class PublishQueue {
         const photo = photos.get(row.photo_id);
         if (!photo) continue;
         try {
-          if (lock !== undefined) await stageSealedPhoto(dir, photo, this.deps.sources, lock, settings.language);
+          if (lock !== undefined) await stageSealedPhoto(dir, photo, this.deps.sources, lock, settings.language, this.deps.work);
           else
             await stagePhoto(dir, photo, this.deps.sources, (names) =>
               renderPhotoPage({

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createDecipheriv, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -13,6 +14,8 @@ import { createSystemClock } from '../../server/core/clock/clock.system.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
 import { createBackgroundMedia } from '../../server/media/background-resize.js';
 import { UnreadableMediaError } from '../../server/media/image-decoder.js';
+import { publishWork } from '../../server/publish/publish-tasks.js';
+import { readZip } from '../support/zip.js';
 
 const clock = createSystemClock();
 const calm = 'some avg10=1.50 avg60=0.80 avg300=0.40 total=123\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=0\n';
@@ -182,5 +185,32 @@ describe('the board’s load', () => {
       now: () => clock.monotonic(),
     });
     expect(later.limit()).toBe(1);
+  });
+});
+
+describe("the online gallery's file work runs in the workers too", () => {
+  it('seals a file and lays out a ZIP in a worker at nice 19; a ZIP with a photo gone is not complete', async () => {
+    const media = createBackgroundMedia({ clock, log: createRecordingLogger(), workers: 'processes' });
+    pools.push(media.pool);
+    const work = publishWork((name, input) => media.pool.run(name, input));
+    const photo = path.join(dir, 'photo.jpg');
+    const bytes = randomBytes(300_000);
+    writeFileSync(photo, bytes);
+
+    const key = randomBytes(32);
+    await work.seal(key, photo, path.join(dir, 'sealed.bin'));
+    const sealed = readFileSync(path.join(dir, 'sealed.bin'));
+    const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(4, 16));
+    decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+    expect(Buffer.concat([decipher.update(sealed.subarray(16, sealed.length - 16)), decipher.final()]).equals(bytes)).toBe(true);
+    expect(readSchedulingOf(media.pool.pids()[0] as number)?.nice).toBe(19);
+
+    const entry = { name: 'Soirée_2026-11-27_21-00-00.jpg', file: photo, size: bytes.length, mtime: Date.UTC(2026, 10, 27, 21) };
+    expect(await work.zip([entry], path.join(dir, 'event.zip'))).toEqual({ complete: true });
+    const [inZip] = await readZip(readFileSync(path.join(dir, 'event.zip')));
+    expect(inZip?.name).toBe(entry.name);
+    expect(inZip?.data.equals(bytes)).toBe(true);
+    const gone = { ...entry, name: 'gone.jpg', file: path.join(dir, 'gone.jpg') };
+    expect(await work.zip([entry, gone], path.join(dir, 'event-2.zip'))).toEqual({ complete: false });
   });
 });
