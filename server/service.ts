@@ -59,6 +59,8 @@ export interface ServiceOverrides {
   /** The photo printer; CUPS through lp/lpstat/cancel unless a host substitutes one. */
   printer?: PrinterPort;
   print?: Partial<PrintWorkerOptions>;
+  /** Where ZIP exports are made; built, in a process of their own (event-export.ts decides). */
+  exportWorkers?: 'processes' | 'in-process';
   /** Frames of videos; ffmpeg unless a host substitutes something. */
   videoFrames?: VideoFramePort;
   /** The remote of the online galleries; rclone unless a host substitutes one. */
@@ -161,6 +163,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,
         print: overrides.print,
         publish: overrides.publish,
+        exportWorkers: overrides.exportWorkers,
         restart: {
           unit: config.captureUnit,
           refresh:

@@ -96,6 +96,8 @@ export interface ServiceOptions {
   /** How many newly indexed photos may wait for their thumbnail (the newest are kept). */
   thumbnailQueueCapacity?: number;
   publish?: Partial<PublishQueueOptions>;
+  /** Where ZIP exports are made; built, in a process of their own (event-export.ts decides). */
+  exportWorkers?: 'processes' | 'in-process';
 }
 
 export interface Services {
@@ -172,7 +174,10 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
 
   const photoRepository = new PhotoRepository(ports.db);
   const events = new EventService(eventRepository, ports.clock, hub);
-  const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock, { log: ports.log });
+  const exports = new EventExportService(events, photoRepository, options.captureDataDir, ports.clock, {
+    log: ports.log,
+    workers: options.exportWorkers,
+  });
   configureImageDecoding();
   const background = ports.background ?? createBackgroundMedia({ clock: ports.clock, log: ports.log });
   const thumbnails = new ThumbnailStore(path.join(options.dataDir, 'thumbnails'), ports.clock, background.resize);

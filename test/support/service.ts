@@ -39,6 +39,8 @@ export async function startTestService(env: Record<string, string> = {}, options
     relaunch: () => relaunches.count++,
     printer,
     print: { pollMs: 100, pausePollMs: 300 },
+    // The export as on a booth: a low-priority process writes the download itself.
+    exportWorkers: 'processes',
   });
   return {
     ...handle,
