@@ -17,10 +17,7 @@ export default defineConfig({
   outputDir: './test-results',
   fullyParallel: false,
   workers: 2,
-  // Stopgap: a fresh clone's run on 2026-11-27 had three flaky tests (the idle lock under a fake
-  // clock, the Maintenance address after a capture-app restart, see the closing note); each passes
-  // on a second try. To be removed once their causes are fixed.
-  retries: 1,
+  retries: 0,
   timeout: 30_000,
   expect: { timeout: 5_000 },
   reporter: [['list']],

@@ -20,13 +20,22 @@ export const useConsoleSettingsStore = defineStore('console-settings', () => {
   /** What was wrong with the last backup file, one line per fault. */
   const restoreProblems = ref<string[]>([]);
   const restoreError = ref<string | null>(null);
+  // A read (the page's first, a re-read after a cut) may answer after a save: what it says may be
+  // older than what was saved, and must not bring the old address back on screen, nor into the
+  // next save. Reads are numbered when asked, a save's answer when it arrives; older is dropped.
+  let asked = 0;
+  let shown = 0;
 
   async function load(): Promise<void> {
+    const ticket = ++asked;
     try {
-      settings.value = await dashboardService.settings();
+      const answer = await dashboardService.settings();
+      if (ticket < shown) return;
+      shown = ticket;
+      settings.value = answer;
       loadError.value = null;
     } catch (err) {
-      loadError.value = describeError(err);
+      if (ticket >= shown) loadError.value = describeError(err);
     }
   }
 
@@ -34,7 +43,9 @@ export const useConsoleSettingsStore = defineStore('console-settings', () => {
     const before = settings.value;
     saving.value = true;
     try {
-      settings.value = await dashboardService.saveSettings({ gallery: form });
+      const saved = await dashboardService.saveSettings({ gallery: form });
+      shown = ++asked;
+      settings.value = saved;
       const restarts = before !== null && before.gallery.show_delete !== form.show_delete;
       useNoticeStore().show('success', restarts ? t('dash.settings.savedRestart') : t('dash.settings.saved'));
       return true;

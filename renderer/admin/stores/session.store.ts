@@ -22,15 +22,36 @@ export const useSessionStore = defineStore('session', () => {
   const level = computed<AdminKey | null>(() => (status.value?.authenticated ? (status.value.level ?? 'event') : null));
   const isOwner = computed(() => level.value === 'owner');
 
+  // Reads of the status go out in the background (the owner's key checked every 15 s, several at
+  // once under a fake clock) and their answers may come back late. Each change of the status takes
+  // a number when it is asked: an answer to a read asked before a newer change (a lock, a refusal,
+  // a newer read) is dropped, or a read asked just before the idle lock would open the console again.
+  let asked = 0;
+  let shown = 0;
+  const take = (): number => ++asked;
+  const isStale = (ticket: number): boolean => ticket < shown;
+  function settle(ticket: number, next: SessionStatus | null): void {
+    if (isStale(ticket) || !next) return;
+    shown = ticket;
+    status.value = next;
+  }
+
   async function refresh(): Promise<void> {
+    const ticket = take();
     try {
-      status.value = await sessionService.status();
+      const answer = await sessionService.status();
+      if (isStale(ticket)) return;
+      settle(ticket, answer);
       offline.value = false;
     } catch (err) {
+      // An older read's failure says nothing about the connection a newer change already proved.
+      if (isStale(ticket)) return;
       if (err instanceof ApiError && err.status === 0) offline.value = true;
       else throw err;
     }
   }
+
+  const withoutSession = (): SessionStatus | null => (status.value ? { ...status.value, authenticated: false, level: null } : null);
 
   async function signIn(pin: string): Promise<void> {
     await sessionService.signIn(pin);
@@ -47,17 +68,16 @@ export const useSessionStore = defineStore('session', () => {
     try {
       await sessionService.signOut();
     } finally {
-      if (status.value) status.value = { ...status.value, authenticated: false };
+      // Numbered once the server has forgotten the session: every read asked until then is older.
+      settle(take(), withoutSession());
     }
   }
 
-  onUnauthorized(() => {
-    if (status.value) status.value = { ...status.value, authenticated: false, level: null };
-  });
+  onUnauthorized(() => settle(take(), withoutSession()));
 
   /** What the server just said: the session holds only the event key (a refusal, a drop). */
   function noteEventKey(): void {
-    if (status.value?.authenticated) status.value = { ...status.value, level: 'event' };
+    if (status.value?.authenticated) settle(take(), { ...status.value, level: 'event' });
   }
 
   /** The owner gives the console back to the renter before the owner's key lapses by itself. */
