@@ -26,10 +26,28 @@ const streamOpen = (): void => {
 };
 const requests = new Set<http.ClientRequest>();
 
-function get(agent: http.Agent, path: string): Promise<void> {
+/** A phone's cookies, kept as its browser keeps them: the guest session is made once, not per request. */
+class CookieJar {
+  private readonly cookies = new Map<string, string>();
+
+  keep(res: http.IncomingMessage): void {
+    for (const line of res.headers['set-cookie'] ?? []) {
+      const [pair] = line.split(';');
+      const at = pair?.indexOf('=') ?? -1;
+      if (pair && at > 0) this.cookies.set(pair.slice(0, at).trim(), pair.slice(at + 1).trim());
+    }
+  }
+
+  headers(): http.OutgoingHttpHeaders {
+    return this.cookies.size ? { Cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {};
+  }
+}
+
+function get(agent: http.Agent, jar: CookieJar, path: string): Promise<void> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const req = http.get(`${url}${path}`, { agent }, (res) => {
+    const req = http.get(`${url}${path}`, { agent, headers: jar.headers() }, (res) => {
+      jar.keep(res);
       res.resume();
       res.on('end', () => {
         requests.delete(req);
@@ -50,29 +68,37 @@ const pause = (max: number): Promise<void> => new Promise((resolve) => setTimeou
 
 async function phone(i: number): Promise<void> {
   const agent = new http.Agent({ keepAlive: true, localAddress: addressOf(i) });
-  const stream = http.get(`${url}/api/gallery/stream`, { agent: new http.Agent({ localAddress: addressOf(i) }) }, (res) => {
-    streamOpen();
-    let buffer = '';
-    res.setEncoding('utf8');
-    res.on('data', (chunk: string) => {
-      buffer += chunk;
-      for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
-        const block = buffer.slice(0, at);
-        buffer = buffer.slice(at + 2);
-        stats.events++;
-        if (!browsing || !block.includes('event: photo-added')) continue;
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        const thumb = data ? (JSON.parse(data) as { urls?: { thumb?: string } }).urls?.thumb : undefined;
-        // The gallery draws the new tile within a second or so.
-        if (thumb) void pause(1000).then(() => get(agent, thumb).then(() => stats.thumbs++));
-      }
-    });
-  });
+  const jar = new CookieJar();
+  // The gallery's page comes first, as in a browser: the guest's session starts there.
+  if (browsing) await get(agent, jar, '/api/gallery/photos?limit=24');
+  const stream = http.get(
+    `${url}/api/gallery/stream`,
+    { agent: new http.Agent({ localAddress: addressOf(i) }), headers: jar.headers() },
+    (res) => {
+      jar.keep(res);
+      streamOpen();
+      let buffer = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        buffer += chunk;
+        for (let at = buffer.indexOf('\n\n'); at >= 0; at = buffer.indexOf('\n\n')) {
+          const block = buffer.slice(0, at);
+          buffer = buffer.slice(at + 2);
+          stats.events++;
+          if (!browsing || !block.includes('event: photo-added')) continue;
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          const thumb = data ? (JSON.parse(data) as { urls?: { thumb?: string } }).urls?.thumb : undefined;
+          // The gallery draws the new tile within a second or so.
+          if (thumb) void pause(1000).then(() => get(agent, jar, thumb).then(() => stats.thumbs++));
+        }
+      });
+    },
+  );
   stream.on('error', streamOpen);
   await opened;
   await pause(thinkMs);
   while (browsing && performance.now() < end) {
-    await get(agent, '/api/gallery/photos?limit=24');
+    await get(agent, jar, '/api/gallery/photos?limit=24');
     stats.lists++;
     await pause(thinkMs);
   }
