@@ -47,8 +47,10 @@ export function cpuOf(pid: number): { main: number; children: number; total: num
   return { main: self.own, children, total: self.own + children };
 }
 
+export const EXPORT_PROCESS = 'the export process';
+
 /** What a child of the service is, by its command line: the export process, a thumbnail worker, rclone… */
-function childLabel(pid: number): string {
+export function childLabel(pid: number): string {
   let argv: string[];
   try {
     argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -56,7 +58,7 @@ function childLabel(pid: number): string {
     return 'a child';
   }
   const line = argv.join(' ');
-  if (line.includes('export.worker')) return 'the export process';
+  if (line.includes('export.worker')) return EXPORT_PROCESS;
   if (line.includes('background.worker')) return 'the thumbnail workers';
   return path.basename(argv[0] ?? 'a child');
 }

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { childrenOf } from './cpu.js';
+import { childLabel, childrenOf, EXPORT_PROCESS } from './cpu.js';
 import type { RecordFn } from './print.js';
 import { percentile, round, seedCaptureFolder } from './seed.js';
 import { adminCookie, seedEvents, tempDir } from './setup.js';
@@ -93,10 +93,11 @@ export async function zipExport(record: RecordFn, cleanups: string[]): Promise<v
     let peakChildren = 0;
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, rssOf(service.pid));
-      // The export process (and any other child) the service started meanwhile.
+      // The export process, not the thumbnail workers that may run beside it.
+      const exporting = childrenOf(service.pid).filter((pid) => childLabel(pid) === EXPORT_PROCESS);
       peakChildren = Math.max(
         peakChildren,
-        childrenOf(service.pid).reduce((sum, pid) => sum + rssOf(pid), 0),
+        exporting.reduce((sum, pid) => sum + rssOf(pid), 0),
       );
     }, 50);
 
