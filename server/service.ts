@@ -191,7 +191,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         }),
     );
     port = (server.address() as AddressInfo).port;
-    cleanup.push(() => services.background.pool.close());
+    cleanup.push(() => Promise.all([services.background.pool.close(), services.background.files.close()]).then(() => undefined));
     services.thumbnailQueue.start();
     cleanup.push(() => services.thumbnailQueue.stop());
     services.photoSync.start();

@@ -59,7 +59,7 @@ export function childLabel(pid: number): string {
   }
   const line = argv.join(' ');
   if (line.includes('export.worker')) return EXPORT_PROCESS;
-  if (line.includes('background.worker')) return 'the thumbnail workers';
+  if (line.includes('background.worker')) return 'the background workers';
   return path.basename(argv[0] ?? 'a child');
 }
 

@@ -157,14 +157,18 @@ export async function shareOfTheBoard(
       const m = await standin!.lines.next<{ frames: number; ms: number }>();
       return (m.frames / m.ms) * 1000;
     };
-    const exportUrl = `${service.url}/api/admin/events/evenement-1/export.zip`;
+    const exportsBase = `${service.url}/api/admin/events/evenement-1`;
+    let exportsStarted = 0;
     /** Where the cores went during one evening window, in CPU ms: Boothdeck, the bench's own guests, the simulator. */
-    const spent = { boothdeck: 0, guests: 0, simulator: 0, windowMs: 0, tasks: new Map<string, number>() };
+    const spent = { boothdeck: 0, guests: 0, simulator: 0, windowMs: 0, exportBytes: 0, tasks: new Map<string, number>() };
     const evening = async (): Promise<{ fps: number; photos: number }> => {
       const phones = benchScript('phones.ts', [service!.url, String(PHONES), String(WINDOW_MS), '20000']);
       // The window starts with the phones connected, as they are all evening on a booth.
       await phones.lines.next();
-      const curl = spawn('curl', ['-s', '-o', '/dev/null', '-H', `Cookie: ${cookie}`, exportUrl], { stdio: 'ignore' });
+      const token = `bench-evening-${++exportsStarted}`;
+      const curl = spawn('curl', ['-s', '-o', '/dev/null', '-H', `Cookie: ${cookie}`, `${exportsBase}/export.zip?progress=${token}`], {
+        stdio: 'ignore',
+      });
       curl.on('error', () => undefined);
       await mark();
       const before = {
@@ -187,6 +191,9 @@ export async function shareOfTheBoard(
       for (const [task, ms] of tasks.stop()) spent.tasks.set(task, (spent.tasks.get(task) ?? 0) + ms);
       spent.simulator += cpuOf(sim.child.pid ?? 0).total - before.simulator;
       spent.windowMs += performance.now() - started;
+      // How far the export went at the lowest priority, before curl leaves.
+      const progress = await fetch(`${exportsBase}/export/progress/${token}`, { headers: { Cookie: cookie } });
+      if (progress.ok) spent.exportBytes += ((await progress.json()) as { bytes_done: number }).bytes_done;
       curl.kill('SIGTERM');
       await once(phones.child, 'exit');
       return { fps, photos };
@@ -234,6 +241,12 @@ export async function shareOfTheBoard(
     record(
       'where the cores went during the evenings (share of all cores)',
       `Boothdeck (service and children) ${share(spent.boothdeck)}, the bench's guests (${PHONES} phones, curl) ${share(spent.guests)}, the capture simulator ${share(spent.simulator)}`,
+      'printed only',
+      true,
+    );
+    record(
+      'the export during the evenings (its process at the lowest priority, beside a stand-in on every core)',
+      `${round(spent.exportBytes / 1048576, 1)} MB in ${round(spent.windowMs / 1000)} s (${round(spent.exportBytes / 1048576 / (spent.windowMs / 1000), 2)} MB/s)`,
       'printed only',
       true,
     );

@@ -33,6 +33,7 @@ export interface EventExportOptions {
 }
 
 const built = import.meta.url.endsWith('.js');
+const FAILED_STARTS_BEFORE_INLINE = 3;
 
 /**
  * Streams an event's photos as a ZIP read straight from the capture app's data folder. Entries
@@ -43,6 +44,7 @@ const built = import.meta.url.endsWith('.js');
 export class EventExportService {
   private readonly progress = new Map<string, { value: ExportProgress; expires: number }>();
   private worker: WorkerEntry | undefined;
+  private failedStarts = 0;
 
   constructor(
     private readonly events: EventService,
@@ -131,11 +133,16 @@ export class EventExportService {
     const job = { entries: plan.entries, zip64: needsZip64(plan.entries, zip64FromBytes), now: this.clock.now() };
     if (this.worker) {
       try {
-        return await zipInBackground(this.worker, job, out, hooks);
+        const outcome = await zipInBackground(this.worker, job, out, hooks);
+        this.failedStarts = 0;
+        return outcome;
       } catch (err) {
         if (!(err instanceof ExportProcessUnavailable)) throw err;
-        this.options.log?.warn(`The export process cannot start here (${err.message}); the ZIP is made in the service's own process`);
-        this.worker = undefined;
+        // A process that failed to start once (a moment without memory) is tried again next time; three in a row, never again.
+        if (++this.failedStarts >= FAILED_STARTS_BEFORE_INLINE) {
+          this.options.log?.warn(`The export process cannot start here (${err.message}); ZIPs are made in the service's own process`);
+          this.worker = undefined;
+        }
       }
     }
     return writeZip(job.entries, out, { zip64: job.zip64, now: job.now, hooks });

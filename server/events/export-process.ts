@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
@@ -41,17 +41,26 @@ export async function zipInBackground(
   out: Writable,
   hooks: ZipProgressHooks,
 ): Promise<ZipOutcome> {
+  if (out.destroyed) return { state: 'aborted', filesDone: 0, missing: [] };
   const socket = await handOver(out);
-  const child = fork(entry.file, [], {
-    execArgv: entry.execArgv,
-    env: workerEnvironment(),
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc', socket ?? 'pipe'],
-  });
+  let child: ChildProcess;
+  try {
+    child = fork(entry.file, [], {
+      execArgv: entry.execArgv,
+      env: workerEnvironment(),
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc', socket ?? 'pipe'],
+    });
+  } catch (err) {
+    socket?.resume();
+    throw new ExportProcessUnavailable(err instanceof Error ? err.message : String(err));
+  }
   // At once, before Node in the child starts its threads; the child lowers itself further.
   lowerChild(child.pid);
   // Handing a socket to a child stops its reading here; the service reads on (the connection's
   // next request, or the client leaving), the child never reads.
   socket?.resume();
+  // Every error of the child is heard (a failed spawn is followed by the channel's own): unheard, one would end the service.
+  child.on('error', () => undefined);
   const data = socket ? undefined : (child.stdio[EXPORT_DATA_FD] as Readable);
   const missing: string[] = [];
   let heard = false;
@@ -107,6 +116,10 @@ export async function zipInBackground(
     child.once('error', (err) => {
       if (!heard) settle(new ExportProcessUnavailable(err.message));
     });
+    if (child.pid === undefined || !child.send) {
+      settle(new ExportProcessUnavailable('the export process could not start'));
+      return;
+    }
     child.once('close', (code, signal) => {
       if (settled || (said && dataEnded)) return;
       if (!heard) {
@@ -116,6 +129,8 @@ export async function zipInBackground(
       out.destroy();
       settle(new Error(failure ?? `the export process stopped (${signal ?? `code ${code}`})`));
     });
-    child.send({ type: 'zip', ...job, framing: socket ? 'chunked' : 'raw' } satisfies ExportJob);
+    child.send({ type: 'zip', ...job, framing: socket ? 'chunked' : 'raw' } satisfies ExportJob, (err) => {
+      if (err && !heard) settle(new ExportProcessUnavailable(err.message));
+    });
   });
 }

@@ -28,6 +28,7 @@ export interface ZipOutcome {
 const FEED_AHEAD = 2;
 export const ZIP64_FROM_BYTES = 0xffff_ffff - 64 * 1024 * 1024;
 export const MISSING_NOTE = '_fichiers-manquants.txt';
+const noop = (): void => undefined;
 
 /** Past 4 GiB or 65,535 entries the classic records overflow; archiver then needs ZIP64 from the start. */
 export function needsZip64(entries: readonly ExportEntry[], fromBytes = ZIP64_FROM_BYTES): boolean {
@@ -59,6 +60,8 @@ export async function writeZip(
     out.once('finish', () => resolve('done'));
     out.once('close', () => resolve(finalized && out.writableFinished ? 'done' : 'aborted'));
     archive.once('error', reject);
+    // A destination that cannot be written (a full card, a folder gone) fails the ZIP; unheard, it would end the process.
+    out.once('error', reject);
   });
 
   const feed = async (): Promise<void> => {
@@ -107,7 +110,8 @@ export async function writeZip(
   });
   archive.pipe(out);
   for (let i = 0; i < FEED_AHEAD; i++) feedNext();
-  await feeding;
+  // The last feed waits for archiver to end, which a destination gone or failed never lets it do.
+  await Promise.race([feeding, outcome.then(noop, noop)]);
 
   const stopReading = (): void => {
     for (const stream of reading) stream.destroy();
@@ -120,6 +124,7 @@ export async function writeZip(
     }
     return { state, filesDone, missing };
   } catch (err) {
+    archive.abort();
     stopReading();
     out.destroy();
     throw err;

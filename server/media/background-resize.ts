@@ -14,6 +14,11 @@ export type Resize = (input: Buffer | string, options: ResizeOptions) => Promise
 export interface BackgroundMedia {
   resize: Resize;
   pool: BackgroundPool;
+  /**
+   * A lane of its own, one worker, for long file work (the online gallery's ZIP of up to 500 MB
+   * and its sealing): a new photo's thumbnail never waits behind it.
+   */
+  files: BackgroundPool;
 }
 
 export interface BackgroundMediaOptions {
@@ -38,11 +43,12 @@ const built = import.meta.url.endsWith('.js');
  * decoder that took the worker down twice, is an UnreadableMediaError (a placeholder stands).
  */
 export function createBackgroundMedia(options: BackgroundMediaOptions): BackgroundMedia {
+  const entry =
+    (options.workers ?? (built ? 'processes' : 'in-process')) === 'processes'
+      ? resolveWorkerEntry(import.meta.url, 'background.worker')
+      : undefined;
   const pool = new BackgroundPool({
-    entry:
-      (options.workers ?? (built ? 'processes' : 'in-process')) === 'processes'
-        ? resolveWorkerEntry(import.meta.url, 'background.worker')
-        : undefined,
+    entry,
     inline: async () => (await import('./background-tasks.js')).backgroundTasks(),
     load: new BoardLoad({ ...options.load, now: () => options.clock.monotonic() }),
     clock: options.clock,
@@ -60,5 +66,13 @@ export function createBackgroundMedia(options: BackgroundMediaOptions): Backgrou
       throw err;
     }
   };
-  return { resize, pool };
+  const files = new BackgroundPool({
+    entry,
+    inline: async () => (await import('./background-tasks.js')).backgroundTasks(),
+    load: new BoardLoad({ ...options.load, max: 1, now: () => options.clock.monotonic() }),
+    clock: options.clock,
+    log: options.log,
+    idleExitMs: options.idleExitMs,
+  });
+  return { resize, pool, files };
 }

@@ -122,7 +122,9 @@ async function writeZip(
 }
 
 function zipLeftAsItWas(deps: ZipDeps): false {
-  deps.log.warn(`Publishing: a photo's file is missing, the event's ZIP is left as it was`);
+  deps.log.warn(
+    `Publishing: the event's ZIP could not be made whole (a photo's file is missing or could not be read); it is left as it was`,
+  );
   return false;
 }
 

@@ -75,7 +75,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       clock: ports.clock,
       log: ports.log,
       stageDir: path.join(workDir, 'stage'),
-      work: publishWork((name, input) => deps.background.pool.run(name, input)),
+      work: publishWork((name, input) => deps.background.files.run(name, input)),
       logo: () => service.logos.current(),
       brandDir: service.logos.dir,
     },

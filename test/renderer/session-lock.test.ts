@@ -79,6 +79,8 @@ describe('the session as the console shows it', () => {
     const session = useSessionStore();
     const answer = slowRead();
     const read = session.refresh();
+    // The server has forgotten the session: asked again after the refusal, it says so.
+    vi.mocked(sessionService.status).mockResolvedValue(status(false));
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'x' } }), { status: 401 })),
@@ -103,5 +105,28 @@ describe('the session as the console shows it', () => {
     older(status(false));
     await read;
     expect(session.phase).toBe('unlocked');
+  });
+
+  it('a refusal of a request sent before a fresh sign-in, answered after it, leaves the console open', async () => {
+    const session = useSessionStore();
+    await session.lock();
+    let refuse: (() => void) | undefined;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        () =>
+          new Promise<Response>((resolve) => {
+            refuse = () => resolve(new Response(JSON.stringify({ error: { code: 'unauthorized', message: 'x' } }), { status: 401 }));
+          }),
+      ),
+    );
+    const old = api.get('/api/admin/events').catch(() => undefined);
+    vi.unstubAllGlobals();
+    vi.mocked(sessionService.signIn).mockResolvedValueOnce(undefined);
+    vi.mocked(sessionService.status).mockResolvedValue(status(true, 'event'));
+    await session.signIn('1357');
+    refuse?.();
+    await old;
+    await vi.waitFor(() => expect(session.phase).toBe('unlocked'));
   });
 });

@@ -191,8 +191,8 @@ describe('the board’s load', () => {
 describe("the online gallery's file work runs in the workers too", () => {
   it('seals a file and lays out a ZIP in a worker at nice 19; a ZIP with a photo gone is not complete', async () => {
     const media = createBackgroundMedia({ clock, log: createRecordingLogger(), workers: 'processes' });
-    pools.push(media.pool);
-    const work = publishWork((name, input) => media.pool.run(name, input));
+    pools.push(media.pool, media.files);
+    const work = publishWork((name, input) => media.files.run(name, input));
     const photo = path.join(dir, 'photo.jpg');
     const bytes = randomBytes(300_000);
     writeFileSync(photo, bytes);
@@ -203,7 +203,7 @@ describe("the online gallery's file work runs in the workers too", () => {
     const decipher = createDecipheriv('aes-256-gcm', key, sealed.subarray(4, 16));
     decipher.setAuthTag(sealed.subarray(sealed.length - 16));
     expect(Buffer.concat([decipher.update(sealed.subarray(16, sealed.length - 16)), decipher.final()]).equals(bytes)).toBe(true);
-    expect(readSchedulingOf(media.pool.pids()[0] as number)?.nice).toBe(19);
+    expect(readSchedulingOf(media.files.pids()[0] as number)?.nice).toBe(19);
 
     const entry = { name: 'Soirée_2026-11-27_21-00-00.jpg', file: photo, size: bytes.length, mtime: Date.UTC(2026, 10, 27, 21) };
     expect(await work.zip([entry], path.join(dir, 'event.zip'))).toEqual({ complete: true });

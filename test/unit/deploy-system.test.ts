@@ -44,11 +44,11 @@ const sysroot = (booth: FakeBooth, file: string): string => booth.home('.sysroot
 
 /** Every file of a folder and its text, read again while a file moves under its final name meanwhile. */
 function readStable(dir: string): [string, string][] {
-  for (;;) {
+  for (let attempt = 1; ; attempt++) {
     try {
       return readdirSync(dir).map((f): [string, string] => [path.join(dir, f), readFileSync(path.join(dir, f), 'utf8')]);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 1000) throw err;
     }
   }
 }

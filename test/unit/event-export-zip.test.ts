@@ -9,6 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readSchedulingOf } from '../../server/core/background/own-priority.js';
+import { createRecordingLogger } from '../../server/core/logger.js';
+import { createBackgroundMedia } from '../../server/media/background-resize.js';
+import { publishTasks, publishWork } from '../../server/publish/publish-tasks.js';
 import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { EventExportService, type ExportPlan } from '../../server/events/event-export.js';
 import type { EventService } from '../../server/events/event.service.js';
@@ -301,6 +304,26 @@ describe('the export process over HTTP, writing to the client itself', () => {
     } finally {
       agent.destroy();
       server.close();
+    }
+  });
+});
+
+describe('a ZIP whose destination cannot be written', () => {
+  it('fails, in-process and in a worker, and the process that asked goes on', async () => {
+    const { plan, dir } = planOf([{ name: 'a.jpg', data: randomBytes(200_000) }]);
+    const nowhere = path.join(dir, 'no-such-folder', 'event.zip');
+    await expect(publishTasks()['zip-files']!({ entries: plan.entries, out: nowhere })).rejects.toThrow(/ENOENT/);
+    const media = createBackgroundMedia({ clock: new FakeClock(0), log: createRecordingLogger(), workers: 'processes' });
+    try {
+      await expect(publishWork((name, input) => media.files.run(name, input)).zip(plan.entries, nowhere)).rejects.toThrow(/ENOENT/);
+      // The worker did not die for it: the next task runs in the same one.
+      const [pid] = media.files.pids();
+      expect(await publishWork((name, input) => media.files.run(name, input)).zip(plan.entries, path.join(dir, 'ok.zip'))).toEqual({
+        complete: true,
+      });
+      expect(media.files.pids()).toEqual([pid]);
+    } finally {
+      await Promise.all([media.pool.close(), media.files.close()]);
     }
   });
 });

@@ -73,7 +73,12 @@ export const useSessionStore = defineStore('session', () => {
     }
   }
 
-  onUnauthorized(() => settle(take(), withoutSession()));
+  // A refusal locks at once, then the server is asked again: a refusal of a request sent before a
+  // fresh sign-in (answered after it) must not keep a valid session behind the keypad.
+  onUnauthorized(() => {
+    settle(take(), withoutSession());
+    void refresh().catch(() => undefined);
+  });
 
   /** What the server just said: the session holds only the event key (a refusal, a drop). */
   function noteEventKey(): void {
