@@ -14,6 +14,7 @@ import { usePrintAdminStore } from '../../renderer/admin/stores/print.store.js';
 import { usePrinterGlanceStore } from '../../renderer/admin/stores/printer-glance.store.js';
 import { printService as guestPrint } from '../../renderer/gallery/services/print.service.js';
 import { usePrintStore } from '../../renderer/gallery/stores/print.store.js';
+import { guestSession } from '../support/guest-print-session.js';
 
 vi.mock('../../renderer/admin/services/print.service.js', () => ({
   printService: { queue: vi.fn(), printers: vi.fn(), settings: vi.fn(), glance: vi.fn() },
@@ -97,19 +98,7 @@ describe('a page reading the printer while the live stream tells a change', () =
     vi.mocked(guestPrint.session).mockReturnValueOnce(answer.promise);
     const loading = store.load();
     store.statusChanged('out_of_paper');
-    answer.arrive({
-      print: {
-        enabled: true,
-        quota: 5,
-        used: 0,
-        remaining: 5,
-        max_copies: 3,
-        paused: null,
-        paper: null,
-        layout: 'fill',
-        has_session: true,
-      },
-    });
+    answer.arrive(guestSession());
     await loading;
     expect(store.paused).toBe('out_of_paper');
   });

@@ -1,29 +1,17 @@
 // @vitest-environment happy-dom
 import { createPinia, setActivePinia } from 'pinia';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { GuestPrintJob, GuestPrintSession } from '../../server/contract/print.contract.js';
+import type { GuestPrintJob } from '../../server/contract/print.contract.js';
 import { usePrintStore } from '../../renderer/gallery/stores/print.store.js';
 import { printService } from '../../renderer/gallery/services/print.service.js';
 import { ApiError } from '../../renderer/shared/http.js';
+import { guestSession } from '../support/guest-print-session.js';
 
 vi.mock('../../renderer/gallery/services/print.service.js', () => ({
   printService: { session: vi.fn(), print: vi.fn(), job: vi.fn() },
 }));
 
-const session = (print: Partial<GuestPrintSession['print']>): GuestPrintSession => ({
-  print: {
-    enabled: true,
-    quota: 5,
-    used: 0,
-    remaining: 5,
-    max_copies: 3,
-    paused: null,
-    paper: null,
-    layout: 'fill',
-    has_session: true,
-    ...print,
-  },
-});
+const session = guestSession;
 const job = (id: number, state: GuestPrintJob['state']): GuestPrintJob => ({
   id,
   photo_id: 'p',
