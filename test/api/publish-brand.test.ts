@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimApp, type SimApp } from '../support/sim-app.js';
+import { publishToFolder, startSimApp, type SimApp } from '../support/sim-app.js';
 
 let t: SimApp | undefined;
 let root: string | undefined;
@@ -50,10 +50,7 @@ describe('the published page carries the welcome line, a logo and colours', () =
     await s.sim.capture();
     await s.services.indexer.rescan();
     root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-brand-'));
-    await s.services.publishing.service.update({ destination: { type: 'local', path: root }, booth_name: 'b', enabled: true });
-    await s.services.publishing.queue.whenIdle();
-    const [token = ''] = readdirSync(path.join(root, 'b'));
-    const folder = path.join(root, 'b', token);
+    const folder = await publishToFolder(s, root);
     const html = readFileSync(path.join(folder, 'index.html'), 'utf8');
     expect(html).toContain(
       '<p class="welcome" data-testid="gallery-welcome">Bienvenue &lt;script&gt;alert(1)&lt;/script&gt; &amp; merci</p>',

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSimApp, type SimApp } from '../support/sim-app.js';
+import { publishToFolder, startSimApp, type SimApp } from '../support/sim-app.js';
 import { readZip } from '../support/zip.js';
 
 let t: SimApp | undefined;
@@ -155,10 +155,7 @@ describe('Tout télécharger', () => {
     await s.sim.capture();
     await s.services.indexer.rescan();
     root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-zip-'));
-    await s.services.publishing.service.update({ destination: { type: 'local', path: root }, booth_name: 'b', enabled: true });
-    await s.services.publishing.queue.whenIdle();
-    const [token = ''] = readdirSync(path.join(root, 'b'));
-    const folder = path.join(root, 'b', token);
+    const folder = await publishToFolder(s, root);
     const zipOf = (html: string): string => /<a class="btn zip" href="(zip\/[^"]+)" download="Fete-Ete\.zip"/.exec(html)?.[1] ?? '';
     const first = zipOf(readFileSync(path.join(folder, 'index.html'), 'utf8'));
     expect(first).toMatch(/^zip\/[0-9a-f]{24}\.zip$/);

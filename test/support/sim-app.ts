@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Express } from 'express';
@@ -126,4 +126,12 @@ export async function startSimApp(
       await sim.stop();
     },
   };
+}
+
+/** Publishes the current event to a local folder `root` as booth `b`, and gives the event's folder once the queue is idle. */
+export async function publishToFolder(t: SimApp, root: string): Promise<string> {
+  await t.services.publishing.service.update({ destination: { type: 'local', path: root }, booth_name: 'b', enabled: true });
+  await t.services.publishing.queue.whenIdle();
+  const [token = ''] = readdirSync(path.join(root, 'b'));
+  return path.join(root, 'b', token);
 }
