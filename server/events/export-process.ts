@@ -3,7 +3,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { workerEnvironment } from '../core/background/background-pool.js';
-import { lowerChild } from '../system/child-priority.js';
+import { lowerChild } from '../core/background/own-priority.js';
 import type { WorkerEntry } from '../core/background/worker-entry.js';
 import { EXPORT_DATA_FD, type ExportJob, type ExportWorkerMessage } from './export.protocol.js';
 import type { ExportEntry, ZipOutcome, ZipProgressHooks } from './export-zip.js';

@@ -1,5 +1,5 @@
 import { execFile, type ExecFileException } from 'node:child_process';
-import { lowerChild } from './child-priority.js';
+import { lowerChild } from '../core/background/own-priority.js';
 import { childEnvironment } from './child-env.js';
 import { isAllowedCommand, type CommandResult, type RunOptions, type SystemCommand, type SystemPort } from './system.port.js';
 

@@ -1,10 +1,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import os from 'node:os';
 import type { Clock, TimerHandle } from '../clock/clock.port.js';
 import type { Logger } from '../logger.js';
 import { BackgroundTaskError, WORKER_CRASHED, type TaskHandlers, type TaskMessage, type WorkerMessage } from './background.protocol.js';
 import type { BoardLoad } from './board-load.js';
-import { BACKGROUND_NICE, type LoweredPriority } from './own-priority.js';
+import { BACKGROUND_NICE, lowerChild, type LoweredPriority } from './own-priority.js';
 import type { WorkerEntry } from './worker-entry.js';
 
 export interface BackgroundPoolOptions {
@@ -144,13 +143,7 @@ export class BackgroundPool {
     const worker: Worker = { child, ready: false, job: undefined, idleTimer: undefined };
     this.workers.add(worker);
     // At once, before Node in the child has started its own threads; the worker lowers itself too.
-    if (child.pid !== undefined) {
-      try {
-        os.setPriority(child.pid, BACKGROUND_NICE);
-      } catch {
-        /* the worker's own attempt decides */
-      }
-    }
+    lowerChild(child.pid);
     child.on('message', (message: WorkerMessage) => this.heard(worker, message));
     let gone = false;
     const onGone = (why: string): void => {

@@ -5,6 +5,21 @@ import os from 'node:os';
 /** The lowest CPU priority a process can give itself without privileges. */
 export const BACKGROUND_NICE = 19;
 
+/**
+ * Lowers a program just started to nice 19, on its pid only, right after the spawn: the threads
+ * it starts afterwards inherit it. Quietly nothing where the system refuses (the program then
+ * runs at the service's own priority, which the booth's unit already sets below the capture app's;
+ * a worker's own attempt decides).
+ */
+export function lowerChild(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    os.setPriority(pid, BACKGROUND_NICE);
+  } catch {
+    /* refused or already gone: nothing to lower */
+  }
+}
+
 /** What a background process managed to lower; a machine that refuses one keeps the others. */
 export interface LoweredPriority {
   nice: boolean;
