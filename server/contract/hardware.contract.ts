@@ -95,8 +95,13 @@ export interface HardwareDiagnostic {
 
 /** The bounds the relay keeps whatever asks for light, shown on the hardware page. */
 export interface RelayLimits {
-  /** The longest one lit period may last (quick off-on pairs count as one period). */
+  /**
+   * The longest one still may keep the light on, from its pre-flash to its hold (quick off-on
+   * pairs count as one); each still of a multi-shot job has its own.
+   */
   max_on_ms: number;
+  /** The longest one video may keep the light on; null when the flash does not light videos. */
+  video_max_ms: number | null;
   duty_window_ms: number;
   /** The most on-time any window of `duty_window_ms` may hold. */
   duty_max_on_ms: number;

@@ -1,12 +1,13 @@
+import { z } from 'zod';
 import type { Hardware, HardwareOptions } from '../../native/hardware.js';
 import type { CaptureLink } from '../capture/capture-link.js';
 import { processStateInfoSchema, type CaptureEvent } from '../capture/capture.types.js';
-import type { HardwareDiagnostic } from '../contract/hardware.contract.js';
+import type { FlashDecision, HardwareDiagnostic } from '../contract/hardware.contract.js';
 import type { HardwareSettings } from '../contract/settings.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import { ConflictError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { FlashController } from './flash.controller.js';
+import { FlashController, type VideoJob } from './flash.controller.js';
 import { parseHex, toHex } from './led-scenes.js';
 import { autoLedBrightness, FlashDecider, hysteresisBand, LightMeter } from './light-meter.js';
 
@@ -22,9 +23,19 @@ const resting = (): ConflictError =>
 
 export const hardwareOptionsOf = (s: HardwareSettings): HardwareOptions => ({
   relay: { gpio: s.relay.gpio, inverted: s.relay.inverted },
-  lux: { bus: 1, address: 0x23 },
+  lux: { bus: 1, address: s.lux.address },
   led: { gpio: s.led.gpio, count: s.led.count },
 });
+
+/** A video action's recording length, as the capture app's job model carries its configuration. */
+const videoJobmodel = z.looseObject({
+  configuration_set: z.looseObject({ processing: z.looseObject({ video_duration: z.number().positive().max(3600) }) }),
+});
+
+function videoJobOf(jobmodel: unknown): VideoJob {
+  const parsed = videoJobmodel.safeParse(jobmodel);
+  return { durationMs: parsed.success ? parsed.data.configuration_set.processing.video_duration * 1000 : null };
+}
 
 /**
  * The booth's lights: reads the light each second, follows the capture app's countdowns on its
@@ -39,6 +50,11 @@ export class HardwareService {
   /** Monotonic time of the last reopening of the sensor; null before the first. */
   private lastRetry: number | null = null;
   private simulatedCapture: TimerHandle | undefined;
+  /**
+   * The flash decision of the job under way, made at its first countdown: the following stills of
+   * a collage or an animation keep it, even though the sensor then sees the flash's own light.
+   */
+  private jobDecision: FlashDecision | null = null;
   private readonly unsubscribe: (() => void)[] = [];
   private running = false;
 
@@ -95,14 +111,25 @@ export class HardwareService {
     if (event.event.toLowerCase() !== 'processstateinfo') return;
     const parsed = processStateInfoSchema.safeParse(event.data);
     // `{}` (no job, or a failed one) and anything unreadable mean: nothing may stay lit.
-    if (!parsed.success) return this.controller.idle();
+    if (!parsed.success) {
+      this.jobDecision = null;
+      return this.controller.idle();
+    }
     const { source, target, jobmodel } = parsed.data;
     if (target === 'counting') {
-      this.controller.startCountdown(Math.max(0, (jobmodel.duration ?? 0) * 1000), this.decision());
+      if (source === 'start' || this.jobDecision === null) this.jobDecision = this.decision();
+      const video = jobmodel.typ === 'video' ? videoJobOf(jobmodel) : null;
+      const decision = video && !this.settings.flash.video_light ? { ...this.jobDecision, fire: false } : this.jobDecision;
+      this.controller.startCountdown(Math.max(0, (jobmodel.duration ?? 0) * 1000), decision, video);
     } else if (source === 'counting' && target === 'capture') {
       this.controller.capture();
-    } else if (target === 'finished') {
-      this.controller.finished();
+    } else {
+      // Leaving `capture` ends a video's recording (to `completed`, or `finished` when stopped).
+      if (source === 'capture') this.controller.leftCapture();
+      if (target === 'finished') {
+        this.jobDecision = null;
+        this.controller.finished();
+      }
     }
   }
 
@@ -135,7 +162,7 @@ export class HardwareService {
         scene: view.scene,
         pixels: view.pixels.map((p) => toHex(p)),
       },
-      relay: { on: this.controller.relayOn, limits: this.controller.relay.limits() },
+      relay: { on: this.controller.relayOn, limits: { ...this.controller.relay.limits(), video_max_ms: this.controller.videoMaxMs } },
       capture: { reachable: this.link.state === 'connected', countdown: this.controller.countdownState() },
       devices: this.hardware.health().map(({ device, driver, state, problem, choice }) => ({
         device,
@@ -180,10 +207,12 @@ export class HardwareService {
       const timeout = new Promise<never>((_, reject) => {
         timer = this.clock.setTimeout(() => reject(new Error('lux sensor read timed out')), LUX_READ_TIMEOUT_MS);
       });
+      const litBefore = this.controller.relayOn;
       const lux = await Promise.race([this.hardware.lux.read(), timeout]).finally(() => {
         if (timer) this.clock.clearTimeout(timer);
       });
-      this.meter.add(this.clock.now(), lux);
+      // A reading of the flash's own light says nothing of the room's: the next decision would be "bright".
+      if (!litBefore && !this.controller.relayOn) this.meter.add(this.clock.now(), lux);
       this.hardware.reportLux(null);
     } catch (err) {
       if (this.meter.current !== null) this.log.warn(`Lux sensor read failed: ${err instanceof Error ? err.message : String(err)}`);

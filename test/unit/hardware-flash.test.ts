@@ -8,7 +8,7 @@ import type { CaptureEvent } from '../../server/capture/capture.types.js';
 import type { HardwareSettings } from '../../server/contract/settings.contract.js';
 import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
-import { WATCHDOG_SLACK_MS } from '../../server/hardware/flash.controller.js';
+import { CAMERA_SLACK_MS, EVENT_LATE_MS } from '../../server/hardware/flash.controller.js';
 import { HardwareService } from '../../server/hardware/hardware.service.js';
 import { UNREACHABLE_COLOR } from '../../server/hardware/led-scenes.js';
 import { defaultSettings } from '../../server/settings/settings.schema.js';
@@ -32,6 +32,7 @@ const settingsWith = (patch: Patch = {}): HardwareSettings => {
     relay: { ...base.relay, ...patch.relay },
     led: { ...base.led, ...patch.led },
     flash: { ...base.flash, ...patch.flash },
+    lux: { ...base.lux, ...patch.lux },
   };
 };
 
@@ -72,13 +73,13 @@ describe('relay wiring', () => {
 
 describe('pre-flash on the capture app countdown', () => {
   for (const preflash of [0, 1.5, 3]) {
-    it(`switches on ${preflash} s before the end of a 3 s countdown and off hold_ms after the capture`, async () => {
+    it(`switches on ${preflash} s (+ 0.5 s for a late event) before the end of a 3 s countdown and off hold_ms after the capture`, async () => {
       const { clock, hardware, run, state } = await setup({ flash: { preflash_seconds: preflash, hold_ms: 500, auto: false } });
       const start = clock.now();
       state('start', 'counting', 3);
       await run(3000);
       state('counting', 'capture');
-      expect(hardware.relay.onTimes()).toEqual([start + 3000 - preflash * 1000]);
+      expect(hardware.relay.onTimes()).toEqual([Math.max(start, start + 3000 - preflash * 1000 - EVENT_LATE_MS)]);
       await run(499);
       expect(hardware.relay.isOn()).toBe(true);
       await run(1);
@@ -140,17 +141,18 @@ describe('pre-flash on the capture app countdown', () => {
     expect(hardware.relay.isOn()).toBe(false);
   });
 
-  it('has a watchdog: with no capture ever announced, the light goes off after pre-flash + hold + slack', async () => {
+  it('has a watchdog: with no capture ever announced, the light goes off after pre-flash + lateness + hold + camera slack', async () => {
     const { clock, hardware, run, service, state } = await setup({ flash: { preflash_seconds: 1, hold_ms: 2000, auto: false } });
     state('start', 'counting', 2);
-    await run(1000);
+    await run(500);
     const onAt = clock.now();
     expect(hardware.relay.isOn()).toBe(true);
-    await run(1000 + 2000 + WATCHDOG_SLACK_MS - 10);
+    const bound = 1000 + EVENT_LATE_MS + 2000 + CAMERA_SLACK_MS;
+    await run(bound - 10);
     expect(hardware.relay.isOn()).toBe(true);
     await run(20);
     expect(hardware.relay.isOn()).toBe(false);
-    expect(hardware.relay.history.at(-1)?.at).toBe(onAt + 1000 + 2000 + WATCHDOG_SLACK_MS);
+    expect(hardware.relay.history.at(-1)?.at).toBe(onAt + bound);
     // The countdown is over for the ring too.
     expect(service.diagnostic().capture.countdown).toBeNull();
   });
