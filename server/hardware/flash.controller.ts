@@ -18,8 +18,8 @@ export const EVENT_LATE_MS = 500;
  * announces the still only once the camera returned it; a DSLR takes 1 to 3 s) plus a late event.
  */
 export const CAMERA_SLACK_MS = 4000;
-/** A video's bound beyond its recording: the recording's start and a late end event. */
-export const VIDEO_SLACK_MS = 2000;
+/** A video's bound beyond its recording: the camera's time to start it, and a late end event. */
+export const VIDEO_SLACK_MS = CAMERA_SLACK_MS;
 /** The shortest white flash of the ring, so that a hold of 0 is still seen. */
 const MIN_RING_FLASH_MS = 150;
 const COUNTDOWN_FRAME_MS = 40;
