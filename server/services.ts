@@ -98,6 +98,8 @@ export interface ServiceOptions {
   publish?: Partial<PublishQueueOptions>;
   /** Where ZIP exports are made; built, in a process of their own (event-export.ts decides). */
   exportWorkers?: 'processes' | 'in-process';
+  /** Where the flash relay's off switch is written for the unit's ExecStopPost (docs/hardware.md). */
+  relayOffSwitchFile?: string;
 }
 
 export interface Services {
@@ -169,7 +171,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const presets = new PresetsService(presetRepository, actions, ports.clock);
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
-  const hardware = new HardwareService(ports.hardware, captureLink, ports.clock, ports.log, settings.stored().hardware);
+  const hardware = new HardwareService(ports.hardware, captureLink, ports.clock, ports.log, settings.stored().hardware, options.relayOffSwitchFile);
   settings.onChange((next) => hardware.applySettings(next.hardware));
 
   const photoRepository = new PhotoRepository(ports.db);
