@@ -70,6 +70,8 @@ export async function createSysfsRelay(options: RelayOptions, board: BoardInfo, 
   const handle: FileHandle = await open(valueFile, 'r+');
   let on = false;
   let closed = false;
+  // The direction write set the level already; the value file says so too (and a stand-in board has no kernel to do it).
+  writeSync(handle.fd, String(off), 0);
   // Synchronous, at position 0: the exit handlers cannot wait, and a value file takes one write.
   const write = (value: boolean): void => {
     writeSync(handle.fd, String(relayLevel(value, options.inverted)), 0);
