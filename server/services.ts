@@ -13,7 +13,7 @@ import { EventExportService } from './events/event-export.js';
 import { EventRepository } from './events/event.repository.js';
 import { EventService } from './events/event.service.js';
 import { GalleryLinkService } from './gallery/gallery-link.service.js';
-import { HardwareService } from './hardware/hardware.service.js';
+import { HardwareService, relayGpioDriver } from './hardware/hardware.service.js';
 import { EventHub } from './core/event-hub.js';
 import { PhotoIndexer } from './photos/photo-indexer.js';
 import { PhotoRepository } from './photos/photo.repository.js';
@@ -290,6 +290,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     printStatus: options.printStatus ?? (() => print.summary()),
     guestsOnline: () => hub.listenerCount('gallery'),
     ledDriver: () => ports.hardware.health().find((h) => h.device === 'led')?.choice,
+    gpioDriver: () => relayGpioDriver(ports.hardware),
   });
   const maintenance = new MaintenanceService(ports.system, ports.clock, ports.log, {
     requestCaptureRestart: () => restarter.request('manual'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Hardware, HardwareOptions } from '../../native/hardware.js';
 import type { CaptureLink } from '../capture/capture-link.js';
 import { processStateInfoSchema, type CaptureEvent } from '../capture/capture.types.js';
-import type { FlashDecision, HardwareDiagnostic } from '../contract/hardware.contract.js';
+import type { FlashDecision, HardwareDiagnostic, RelayGpioStatus } from '../contract/hardware.contract.js';
 import type { HardwareSettings } from '../contract/settings.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import { ConflictError } from '../core/errors.js';
@@ -27,6 +27,16 @@ export const hardwareOptionsOf = (s: HardwareSettings): HardwareOptions => ({
   lux: { bus: 1, address: s.lux.address },
   led: { gpio: s.led.gpio, count: s.led.count },
 });
+
+/** Which GPIO interface drives the flash relay (real hardware only; undefined with fake hardware). */
+export function relayGpioDriver(hardware: Hardware): RelayGpioStatus | undefined {
+  if (hardware.mode === 'fake') return undefined;
+  const relay = hardware.health().find((h) => h.device === 'relay');
+  if (!relay) return undefined;
+  return relay.state === 'ok'
+    ? { driver: relay.driver === 'gpio-cdev' ? 'gpio-cdev' : 'sysfs', problem: null }
+    : { driver: null, problem: relay.problem ?? 'driver-error' };
+}
 
 /** A video action's recording length, as the capture app's job model carries its configuration. */
 const videoJobmodel = z.looseObject({
@@ -162,6 +172,7 @@ export class HardwareService {
         current: this.meter.current,
         smoothed: this.meter.smoothed,
         threshold,
+        address: this.settings.lux.address,
         band: hysteresisBand(threshold),
         samples: this.meter.samples(since),
       },
