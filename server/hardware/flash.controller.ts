@@ -134,17 +134,17 @@ export class FlashController {
   /**
    * A countdown began (about) now and lasts `durationMs`. With a flash to fire, the relay comes on
    * `preflash_seconds` before its end, counted from the earliest the countdown may have begun
-   * (the event can be `EVENT_LATE_MS` late), or at once when that is past. The hold of a previous
+   * (the event can be `lateMs` late: 0 for the page's own test countdown), or at once when that is past. The hold of a previous
    * still runs on meanwhile: between the stills of a multi-shot job the light does not blink.
    */
-  startCountdown(durationMs: number, decision: FlashDecision, video: VideoJob | null = null): void {
+  startCountdown(durationMs: number, decision: FlashDecision, video: VideoJob | null = null, lateMs = EVENT_LATE_MS): void {
     this.clearOnTimer();
     this.recording = null;
     const now = this.clock.monotonic();
     const countdown: Countdown = { startAt: now, durationMs, decision, video, lit: false };
     this.countdown = countdown;
     if (decision.fire) {
-      const onAt = Math.max(now, now + durationMs - this.settings.flash.preflash_seconds * 1000 - EVENT_LATE_MS);
+      const onAt = Math.max(now, now + durationMs - this.settings.flash.preflash_seconds * 1000 - lateMs);
       this.onTimer = this.clock.setTimeout(() => {
         this.onTimer = undefined;
         this.lightStill(countdown);

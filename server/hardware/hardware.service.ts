@@ -210,7 +210,8 @@ export class HardwareService {
   /** Plays a countdown of `seconds` with the pre-flash on the relay and the ring, whatever the light. */
   testCountdown(seconds: number): void {
     if (this.simulatedCapture) this.clock.clearTimeout(this.simulatedCapture);
-    this.controller.startCountdown(seconds * 1000, { fire: true, reason: 'manual', brightness: 100 });
+    // Played here, not announced late: the pre-flash starts exactly as set.
+    this.controller.startCountdown(seconds * 1000, { fire: true, reason: 'manual', brightness: 100 }, null, 0);
     this.simulatedCapture = this.clock.setTimeout(() => {
       this.simulatedCapture = undefined;
       this.controller.capture();

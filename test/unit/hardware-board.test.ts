@@ -48,6 +48,8 @@ describe('board detection from sysfs', () => {
       model: 'Raspberry Pi 4 Model B Rev 1.5',
       gpioChip: { label: 'pinctrl-bcm2711', base: 512 },
       isPi5: false,
+      // No config.txt in this tree: the core clock cannot be fixed.
+      coreClock: { fixed: false, config: null, mhz: null },
       spidev: false,
     });
   });
@@ -61,7 +63,7 @@ describe('board detection from sysfs', () => {
   it('uses base 0 on an older kernel and nothing off a Pi', async () => {
     const old = fakeRoot('Raspberry Pi 3 Model B Rev 1.2', [{ name: 'gpiochip0', label: 'pinctrl-bcm2835', base: 0 }]);
     expect((await detectBoard(old)).gpioChip).toEqual({ label: 'pinctrl-bcm2835', base: 0 });
-    expect(await detectBoard(fakeRoot(null, []))).toEqual({ model: null, gpioChip: null, isPi5: false, spidev: false });
+    expect(await detectBoard(fakeRoot(null, []))).toEqual({ model: null, gpioChip: null, isPi5: false, coreClock: null, spidev: false });
   });
 });
 

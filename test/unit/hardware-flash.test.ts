@@ -158,6 +158,87 @@ describe('pre-flash on the capture app countdown', () => {
   });
 });
 
+describe('videos and multi-shot jobs', () => {
+  const video = (source: string, target: string, duration = 2, seconds = 10) => ({
+    event: 'ProcessStateinfo',
+    data: { source, target, jobmodel: { typ: 'video', duration, configuration_set: { processing: { video_duration: seconds } } } },
+  });
+
+  it('lights a video until its recording ends, then holds; never past the operator bound', async () => {
+    const { hardware, capture, run } = await setup({ flash: { auto: false, preflash_seconds: 1, hold_ms: 500, video_max_seconds: 8 } });
+    capture.emit(video('start', 'counting'));
+    await run(2000);
+    capture.emit(video('counting', 'capture'));
+    await run(5000);
+    expect(hardware.relay.isOn()).toBe(true);
+    // A 10 s recording asks for more than the 8 s bound: the light goes off at the bound, from its pre-flash.
+    await run(2000);
+    expect(hardware.relay.isOn()).toBe(false);
+    const [on, off] = [hardware.relay.onTimes()[0]!, hardware.relay.history.at(-1)!.at];
+    expect(off - on).toBe(8000);
+  });
+
+  it('goes off hold_ms after the recording ends (capture → completed)', async () => {
+    const { clock, hardware, capture, run } = await setup({ flash: { auto: false, hold_ms: 500 } });
+    capture.emit(video('start', 'counting', 2, 5));
+    await run(2000);
+    capture.emit(video('counting', 'capture', 2, 5));
+    await run(5000);
+    expect(hardware.relay.isOn()).toBe(true);
+    const ended = clock.now();
+    capture.emit(video('capture', 'completed', 2, 5));
+    await run(600);
+    expect(hardware.relay.isOn()).toBe(false);
+    expect(hardware.relay.history.at(-1)?.at).toBe(ended + 500);
+  });
+
+  it('takes videos unlit when the flash does not serve them', async () => {
+    const { hardware, capture, run } = await setup({ flash: { auto: false, video_light: false } });
+    capture.emit(video('start', 'counting'));
+    await run(2000);
+    capture.emit(video('counting', 'capture'));
+    await run(3000);
+    expect(hardware.relay.onTimes()).toEqual([]);
+  });
+
+  it("keeps the first still's decision for the whole job, though the sensor then sees the flash", async () => {
+    const { hardware, run, state } = await setup({ flash: { auto: true, lux_threshold: 80, preflash_seconds: 1, hold_ms: 500 } }, 20);
+    Object.defineProperty(hardware.lux, 'lux', { get: () => (hardware.relay.isOn() ? 5000 : 20) });
+    await run(6000, 100);
+    state('start', 'counting', 3);
+    for (let i = 0; i < 6; i++) {
+      await run(i === 0 ? 3000 : 1000, 100);
+      state('counting', 'capture');
+      if (i < 5) state('capture', 'counting', 1);
+    }
+    await run(1000);
+    // One lit period from the first pre-flash to the last hold: every still was lit.
+    expect(hardware.relay.onTimes()).toHaveLength(1);
+    // And the flash's own light never entered the room's average.
+    state('capture', 'finished');
+    state('start', 'counting', 3);
+    await run(3000, 100);
+    expect(hardware.relay.onTimes()).toHaveLength(2);
+  });
+});
+
+describe('the decision of a job', () => {
+  it('is kept for its later stills: a room that brightens during an approval still gets the flash', async () => {
+    const { hardware, run, state } = await setup({ flash: { auto: true, lux_threshold: 80, preflash_seconds: 1, hold_ms: 500 } }, 20);
+    await run(6000, 100);
+    state('start', 'counting', 2);
+    await run(2000, 100);
+    state('counting', 'capture');
+    state('capture', 'approval');
+    hardware.lux.lux = 2000;
+    await run(15_000, 100);
+    state('approval', 'counting', 1);
+    await run(1000, 100);
+    state('counting', 'capture');
+    expect(hardware.relay.onTimes()).toHaveLength(2);
+  });
+});
+
 describe('automatic flash from the light', () => {
   it('fires below the threshold and not above it', async () => {
     const dark = await setup({ flash: { auto: true, lux_threshold: 80, preflash_seconds: 1 } }, 20);
