@@ -171,7 +171,14 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const presets = new PresetsService(presetRepository, actions, ports.clock);
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
-  const hardware = new HardwareService(ports.hardware, captureLink, ports.clock, ports.log, settings.stored().hardware, options.relayOffSwitchFile);
+  const hardware = new HardwareService(
+    ports.hardware,
+    captureLink,
+    ports.clock,
+    ports.log,
+    settings.stored().hardware,
+    options.relayOffSwitchFile,
+  );
   settings.onChange((next) => hardware.applySettings(next.hardware));
 
   const photoRepository = new PhotoRepository(ports.db);

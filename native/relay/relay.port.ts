@@ -28,5 +28,4 @@ export const relayLevel = (on: boolean, inverted: boolean): 0 | 1 => (on !== inv
  * the sysfs value file, or the character device and its line (offsets on the chip, no base).
  */
 export type RelayOffSwitch =
-  | { interface: 'sysfs'; value: string; off: 0 | 1 }
-  | { interface: 'cdev'; chip: string; line: number; off: 0 | 1 };
+  { interface: 'sysfs'; value: string; off: 0 | 1 } | { interface: 'cdev'; chip: string; line: number; off: 0 | 1 };

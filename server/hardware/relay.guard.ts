@@ -107,12 +107,6 @@ export class RelayGuard {
     return this.relay().isOn();
   }
 
-  /** The longest the current segment may still last from now; 0 when the light is off. */
-  segmentLeft(): number {
-    if (this.since === null || !this.segment) return 0;
-    return Math.max(0, this.segment.start + this.segment.bound - this.clock.monotonic());
-  }
-
   limits(): Omit<RelayLimits, 'video_max_ms'> {
     const now = this.clock.monotonic();
     return {

@@ -120,7 +120,9 @@ export function withPrintLimits(stored: unknown): unknown {
 export function withHardwareDefaults(stored: unknown): unknown {
   if (!isObject(stored) || !isObject(stored.hardware)) return stored;
   const { hardware } = stored;
-  const flash = isObject(hardware.flash) ? { ...pick(defaultSettings.hardware.flash, ['video_light', 'video_max_seconds']), ...hardware.flash } : hardware.flash;
+  const flash = isObject(hardware.flash)
+    ? { ...pick(defaultSettings.hardware.flash, ['video_light', 'video_max_seconds']), ...hardware.flash }
+    : hardware.flash;
   const lux = hardware.lux === undefined ? { ...defaultSettings.hardware.lux } : hardware.lux;
   return { ...stored, hardware: { ...hardware, flash, lux } };
 }

