@@ -173,3 +173,56 @@ describe('the flash relay is off once the service is gone, however it went', () 
     expect(offAt - diedAt).toBeLessThan(1000);
   }, 60_000);
 });
+
+describe('deploy/boothdeck-relay-off', () => {
+  const script = path.join(repo, 'deploy/boothdeck-relay-off');
+  const run = (file: string, env: Record<string, string> = {}) =>
+    spawnSync(script, [file], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, encoding: 'utf8' });
+
+  it('does nothing without an off switch, and refuses a file that names anything but a GPIO', () => {
+    const top = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-relay-off-'));
+    dirs.push(top);
+    expect(run(path.join(top, 'absent')).status).toBe(0);
+    const victim = path.join(top, 'notes.txt');
+    writeFileSync(victim, 'keep me');
+    for (const text of [
+      `interface=sysfs\nvalue=${victim}\noff=0\n`,
+      `interface=sysfs\nvalue=${top}/sys/class/gpio/gpio17/../../../../notes.txt/value\noff=0\n`,
+      'interface=sysfs\nvalue=/sys/class/gpio/gpio17/value\noff=2\n',
+      'interface=cdev\nchip=/dev/sda\nline=17\noff=0\n',
+      'interface=cdev\nchip=/dev/gpiochip0\nline=17;reboot\noff=0\n',
+    ]) {
+      const file = path.join(top, 'relay-off');
+      writeFileSync(file, text);
+      const result = run(file);
+      expect(result.status, text).toBe(1);
+      expect(result.stderr).toMatch(/the relay was not switched off/);
+    }
+    expect(readFileSync(victim, 'utf8')).toBe('keep me');
+  });
+
+  it('requests a character-device line as an output at its off level (ioctls recorded under python3)', () => {
+    const top = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-relay-off-'));
+    dirs.push(top);
+    const chip = path.join(top, 'dev/gpiochip0');
+    mkdirSync(path.dirname(chip));
+    writeFileSync(chip, '');
+    const log = path.join(top, 'ioctl.log');
+    mkdirSync(path.join(top, 'site'));
+    writeFileSync(
+      path.join(top, 'site/sitecustomize.py'),
+      [
+        'import fcntl, struct',
+        'def ioctl(fd, request, arg=0, mutate=True):',
+        '    line, = struct.unpack_from("=I", arg, 0); flags, n = struct.unpack_from("=QI", arg, 288)',
+        '    aid, _, value, mask = struct.unpack_from("=IIQQ", arg, 320)',
+        `    open(${JSON.stringify(log)}, "a").write("%x line=%d flags=%d id=%d value=%d" % (request, line, flags, aid, value))`,
+        '    return 0',
+        'fcntl.ioctl = ioctl',
+      ].join('\n'),
+    );
+    writeFileSync(path.join(top, 'relay-off'), `interface=cdev\nchip=${chip}\nline=17\noff=1\n`);
+    expect(run(path.join(top, 'relay-off'), { PYTHONPATH: path.join(top, 'site') }).status).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('c250b407 line=17 flags=8 id=2 value=1');
+  });
+});
