@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { detectBoard, type BoardInfo } from './board.js';
 import { classifyDeviceError, type DeviceProblem } from './device-error.js';
 import { FakeLedRing } from './led/led.fake.js';
@@ -10,14 +11,15 @@ import { createBh1750Sensor } from './lux/lux.bh1750.js';
 import { FakeLuxSensor } from './lux/lux.fake.js';
 import type { LuxOptions, LuxSensorPort } from './lux/lux.port.js';
 import { FakeRelay } from './relay/relay.fake.js';
-import { createOnoffRelay } from './relay/relay.onoff.js';
+import { createCdevRelay, type CdevRelayOptions } from './relay/relay.cdev.js';
+import { createSysfsRelay, hasSysfsExport } from './relay/relay.sysfs.js';
 import type { RelayOptions, RelayPort } from './relay/relay.port.js';
 
 export type DeviceName = 'relay' | 'lux' | 'led';
 
 export interface DeviceHealth {
   device: DeviceName;
-  /** The driver in use: onoff, bh1750, ws281x, or fake. */
+  /** The driver in use: sysfs or gpio-cdev (relay), bh1750, spi or ws281x (ring), or fake. */
   driver: string;
   /** ok: the real device; simulated: fake hardware asked for; failed: a stand-in replaces a device that could not open. */
   state: 'ok' | 'simulated' | 'failed';
@@ -238,6 +240,8 @@ export interface RealDriverOptions {
   isRoot?: boolean;
   /** How the spidev's speed is set (tests replace the python3 helper). */
   spidevSetup?: SpidevSetup;
+  /** The GPIO character device's helper options (tests). */
+  cdev?: CdevRelayOptions;
 }
 
 /** Real drivers, reading the board under `root`. */
@@ -249,7 +253,11 @@ export function realDrivers(options: RealDriverOptions = {}): HardwareDrivers {
   const chooseLed = async (led: LedOptions): Promise<LedDriverChoice> => chooseLedDriver(await boardInfo(), led.gpio, isRoot);
   return {
     mode: 'auto',
-    openRelay: async (relay) => createOnoffRelay(relay, await boardInfo(), root),
+    // The legacy sysfs export where the kernel still has it, else the GPIO character device.
+    openRelay: async (relay) =>
+      (await hasSysfsExport(root))
+        ? createSysfsRelay(relay, await boardInfo(), root)
+        : createCdevRelay(relay, { devDir: path.join(root, 'dev'), ...options.cdev }),
     openLux: (lux) => createBh1750Sensor(lux),
     chooseLed,
     openLed: async (led) => {

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHardware, type Hardware } from '../native/hardware.js';
 import { installRelaySafety } from './hardware/relay-safety.js';
+import { relayOffSwitchPath } from './hardware/relay-off-switch.js';
 import { appBuild, appVersion, defaultRendererDir } from './core/app-info.js';
 import { createApp } from './app.js';
 import { CaptureClient } from './capture/capture.client.js';
@@ -164,6 +165,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         print: overrides.print,
         publish: overrides.publish,
         exportWorkers: overrides.exportWorkers,
+        relayOffSwitchFile: relayOffSwitchPath(process.env.XDG_RUNTIME_DIR),
         restart: {
           unit: config.captureUnit,
           refresh:

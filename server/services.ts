@@ -13,7 +13,7 @@ import { EventExportService } from './events/event-export.js';
 import { EventRepository } from './events/event.repository.js';
 import { EventService } from './events/event.service.js';
 import { GalleryLinkService } from './gallery/gallery-link.service.js';
-import { HardwareService } from './hardware/hardware.service.js';
+import { HardwareService, relayGpioDriver } from './hardware/hardware.service.js';
 import { EventHub } from './core/event-hub.js';
 import { PhotoIndexer } from './photos/photo-indexer.js';
 import { PhotoRepository } from './photos/photo.repository.js';
@@ -98,6 +98,8 @@ export interface ServiceOptions {
   publish?: Partial<PublishQueueOptions>;
   /** Where ZIP exports are made; built, in a process of their own (event-export.ts decides). */
   exportWorkers?: 'processes' | 'in-process';
+  /** Where the flash relay's off switch is written for the unit's ExecStopPost (docs/hardware.md). */
+  relayOffSwitchFile?: string;
 }
 
 export interface Services {
@@ -169,7 +171,14 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const presets = new PresetsService(presetRepository, actions, ports.clock);
   const settings = new SettingsService(settingsRepository, ports.capture, restarter);
   const userFiles = new UserFilesService(ports.capture);
-  const hardware = new HardwareService(ports.hardware, captureLink, ports.clock, ports.log, settings.stored().hardware);
+  const hardware = new HardwareService(
+    ports.hardware,
+    captureLink,
+    ports.clock,
+    ports.log,
+    settings.stored().hardware,
+    options.relayOffSwitchFile,
+  );
   settings.onChange((next) => hardware.applySettings(next.hardware));
 
   const photoRepository = new PhotoRepository(ports.db);
@@ -288,6 +297,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     printStatus: options.printStatus ?? (() => print.summary()),
     guestsOnline: () => hub.listenerCount('gallery'),
     ledDriver: () => ports.hardware.health().find((h) => h.device === 'led')?.choice,
+    gpioDriver: () => relayGpioDriver(ports.hardware),
   });
   const maintenance = new MaintenanceService(ports.system, ports.clock, ports.log, {
     requestCaptureRestart: () => restarter.request('manual'),

@@ -1,4 +1,4 @@
-import type { BoardInfo } from '../board.js';
+import type { BoardInfo, CoreClock } from '../board.js';
 import { DeviceError, type DeviceProblem } from '../device-error.js';
 import { SPI_MOSI_GPIO } from './led.spi.js';
 
@@ -9,6 +9,8 @@ export interface LedDriverChoice {
   driver: LedDriverName | null;
   gpio: number;
   passed: { driver: LedDriverName; reason: LedPassReason }[];
+  /** SPI on a Pi 4: whether config.txt fixes the core clock its SPI clock is divided from. */
+  core_clock?: CoreClock;
 }
 
 /**
@@ -21,7 +23,9 @@ export function chooseLedDriver(board: BoardInfo, gpio: number, isRoot: boolean)
   if (gpio === SPI_MOSI_GPIO) {
     const passed: LedDriverChoice['passed'] = [{ driver: 'ws281x', reason: 'spi-pin' }];
     if (!board.spidev) passed.unshift({ driver: 'spi', reason: 'no-spidev' });
-    return { driver: board.spidev ? 'spi' : null, gpio, passed };
+    const choice: LedDriverChoice = { driver: board.spidev ? 'spi' : null, gpio, passed };
+    if (board.coreClock) choice.core_clock = board.coreClock;
+    return choice;
   }
   const spi = { driver: 'spi', reason: 'spi-pin-only' } as const;
   if (board.isPi5) return { driver: null, gpio, passed: [{ driver: 'ws281x', reason: 'pi5' }, spi] };

@@ -7,6 +7,7 @@ import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import { createSystemClock } from '../../server/core/clock/clock.system.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
 import { HardwareService } from '../../server/hardware/hardware.service.js';
+import { EVENT_LATE_MS } from '../../server/hardware/flash.controller.js';
 import { defaultSettings } from '../../server/settings/settings.schema.js';
 import { percentile, round, seedCaptureFolder } from './seed.js';
 import { startBenchService, tempDir } from './setup.js';
@@ -26,7 +27,8 @@ export async function relayTiming(record: RecordFn): Promise<void> {
   settings.flash = { ...settings.flash, auto: false, preflash_seconds: 0.2, hold_ms: 30 };
   const service = new HardwareService(hardware, link, createSystemClock(), log, settings);
   await service.start(settings);
-  const durationMs = 350;
+  // Long enough for the switch-on to be timed (pre-flash and the allowance for a late event before the end).
+  const durationMs = 800;
   const errors: number[] = [];
   for (let i = 0; i < 100; i++) {
     const before = hardware.relay.onTimes().length;
@@ -36,7 +38,7 @@ export async function relayTiming(record: RecordFn): Promise<void> {
     capture.emit({ event: 'ProcessStateinfo', data: { source: 'counting', target: 'capture', jobmodel: {} } });
     await sleep(60);
     const onAt = hardware.relay.onTimes()[before];
-    if (onAt !== undefined) errors.push(onAt - (sentAt + durationMs - 200));
+    if (onAt !== undefined) errors.push(onAt - (sentAt + durationMs - 200 - EVENT_LATE_MS));
   }
   await service.stop();
   link.stop();

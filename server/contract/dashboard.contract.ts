@@ -1,4 +1,4 @@
-import type { LedDriverChoice } from './hardware.contract.js';
+import type { LedDriverChoice, RelayGpioStatus } from './hardware.contract.js';
 import type { PrintQueueSummary } from './print.contract.js';
 import type { CaptureStreamState } from './status.contract.js';
 
@@ -52,6 +52,8 @@ export interface DashboardStatus {
   guests_online: number;
   /** With real hardware: which driver lights the LED ring and why the other was not used; absent with fake hardware. */
   led_driver?: LedDriverChoice | null;
+  /** With real hardware: the GPIO interface that drives the flash relay (sysfs or the character device); absent with fake hardware. */
+  gpio_driver?: RelayGpioStatus;
 }
 
 export type MaintenanceAction = 'restart-capture' | 'restart-boothdeck' | 'reboot';

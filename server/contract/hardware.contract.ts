@@ -46,6 +46,21 @@ export interface LedDriverChoice {
   driver: LedDriverName | null;
   gpio: number;
   passed: { driver: LedDriverName; reason: LedPassReason }[];
+  /**
+   * GPIO 10 on a Pi 4 only: its SPI clock is divided from the core clock, which follows the GPU's
+   * load unless config.txt fixes it (core_freq=500 and core_freq_min=500); unfixed, the ring
+   * shows white or wrong colours.
+   */
+  core_clock?: { fixed: boolean; config: string | null; mhz: number | null };
+}
+
+/**
+ * The interface that drives the flash relay's pin: the legacy sysfs export, or the GPIO character
+ * device (kernels without the export); null, with the problem, when neither could open it.
+ */
+export interface RelayGpioStatus {
+  driver: 'sysfs' | 'gpio-cdev' | null;
+  problem: DeviceProblem | null;
 }
 
 export interface DeviceStatus {
@@ -74,6 +89,8 @@ export interface HardwareDiagnostic {
     current: number | null;
     smoothed: number | null;
     threshold: number;
+    /** The sensor's I2C address (35 = 0x23, 92 = 0x5c). */
+    address: number;
     /** The flash stops firing only above threshold + band. */
     band: number;
     /** The newest samples, oldest first (only those after `since` when asked). */
@@ -95,8 +112,13 @@ export interface HardwareDiagnostic {
 
 /** The bounds the relay keeps whatever asks for light, shown on the hardware page. */
 export interface RelayLimits {
-  /** The longest one lit period may last (quick off-on pairs count as one period). */
+  /**
+   * The longest one still may keep the light on, from its pre-flash to its hold (quick off-on
+   * pairs count as one); each still of a multi-shot job has its own.
+   */
   max_on_ms: number;
+  /** The longest one video may keep the light on; null when the flash does not light videos. */
+  video_max_ms: number | null;
   duty_window_ms: number;
   /** The most on-time any window of `duty_window_ms` may hold. */
   duty_max_on_ms: number;

@@ -23,6 +23,14 @@ export interface HardwareSettings {
     preflash_seconds: number;
     /** How long the flash stays on after the capture. */
     hold_ms: number;
+    /** The flash lights video recordings (from the pre-flash to the recording's end); false: videos are taken unlit. */
+    video_light: boolean;
+    /** The longest the flash may stay on for one video, pre-flash included (5 to 30 s). */
+    video_max_seconds: number;
+  };
+  lux: {
+    /** The BH1750's I2C address: 0x23 (35, ADDR pin low or open) or 0x5c (92, ADDR pin high). */
+    address: 35 | 92;
   };
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACTION_KINDS } from '../capture/capture.types.js';
 import { publishBackup } from '../publish/publish.schema.js';
-import { settingsSchema, withPrintLimits } from '../settings/settings.schema.js';
+import { settingsSchema, withHardwareDefaults, withPrintLimits } from '../settings/settings.schema.js';
 import { NO_CONTROL_MESSAGE, hasNoControl, hasNoControlButLines } from '../core/util/text.js';
 
 /** A date as Boothdeck writes them (ISO 8601, UTC): shown to people, so nothing else. */
@@ -35,7 +35,7 @@ export const backupSchema = z
     version: z.literal(BACKUP_VERSION, { error: `must be ${BACKUP_VERSION} (a backup from another Boothdeck version)` }),
     created_at: isoDate,
     // A backup made before the owner's print limits existed gets limits that keep what it allowed.
-    settings: z.preprocess(withPrintLimits, settingsSchema),
+    settings: z.preprocess((v) => withHardwareDefaults(withPrintLimits(v)), settingsSchema),
     actions: z.array(storedAction).max(100),
     presets: z.array(preset).max(200),
     /** Publishing settings without any secret; absent in backups made before them (then left alone). */

@@ -1,7 +1,7 @@
 import type { CaptureLink } from '../capture/capture-link.js';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { DashboardStatus, DiskStatus } from '../contract/dashboard.contract.js';
-import type { LedDriverChoice } from '../contract/hardware.contract.js';
+import type { LedDriverChoice, RelayGpioStatus } from '../contract/hardware.contract.js';
 import type { PrintQueueSummary } from '../contract/print.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
 import type { EventRepository } from '../events/event.repository.js';
@@ -37,6 +37,8 @@ export interface DashboardSources {
   guestsOnline?: () => number;
   /** The LED ring's driver choice (real hardware only). */
   ledDriver?: () => LedDriverChoice | null | undefined;
+  /** Which GPIO interface drives the flash relay (real hardware only). */
+  gpioDriver?: () => RelayGpioStatus | undefined;
 }
 
 /** Everything the maintenance dashboard shows at a glance, read fresh at each request. */
@@ -106,6 +108,8 @@ export class DashboardService {
     if (print) status.print = print;
     const led = s.ledDriver?.();
     if (led !== undefined) status.led_driver = led;
+    const gpio = s.gpioDriver?.();
+    if (gpio !== undefined) status.gpio_driver = gpio;
     return status;
   }
 

@@ -7,8 +7,19 @@ import type { Logger } from '../core/logger.js';
 import { countdownRing, parseHex, solid, unreachablePulse, WHITE } from './led-scenes.js';
 import { RELAY_TEST_MAX_MS, RelayGuard } from './relay.guard.js';
 
-/** Slack over pre-flash + hold before the watchdog cuts the light: the still can come late. */
-export const WATCHDOG_SLACK_MS = 3000;
+/**
+ * How late the capture app's events may reach us. It queues them from its job thread into an
+ * asyncio queue whose reader only wakes on its own 0.5 s timeout (or other traffic), so a
+ * countdown is announced up to 0.5 s after it began: the pre-flash starts that much earlier.
+ */
+export const EVENT_LATE_MS = 500;
+/**
+ * A still's bound beyond pre-flash, lateness and hold: the camera's own time (the capture app
+ * announces the still only once the camera returned it; a DSLR takes 1 to 3 s) plus a late event.
+ */
+export const CAMERA_SLACK_MS = 4000;
+/** A video's bound beyond its recording: the camera's time to start it, and a late end event. */
+export const VIDEO_SLACK_MS = CAMERA_SLACK_MS;
 /** The shortest white flash of the ring, so that a hold of 0 is still seen. */
 const MIN_RING_FLASH_MS = 150;
 const COUNTDOWN_FRAME_MS = 40;
@@ -16,10 +27,19 @@ const COUNTDOWN_FRAME_MS = 40;
 export const STILL_BEFORE_END_MS = 200;
 const PULSE_FRAME_MS = 100;
 
+/** A countdown that ends in a video recording rather than a still. */
+export interface VideoJob {
+  /** The recording's length from the action (`processing.video_duration`), when the event says it. */
+  durationMs: number | null;
+}
+
 interface Countdown {
   startAt: number;
   durationMs: number;
   decision: FlashDecision;
+  video: VideoJob | null;
+  /** The relay was switched on for this still (its pre-flash began). */
+  lit: boolean;
 }
 
 export interface LedView {
@@ -35,6 +55,13 @@ export interface LedView {
  */
 export class FlashController {
   private countdown: Countdown | null = null;
+  /** A video being recorded with the light on: until the capture app leaves `capture`. */
+  private recording: { decision: FlashDecision } | null = null;
+  /**
+   * A still was taken since the relay's segment was last re-armed: the next still may have a
+   * bound of its own. Granted once per still, so a stream of countdowns alone never re-arms it.
+   */
+  private stillTaken = false;
   private onTimer: TimerHandle | undefined;
   private frameTimer: TimerHandle | undefined;
   private ringFlashUntil = 0;
@@ -63,6 +90,7 @@ export class FlashController {
       () => {
         // The light was cut by its bound (no capture announced): the countdown is over for the ring too.
         this.countdown = null;
+        this.recording = null;
         this.render();
       },
     );
@@ -75,11 +103,26 @@ export class FlashController {
   }
 
   /**
-   * The longest one lit period may last: the pre-flash and hold the settings ask for, plus slack
-   * for a late still, and never less than the longest relay test, which must hold as asked.
+   * The longest one still may keep the light on: the pre-flash (and how late its countdown may
+   * be announced), the camera's time and the hold, and never less than the longest relay test,
+   * which must hold as asked.
    */
   get maxOnMs(): number {
-    return Math.max(RELAY_TEST_MAX_MS, this.settings.flash.preflash_seconds * 1000 + this.settings.flash.hold_ms + WATCHDOG_SLACK_MS);
+    const f = this.settings.flash;
+    return Math.max(RELAY_TEST_MAX_MS, f.preflash_seconds * 1000 + EVENT_LATE_MS + f.hold_ms + CAMERA_SLACK_MS);
+  }
+
+  /** The longest a video may keep the light on: the operator's bound (null when videos are not lit). */
+  get videoMaxMs(): number | null {
+    return this.settings.flash.video_light ? this.settings.flash.video_max_seconds * 1000 : null;
+  }
+
+  /** The bound of one video's light: its recording and margins, within the operator's bound. */
+  private videoBoundMs(video: VideoJob): number {
+    const f = this.settings.flash;
+    const max = f.video_max_seconds * 1000;
+    if (video.durationMs === null) return max;
+    return Math.min(max, f.preflash_seconds * 1000 + EVENT_LATE_MS + video.durationMs + f.hold_ms + VIDEO_SLACK_MS);
   }
 
   setReachable(reachable: boolean): void {
@@ -89,34 +132,56 @@ export class FlashController {
   }
 
   /**
-   * A countdown began now and lasts `durationMs`. With a flash to fire, the relay comes on
-   * `preflash_seconds` before its end, or at once when the pre-flash is longer than the countdown.
+   * A countdown began (about) now and lasts `durationMs`. With a flash to fire, the relay comes on
+   * `preflash_seconds` before its end, counted from the earliest the countdown may have begun
+   * (the event can be `lateMs` late: 0 for the page's own test countdown), or at once when that is past. The hold of a previous
+   * still runs on meanwhile: between the stills of a multi-shot job the light does not blink.
    */
-  startCountdown(durationMs: number, decision: FlashDecision): void {
-    this.cancelFlash();
+  startCountdown(durationMs: number, decision: FlashDecision, video: VideoJob | null = null, lateMs = EVENT_LATE_MS): void {
+    this.clearOnTimer();
+    this.recording = null;
     const now = this.clock.monotonic();
-    this.countdown = { startAt: now, durationMs, decision };
+    const countdown: Countdown = { startAt: now, durationMs, decision, video, lit: false };
+    this.countdown = countdown;
     if (decision.fire) {
-      const onAt = Math.max(now, now + durationMs - this.settings.flash.preflash_seconds * 1000);
+      const onAt = Math.max(now, now + durationMs - this.settings.flash.preflash_seconds * 1000 - lateMs);
       this.onTimer = this.clock.setTimeout(() => {
         this.onTimer = undefined;
-        // Until the capture is announced; the guard's bound cuts it if it never is.
-        this.relay.on(Number.POSITIVE_INFINITY);
+        this.lightStill(countdown);
       }, onAt - now);
     }
     this.render();
   }
 
-  /** The still was taken: the light stays on `hold_ms` more, and the ring may flash white. */
+  /** The still was taken (or the recording began): the light stays on `hold_ms` more, or through the recording. */
   capture(): void {
     const countdown = this.countdown;
     this.countdown = null;
     if (!countdown?.decision.fire) {
-      this.cancelFlash();
+      this.clearOnTimer();
       this.render();
       return;
     }
-    this.holdAfterStill(this.clock.monotonic(), countdown.decision.brightness);
+    if (countdown.video) {
+      // The recording starts now; it is lit until the capture app leaves `capture`, within its bound.
+      if (!countdown.lit) this.lightStill(countdown);
+      this.clearOnTimer();
+      this.recording = { decision: countdown.decision };
+      this.render();
+      return;
+    }
+    const rearm = !countdown.lit && this.stillTaken;
+    this.stillTaken = true;
+    this.holdAfterStill(this.clock.monotonic(), countdown.decision.brightness, true, rearm);
+  }
+
+  /** The capture app left `capture`: a video's recording is over, and its light holds `hold_ms` more. */
+  leftCapture(): void {
+    const recording = this.recording;
+    this.recording = null;
+    if (!recording) return;
+    this.stillTaken = true;
+    this.holdAfterStill(this.clock.monotonic(), recording.decision.brightness, false, false);
   }
 
   /**
@@ -128,10 +193,15 @@ export class FlashController {
   finished(): void {
     const countdown = this.countdown;
     this.countdown = null;
+    this.recording = null;
     const now = this.clock.monotonic();
     if (countdown?.decision.fire) {
       const stillAt = countdown.startAt + Math.max(0, countdown.durationMs - STILL_BEFORE_END_MS);
-      if (now >= stillAt) return this.holdAfterStill(stillAt, countdown.decision.brightness);
+      if (now >= stillAt) {
+        const rearm = !countdown.lit && this.stillTaken;
+        this.stillTaken = true;
+        return this.holdAfterStill(stillAt, countdown.decision.brightness, true, rearm);
+      }
     } else if (now < this.holdUntil) {
       this.render();
       return;
@@ -143,6 +213,8 @@ export class FlashController {
   /** The job failed (`{}`), or the stream says nothing is running: nothing may stay lit. */
   idle(): void {
     this.countdown = null;
+    this.recording = null;
+    this.stillTaken = false;
     this.cancelFlash();
     this.render();
   }
@@ -221,25 +293,47 @@ export class FlashController {
     this.stopped = true;
   }
 
+  /**
+   * The light of one still (or video), from its pre-flash on. A still that follows a still
+   * already taken gets a bound of its own: without it, the third or fourth frame of an animation
+   * from a slow camera would be cut by the first one's bound.
+   */
+  private lightStill(countdown: Countdown): void {
+    countdown.lit = true;
+    this.holdUntil = 0;
+    const bound = countdown.video ? this.videoBoundMs(countdown.video) : this.maxOnMs;
+    // Until the capture is announced; the guard's bound cuts it if it never is.
+    this.relay.on(Number.POSITIVE_INFINITY, { rearm: this.stillTaken, boundMs: bound });
+    this.stillTaken = false;
+  }
+
   /** Light on until `hold_ms` after the still taken at `stillAt` (monotonic), or off if that is past. */
-  private holdAfterStill(stillAt: number, brightness: number): void {
-    if (this.onTimer) {
-      this.clock.clearTimeout(this.onTimer);
-      this.onTimer = undefined;
-    }
+  private holdAfterStill(stillAt: number, brightness: number, ring: boolean, rearm: boolean): void {
+    this.clearOnTimer();
     this.holdUntil = stillAt + this.settings.flash.hold_ms;
     const left = this.holdUntil - this.clock.monotonic();
-    if (left > 0 || this.settings.flash.hold_ms === 0) this.flashFor(Math.max(0, left), brightness);
-    else {
+    if (left > 0 || this.settings.flash.hold_ms === 0) {
+      const lit = this.relay.on(Math.max(0, left), { rearm });
+      if (ring && this.settings.led.capture_flash) {
+        this.ringFlashUntil = this.clock.monotonic() + Math.max(MIN_RING_FLASH_MS, left);
+        this.ringFlashBrightness = brightness;
+      }
+      if (!lit && left > 0) this.holdUntil = 0;
+      this.render();
+    } else {
       this.cancelFlash();
       this.render();
     }
   }
 
-  private cancelFlash(): void {
-    this.holdUntil = 0;
+  private clearOnTimer(): void {
     if (this.onTimer) this.clock.clearTimeout(this.onTimer);
     this.onTimer = undefined;
+  }
+
+  private cancelFlash(): void {
+    this.holdUntil = 0;
+    this.clearOnTimer();
     this.relay.off();
   }
 }

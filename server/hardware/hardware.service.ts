@@ -1,14 +1,16 @@
+import { z } from 'zod';
 import type { Hardware, HardwareOptions } from '../../native/hardware.js';
 import type { CaptureLink } from '../capture/capture-link.js';
 import { processStateInfoSchema, type CaptureEvent } from '../capture/capture.types.js';
-import type { HardwareDiagnostic } from '../contract/hardware.contract.js';
+import type { FlashDecision, HardwareDiagnostic, RelayGpioStatus } from '../contract/hardware.contract.js';
 import type { HardwareSettings } from '../contract/settings.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import { ConflictError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { FlashController } from './flash.controller.js';
+import { FlashController, type VideoJob } from './flash.controller.js';
 import { parseHex, toHex } from './led-scenes.js';
 import { autoLedBrightness, FlashDecider, hysteresisBand, LightMeter } from './light-meter.js';
+import { writeRelayOffSwitch } from './relay-off-switch.js';
 
 export const LUX_INTERVAL_MS = 1000;
 /** A sensor read that takes longer than this counts as failed (the BH1750 needs 180 ms). */
@@ -22,9 +24,29 @@ const resting = (): ConflictError =>
 
 export const hardwareOptionsOf = (s: HardwareSettings): HardwareOptions => ({
   relay: { gpio: s.relay.gpio, inverted: s.relay.inverted },
-  lux: { bus: 1, address: 0x23 },
+  lux: { bus: 1, address: s.lux.address },
   led: { gpio: s.led.gpio, count: s.led.count },
 });
+
+/** Which GPIO interface drives the flash relay (real hardware only; undefined with fake hardware). */
+export function relayGpioDriver(hardware: Hardware): RelayGpioStatus | undefined {
+  if (hardware.mode === 'fake') return undefined;
+  const relay = hardware.health().find((h) => h.device === 'relay');
+  if (!relay) return undefined;
+  return relay.state === 'ok'
+    ? { driver: relay.driver === 'gpio-cdev' ? 'gpio-cdev' : 'sysfs', problem: null }
+    : { driver: null, problem: relay.problem ?? 'driver-error' };
+}
+
+/** A video action's recording length, as the capture app's job model carries its configuration. */
+const videoJobmodel = z.looseObject({
+  configuration_set: z.looseObject({ processing: z.looseObject({ video_duration: z.number().positive().max(3600) }) }),
+});
+
+function videoJobOf(jobmodel: unknown): VideoJob {
+  const parsed = videoJobmodel.safeParse(jobmodel);
+  return { durationMs: parsed.success ? parsed.data.configuration_set.processing.video_duration * 1000 : null };
+}
 
 /**
  * The booth's lights: reads the light each second, follows the capture app's countdowns on its
@@ -39,6 +61,11 @@ export class HardwareService {
   /** Monotonic time of the last reopening of the sensor; null before the first. */
   private lastRetry: number | null = null;
   private simulatedCapture: TimerHandle | undefined;
+  /**
+   * The flash decision of the job under way, made at its first countdown: the following stills of
+   * a collage or an animation keep it, even though the sensor then sees the flash's own light.
+   */
+  private jobDecision: FlashDecision | null = null;
   private readonly unsubscribe: (() => void)[] = [];
   private running = false;
 
@@ -48,6 +75,8 @@ export class HardwareService {
     private readonly clock: Clock,
     private readonly log: Logger,
     settings: HardwareSettings,
+    /** Where the relay's off switch is written for the unit's ExecStopPost (none outside systemd). */
+    private readonly relayOffSwitchFile?: string,
   ) {
     this.settings = settings;
     this.controller = new FlashController(hardware, clock, log, settings, () => this.ledBrightness());
@@ -88,6 +117,13 @@ export class HardwareService {
     this.controller.updateSettings(settings);
     const reopened = await this.hardware.configure(hardwareOptionsOf(settings));
     if (reopened.length > 0 && previous !== settings) this.log.info(`Hardware reopened: ${reopened.join(', ')}`);
+    const offSwitch = this.hardware.relay.offSwitch;
+    if (reopened.includes('relay') && offSwitch && this.relayOffSwitchFile) {
+      // Written before anything may switch the light on: a kill at any later moment finds it.
+      await writeRelayOffSwitch(this.relayOffSwitchFile, offSwitch).catch((err: unknown) =>
+        this.log.warn(`The relay's off switch could not be written: the unit cannot switch the flash off after a crash (${String(err)})`),
+      );
+    }
     this.controller.updateSettings(settings);
   }
 
@@ -95,14 +131,25 @@ export class HardwareService {
     if (event.event.toLowerCase() !== 'processstateinfo') return;
     const parsed = processStateInfoSchema.safeParse(event.data);
     // `{}` (no job, or a failed one) and anything unreadable mean: nothing may stay lit.
-    if (!parsed.success) return this.controller.idle();
+    if (!parsed.success) {
+      this.jobDecision = null;
+      return this.controller.idle();
+    }
     const { source, target, jobmodel } = parsed.data;
     if (target === 'counting') {
-      this.controller.startCountdown(Math.max(0, (jobmodel.duration ?? 0) * 1000), this.decision());
+      if (source === 'start' || this.jobDecision === null) this.jobDecision = this.decision();
+      const video = jobmodel.typ === 'video' ? videoJobOf(jobmodel) : null;
+      const decision = video && !this.settings.flash.video_light ? { ...this.jobDecision, fire: false } : this.jobDecision;
+      this.controller.startCountdown(Math.max(0, (jobmodel.duration ?? 0) * 1000), decision, video);
     } else if (source === 'counting' && target === 'capture') {
       this.controller.capture();
-    } else if (target === 'finished') {
-      this.controller.finished();
+    } else {
+      // Leaving `capture` ends a video's recording (to `completed`, or `finished` when stopped).
+      if (source === 'capture') this.controller.leftCapture();
+      if (target === 'finished') {
+        this.jobDecision = null;
+        this.controller.finished();
+      }
     }
   }
 
@@ -125,6 +172,7 @@ export class HardwareService {
         current: this.meter.current,
         smoothed: this.meter.smoothed,
         threshold,
+        address: this.settings.lux.address,
         band: hysteresisBand(threshold),
         samples: this.meter.samples(since),
       },
@@ -135,7 +183,7 @@ export class HardwareService {
         scene: view.scene,
         pixels: view.pixels.map((p) => toHex(p)),
       },
-      relay: { on: this.controller.relayOn, limits: this.controller.relay.limits() },
+      relay: { on: this.controller.relayOn, limits: { ...this.controller.relay.limits(), video_max_ms: this.controller.videoMaxMs } },
       capture: { reachable: this.link.state === 'connected', countdown: this.controller.countdownState() },
       devices: this.hardware.health().map(({ device, driver, state, problem, choice }) => ({
         device,
@@ -162,7 +210,8 @@ export class HardwareService {
   /** Plays a countdown of `seconds` with the pre-flash on the relay and the ring, whatever the light. */
   testCountdown(seconds: number): void {
     if (this.simulatedCapture) this.clock.clearTimeout(this.simulatedCapture);
-    this.controller.startCountdown(seconds * 1000, { fire: true, reason: 'manual', brightness: 100 });
+    // Played here, not announced late: the pre-flash starts exactly as set.
+    this.controller.startCountdown(seconds * 1000, { fire: true, reason: 'manual', brightness: 100 }, null, 0);
     this.simulatedCapture = this.clock.setTimeout(() => {
       this.simulatedCapture = undefined;
       this.controller.capture();
@@ -180,10 +229,12 @@ export class HardwareService {
       const timeout = new Promise<never>((_, reject) => {
         timer = this.clock.setTimeout(() => reject(new Error('lux sensor read timed out')), LUX_READ_TIMEOUT_MS);
       });
+      const litBefore = this.controller.relayOn;
       const lux = await Promise.race([this.hardware.lux.read(), timeout]).finally(() => {
         if (timer) this.clock.clearTimeout(timer);
       });
-      this.meter.add(this.clock.now(), lux);
+      // A reading of the flash's own light says nothing of the room's: the next decision would be "bright".
+      if (!litBefore && !this.controller.relayOn) this.meter.add(this.clock.now(), lux);
       this.hardware.reportLux(null);
     } catch (err) {
       if (this.meter.current !== null) this.log.warn(`Lux sensor read failed: ${err instanceof Error ? err.message : String(err)}`);

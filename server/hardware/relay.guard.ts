@@ -5,8 +5,11 @@ import type { Logger } from '../core/logger.js';
 
 /** The longest relay test a person may ask for; a test must hold exactly that long. */
 export const RELAY_TEST_MAX_MS = 5000;
-/** The share of any window the lamps may be lit: they heat, and a relay wears. */
-export const DUTY_WINDOW_MS = 30_000;
+/**
+ * The share of any window the lamps may be lit: they heat, and a relay wears. The window is long
+ * enough for the longest job a booth lights whole: six stills from a 3 s camera (about 24 s).
+ */
+export const DUTY_WINDOW_MS = 60_000;
 export const DUTY_RATIO = 0.5;
 /**
  * An "on" that follows an "off" closer than this continues the same lit period: a light
@@ -21,15 +24,30 @@ interface Period {
   end: number;
 }
 
+/** What one switch-on asks beyond its duration. */
+export interface OnRequest {
+  /**
+   * Starts a new bounded segment inside the lit period: a still that follows a still already taken
+   * gets its own bound instead of the rest of the previous one's. The caller grants it only then.
+   */
+  rearm?: boolean;
+  /** The segment's bound when it starts here (default: `maxOnMs()`). */
+  boundMs?: number;
+}
+
 /**
  * Every switch of the flash relay goes through here, whoever asks (test buttons, countdowns,
  * captures announced by the capture app). Each "on" comes with how long it may last; the guard
- * switches off at that time or earlier, at the continuous bound of the lit period (measured
- * from its first "on", never re-armed by a later one) or when the duty budget of the window is
- * spent. All on the monotonic clock: setting the wall clock moves none of it.
+ * switches off at that time or earlier, at the bound of the current segment or when the duty
+ * budget of the window is spent. A segment starts with the lit period and runs from its first
+ * "on"; a later "on" continues it, unless it re-arms it (a new still of a multi-shot job, which
+ * the flash controller grants once per still taken). All on the monotonic clock: setting the wall
+ * clock moves none of it.
  */
 export class RelayGuard {
   private since: number | null = null;
+  /** The current segment of the lit period (it outlives a quick off-on, as the period does). */
+  private segment: { start: number; bound: number } | null = null;
   private cut: TimerHandle | undefined;
   private periods: Period[] = [];
   private refusedLogged = false;
@@ -48,9 +66,10 @@ export class RelayGuard {
    * Light on for at most `ms` from now, within the bounds. Returns false, and leaves the light
    * off, when the window's budget is spent or the lit period already reached its bound.
    */
-  on(ms: number): boolean {
+  on(ms: number, request: OnRequest = {}): boolean {
     const now = this.clock.monotonic();
     const wasLit = this.since !== null;
+    const previousSegment = this.segment;
     let reopened: Period | undefined;
     if (this.since === null) {
       const last = this.periods.at(-1);
@@ -58,9 +77,12 @@ export class RelayGuard {
       if (last && now - last.end < MERGE_GAP_MS) reopened = this.periods.pop();
       this.since = reopened ? reopened.start : now;
     }
+    const fresh = !wasLit && !reopened;
+    if (fresh || request.rearm || !this.segment) this.segment = { start: now, bound: request.boundMs ?? this.maxOnMs() };
     const asked = now + Math.max(0, ms);
-    const until = Math.min(asked, this.since + this.maxOnMs(), now + this.budgetLeft(now));
+    const until = Math.min(asked, this.segment.start + this.segment.bound, now + this.budgetLeft(now));
     if (until - now < MIN_BUDGET_MS) {
+      this.segment = previousSegment;
       if (reopened) this.periods.push(reopened);
       if (!wasLit) this.since = null;
       else this.off();
@@ -85,7 +107,7 @@ export class RelayGuard {
     return this.relay().isOn();
   }
 
-  limits(): RelayLimits {
+  limits(): Omit<RelayLimits, 'video_max_ms'> {
     const now = this.clock.monotonic();
     return {
       max_on_ms: this.maxOnMs(),

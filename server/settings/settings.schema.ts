@@ -32,6 +32,11 @@ export const settingsSchema = z.strictObject({
         // Steps of 0.1 s; rounding absorbs what a slider's floating point adds.
         .transform((v) => Math.round(v * 10) / 10),
       hold_ms: z.number().int().min(0).max(10_000),
+      video_light: z.boolean(),
+      video_max_seconds: z.number().int('must be whole seconds').min(5, 'must be 5 to 30 seconds').max(30, 'must be 5 to 30 seconds'),
+    }),
+    lux: z.strictObject({
+      address: z.union([z.literal(0x23), z.literal(0x5c)], { error: 'must be 35 (0x23) or 92 (0x5c)' }),
     }),
   }),
   print: z.strictObject({
@@ -61,7 +66,16 @@ export const defaultSettings: Settings = {
   hardware: {
     relay: { gpio: 17, inverted: false },
     led: { gpio: 10, count: 16, idle_mode: 'solid', idle_color: '#ffffff', brightness: 30, auto_brightness: false, capture_flash: true },
-    flash: { auto: true, lux_threshold: 80, manual_brightness: 80, preflash_seconds: 1, hold_ms: 500 },
+    flash: {
+      auto: true,
+      lux_threshold: 80,
+      manual_brightness: 80,
+      preflash_seconds: 1,
+      hold_ms: 500,
+      video_light: true,
+      video_max_seconds: 20,
+    },
+    lux: { address: 0x23 },
   },
   print: {
     enable: true,
@@ -98,3 +112,20 @@ export function withPrintLimits(stored: unknown): unknown {
   };
   return { ...stored, print: { ...stored.print, limits } };
 }
+
+/**
+ * Hardware settings saved before the video light and the sensor's address existed get their
+ * defaults (what Boothdeck did then is not kept: videos were taken unlit by accident).
+ */
+export function withHardwareDefaults(stored: unknown): unknown {
+  if (!isObject(stored) || !isObject(stored.hardware)) return stored;
+  const { hardware } = stored;
+  const flash = isObject(hardware.flash)
+    ? { ...pick(defaultSettings.hardware.flash, ['video_light', 'video_max_seconds']), ...hardware.flash }
+    : hardware.flash;
+  const lux = hardware.lux === undefined ? { ...defaultSettings.hardware.lux } : hardware.lux;
+  return { ...stored, hardware: { ...hardware, flash, lux } };
+}
+
+const pick = <T extends object, K extends keyof T>(from: T, keys: K[]): Pick<T, K> =>
+  Object.fromEntries(keys.map((k) => [k, from[k]])) as Pick<T, K>;

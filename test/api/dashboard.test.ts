@@ -293,3 +293,51 @@ describe('the LED ring on the dashboard', () => {
     expect(status.led_driver).toBeUndefined();
   });
 });
+
+describe("the Pi 4's core clock and the relay's GPIO interface on the dashboard", () => {
+  /** A Pi 4 on kernel 6.6 without the sysfs export (only the chip entries), with SPI on and a config.txt. */
+  function pi4(config: string): string {
+    const root = tempDir('boothdeck-pi4-');
+    mkdirSync(path.join(root, 'sys/class/gpio/gpiochip512'), { recursive: true });
+    writeFileSync(path.join(root, 'sys/class/gpio/gpiochip512/label'), 'pinctrl-bcm2711\n');
+    writeFileSync(path.join(root, 'sys/class/gpio/gpiochip512/base'), '512\n');
+    mkdirSync(path.join(root, 'proc/device-tree'), { recursive: true });
+    writeFileSync(path.join(root, 'proc/device-tree/model'), 'Raspberry Pi 4 Model B Rev 1.5\0');
+    mkdirSync(path.join(root, 'dev'), { recursive: true });
+    writeFileSync(path.join(root, 'dev/spidev0.0'), '');
+    mkdirSync(path.join(root, 'boot/firmware'), { recursive: true });
+    writeFileSync(path.join(root, 'boot/firmware/config.txt'), config);
+    return root;
+  }
+
+  async function statusOf(root: string): Promise<DashboardStatus> {
+    const hardware = new Hardware(realDrivers({ root, isRoot: false, spidevSetup: async (_device, speed) => speed }));
+    await hardware.configure({ relay: { gpio: 17, inverted: false }, lux: { bus: 1, address: 0x23 }, led: { count: 16, gpio: 10 } });
+    try {
+      const { app } = await buildTestApp({ hardware });
+      const cookie = await signIn(app);
+      return (await request(app).get('/api/admin/dashboard/status').set('Cookie', cookie)).body as DashboardStatus;
+    } finally {
+      await hardware.close();
+    }
+  }
+
+  it('says the core clock is not fixed (a [pi5] line does not count), and fixed with core_freq and core_freq_min at 500', async () => {
+    const loose = await statusOf(pi4('dtparam=spi=on\n[pi5]\ncore_freq=500\ncore_freq_min=500\n'));
+    expect(loose.led_driver?.core_clock).toEqual({ fixed: false, config: '/boot/firmware/config.txt', mhz: null });
+    const fixed = await statusOf(pi4('dtparam=spi=on\n[pi4]\ncore_freq=500\ncore_freq_min=500\n[all]\n'));
+    expect(fixed.led_driver?.core_clock).toEqual({ fixed: true, config: '/boot/firmware/config.txt', mhz: 500 });
+    const low = await statusOf(pi4('core_freq=250\ncore_freq_min=250 # a quieter GPU\n'));
+    expect(low.led_driver?.core_clock).toMatchObject({ fixed: false, mhz: 250 });
+  });
+
+  it('names the GPIO interface of the relay: none here, with the problem (no export, no character device)', async () => {
+    const status = await statusOf(pi4(''));
+    expect(status.gpio_driver).toEqual({ driver: null, problem: 'no-gpio' });
+    const { app } = await buildTestApp();
+    const cookie = await signIn(app);
+    expect(
+      ((await request(app).get('/api/admin/dashboard/status').set('Cookie', cookie)).body as DashboardStatus).gpio_driver,
+    ).toBeUndefined();
+  });
+});

@@ -24,7 +24,9 @@ test('the hardware page charts the light live, its test button reaches the relay
   await expect.poll(() => canvas.evaluate((c: HTMLCanvasElement) => c.toDataURL())).not.toBe(before);
   await expect(page.getByTestId('hw-decision')).toContainText('ne se déclenchera pas', { timeout: 15_000 });
   // The relay's bounds are on the page, with what is left of the budget.
-  await expect(page.getByTestId('hw-relay-limits')).toContainText('Limites : 5 s d’affilée, 15 s par 30 s (reste 15 s)');
+  await expect(page.getByTestId('hw-relay-limits')).toContainText(
+    'Limites : 6 s par photo, 30 s par 60 s (reste 30 s) Vidéo : 20 s au plus.',
+  );
   await page.screenshot({ path: 'test-screens/hardware.png', fullPage: true });
   await page.getByTestId('hw-relay-limits').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-screens/hardware-relay-limits.png' });

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { notKeptSentence } from '../../renderer/admin/components/actions/not-kept.js';
-import { ledDriverSentences } from '../../renderer/admin/components/hardware/led-driver.js';
+import { coreClockSentence, gpioDriverSentence, ledDriverSentences } from '../../renderer/admin/components/hardware/led-driver.js';
 import { setLocale } from '../../renderer/shared/i18n/index.js';
 
 afterEach(() => setLocale('fr'));
@@ -34,6 +34,33 @@ describe('the LED driver line', () => {
     expect(lines[1]).toMatch(/^rpi-ws281x n’est pas utilisé : il exige les droits root/);
     expect(lines[2]).toBe('SPI n’est pas utilisé : il ne commande que le GPIO 10 (broche 19), et l’anneau est réglé sur le GPIO 18.');
     expect(ledDriverSentences(null)).toEqual([]);
+  });
+});
+
+describe("the Pi 4's core clock and the relay's GPIO interface", () => {
+  const spi = { driver: 'spi', gpio: 10, passed: [] } as const;
+  it('warns, with the fix, when a Pi 4 does not fix its core clock; says nothing on other boards', () => {
+    setLocale('fr');
+    const loose = coreClockSentence({ ...spi, passed: [], core_clock: { fixed: false, config: '/boot/firmware/config.txt', mhz: null } });
+    expect(loose?.warning).toBe(true);
+    expect(loose?.text).toMatch(/core_freq=500 et core_freq_min=500 à \/boot\/firmware\/config\.txt/);
+    expect(coreClockSentence({ ...spi, passed: [], core_clock: { fixed: true, config: '/boot/firmware/config.txt', mhz: 500 } })).toEqual({
+      text: 'Horloge du cœur fixée à 500 MHz (/boot/firmware/config.txt) : la vitesse du SPI tient.',
+      warning: false,
+    });
+    expect(coreClockSentence({ ...spi, passed: [] })).toBeNull();
+    expect(coreClockSentence(null)).toBeNull();
+  });
+
+  it('names the interface that drives the relay, in French and in English', () => {
+    setLocale('fr');
+    expect(gpioDriverSentence({ driver: 'gpio-cdev', problem: null })).toMatch(/interface caractère du noyau \(\/dev\/gpiochip\*\)/);
+    expect(gpioDriverSentence({ driver: null, problem: 'no-gpio' })).toBe('Aucune interface GPIO n’a pu piloter le relais.');
+    setLocale('en');
+    expect(gpioDriverSentence({ driver: 'sysfs', problem: null })).toBe(
+      'The relay is driven through the kernel’s sysfs interface (/sys/class/gpio).',
+    );
+    expect(gpioDriverSentence(undefined)).toBeNull();
   });
 });
 

@@ -8,7 +8,7 @@ import type { CaptureEvent } from '../../server/capture/capture.types.js';
 import type { HardwareSettings } from '../../server/contract/settings.contract.js';
 import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
-import { WATCHDOG_SLACK_MS } from '../../server/hardware/flash.controller.js';
+import { CAMERA_SLACK_MS, EVENT_LATE_MS } from '../../server/hardware/flash.controller.js';
 import { HardwareService } from '../../server/hardware/hardware.service.js';
 import { UNREACHABLE_COLOR } from '../../server/hardware/led-scenes.js';
 import { defaultSettings } from '../../server/settings/settings.schema.js';
@@ -32,6 +32,7 @@ const settingsWith = (patch: Patch = {}): HardwareSettings => {
     relay: { ...base.relay, ...patch.relay },
     led: { ...base.led, ...patch.led },
     flash: { ...base.flash, ...patch.flash },
+    lux: { ...base.lux, ...patch.lux },
   };
 };
 
@@ -72,13 +73,13 @@ describe('relay wiring', () => {
 
 describe('pre-flash on the capture app countdown', () => {
   for (const preflash of [0, 1.5, 3]) {
-    it(`switches on ${preflash} s before the end of a 3 s countdown and off hold_ms after the capture`, async () => {
+    it(`switches on ${preflash} s (+ 0.5 s for a late event) before the end of a 3 s countdown and off hold_ms after the capture`, async () => {
       const { clock, hardware, run, state } = await setup({ flash: { preflash_seconds: preflash, hold_ms: 500, auto: false } });
       const start = clock.now();
       state('start', 'counting', 3);
       await run(3000);
       state('counting', 'capture');
-      expect(hardware.relay.onTimes()).toEqual([start + 3000 - preflash * 1000]);
+      expect(hardware.relay.onTimes()).toEqual([Math.max(start, start + 3000 - preflash * 1000 - EVENT_LATE_MS)]);
       await run(499);
       expect(hardware.relay.isOn()).toBe(true);
       await run(1);
@@ -140,19 +141,101 @@ describe('pre-flash on the capture app countdown', () => {
     expect(hardware.relay.isOn()).toBe(false);
   });
 
-  it('has a watchdog: with no capture ever announced, the light goes off after pre-flash + hold + slack', async () => {
+  it('has a watchdog: with no capture ever announced, the light goes off after pre-flash + lateness + hold + camera slack', async () => {
     const { clock, hardware, run, service, state } = await setup({ flash: { preflash_seconds: 1, hold_ms: 2000, auto: false } });
     state('start', 'counting', 2);
-    await run(1000);
+    await run(500);
     const onAt = clock.now();
     expect(hardware.relay.isOn()).toBe(true);
-    await run(1000 + 2000 + WATCHDOG_SLACK_MS - 10);
+    const bound = 1000 + EVENT_LATE_MS + 2000 + CAMERA_SLACK_MS;
+    await run(bound - 10);
     expect(hardware.relay.isOn()).toBe(true);
     await run(20);
     expect(hardware.relay.isOn()).toBe(false);
-    expect(hardware.relay.history.at(-1)?.at).toBe(onAt + 1000 + 2000 + WATCHDOG_SLACK_MS);
+    expect(hardware.relay.history.at(-1)?.at).toBe(onAt + bound);
     // The countdown is over for the ring too.
     expect(service.diagnostic().capture.countdown).toBeNull();
+  });
+});
+
+describe('videos and multi-shot jobs', () => {
+  const video = (source: string, target: string, duration = 2, seconds = 10) => ({
+    event: 'ProcessStateinfo',
+    data: { source, target, jobmodel: { typ: 'video', duration, configuration_set: { processing: { video_duration: seconds } } } },
+  });
+
+  it('lights a video until its recording ends, then holds; never past the operator bound', async () => {
+    const { hardware, capture, run } = await setup({ flash: { auto: false, preflash_seconds: 1, hold_ms: 500, video_max_seconds: 8 } });
+    capture.emit(video('start', 'counting'));
+    await run(2000);
+    capture.emit(video('counting', 'capture'));
+    await run(5000);
+    expect(hardware.relay.isOn()).toBe(true);
+    // A 10 s recording asks for more than the 8 s bound: the light goes off at the bound, from its pre-flash.
+    await run(2000);
+    expect(hardware.relay.isOn()).toBe(false);
+    const [on, off] = [hardware.relay.onTimes()[0]!, hardware.relay.history.at(-1)!.at];
+    expect(off - on).toBe(8000);
+  });
+
+  it('goes off hold_ms after the recording ends (capture → completed)', async () => {
+    const { clock, hardware, capture, run } = await setup({ flash: { auto: false, hold_ms: 500 } });
+    capture.emit(video('start', 'counting', 2, 5));
+    await run(2000);
+    capture.emit(video('counting', 'capture', 2, 5));
+    await run(5000);
+    expect(hardware.relay.isOn()).toBe(true);
+    const ended = clock.now();
+    capture.emit(video('capture', 'completed', 2, 5));
+    await run(600);
+    expect(hardware.relay.isOn()).toBe(false);
+    expect(hardware.relay.history.at(-1)?.at).toBe(ended + 500);
+  });
+
+  it('takes videos unlit when the flash does not serve them', async () => {
+    const { hardware, capture, run } = await setup({ flash: { auto: false, video_light: false } });
+    capture.emit(video('start', 'counting'));
+    await run(2000);
+    capture.emit(video('counting', 'capture'));
+    await run(3000);
+    expect(hardware.relay.onTimes()).toEqual([]);
+  });
+
+  it("keeps the first still's decision for the whole job, though the sensor then sees the flash", async () => {
+    const { hardware, run, state } = await setup({ flash: { auto: true, lux_threshold: 80, preflash_seconds: 1, hold_ms: 500 } }, 20);
+    Object.defineProperty(hardware.lux, 'lux', { get: () => (hardware.relay.isOn() ? 5000 : 20) });
+    await run(6000, 100);
+    state('start', 'counting', 3);
+    for (let i = 0; i < 6; i++) {
+      await run(i === 0 ? 3000 : 1000, 100);
+      state('counting', 'capture');
+      if (i < 5) state('capture', 'counting', 1);
+    }
+    await run(1000);
+    // One lit period from the first pre-flash to the last hold: every still was lit.
+    expect(hardware.relay.onTimes()).toHaveLength(1);
+    // And the flash's own light never entered the room's average.
+    state('capture', 'finished');
+    state('start', 'counting', 3);
+    await run(3000, 100);
+    expect(hardware.relay.onTimes()).toHaveLength(2);
+  });
+});
+
+describe('the decision of a job', () => {
+  it('is kept for its later stills: a room that brightens during an approval still gets the flash', async () => {
+    const { hardware, run, state } = await setup({ flash: { auto: true, lux_threshold: 80, preflash_seconds: 1, hold_ms: 500 } }, 20);
+    await run(6000, 100);
+    state('start', 'counting', 2);
+    await run(2000, 100);
+    state('counting', 'capture');
+    state('capture', 'approval');
+    hardware.lux.lux = 2000;
+    await run(15_000, 100);
+    state('approval', 'counting', 1);
+    await run(1000, 100);
+    state('counting', 'capture');
+    expect(hardware.relay.onTimes()).toHaveLength(2);
   });
 });
 
