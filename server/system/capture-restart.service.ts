@@ -1,9 +1,12 @@
 import type { CaptureAppPort, CaptureConnectionState } from '../capture/capture.port.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
-import type { RestartStatus } from '../contract/system.contract.js';
+import type { RestartStatus, RestartWaitOutcome } from '../contract/system.contract.js';
 import type { Logger } from '../core/logger.js';
 import type { SystemCommand, SystemPort } from './system.port.js';
 import { CaptureTimeoutError } from '../core/errors.js';
+import { waitForJob, type ActivityWatch, type WaitEnd } from './capture-restart.wait.js';
+
+export type { ActivityWatch };
 
 export interface ScreenRefresh {
   command: SystemCommand;
@@ -14,6 +17,8 @@ export interface ScreenRefresh {
 export interface CaptureRestartOptions {
   /** Changes arriving within this window share one restart. */
   debounceMs: number;
+  /** How long a restart waits for a guest's job to end before it goes ahead anyway. */
+  idleWaitMs: number;
   /** How long the capture app may take to come back. */
   readyTimeoutMs: number;
   /** The capture app may answer a moment longer before it goes down: look this long for the gap. */
@@ -32,6 +37,7 @@ export interface CaptureRestartOptions {
 
 export const defaultRestartOptions: CaptureRestartOptions = {
   debounceMs: 1500,
+  idleWaitMs: 60_000,
   readyTimeoutMs: 60_000,
   downGraceMs: 10_000,
   pollMs: 500,
@@ -56,6 +62,8 @@ const idle = (): RestartStatus => ({
   method: null,
   screen_refreshed: null,
   typical_seconds: null,
+  waiting: null,
+  after_wait: null,
 });
 
 /** How many recent restarts the announced wait is measured from. */
@@ -65,7 +73,9 @@ const DURATIONS_KEPT = 5;
  * Applies configuration changes to the capture app, which reads its configuration only at
  * start: restart it (its own endpoint, else systemctl), wait until it answers again, then
  * refresh the booth's screen. Requests that arrive close together, or while a restart runs,
- * are merged into one more restart at most.
+ * are merged into one more restart at most. A restart never lands on a guest's job: while one
+ * runs (countdown, capture, approval, processing) it waits for its end, at most `idleWaitMs`,
+ * and requests made meanwhile join it; the operator may cut the wait short (`restartNow`).
  */
 export class CaptureRestartService {
   private current: RestartStatus = idle();
@@ -77,6 +87,10 @@ export class CaptureRestartService {
   private readonly listeners = new Set<Listener>();
   private runStartedAt = 0;
   private readonly durationsMs: number[] = [];
+  /** Ends the wait for a guest's job, when one is under way. */
+  private endWait: ((outcome: WaitEnd) => void) | undefined;
+  /** The next restart goes ahead without waiting for the guest's job (the operator said so). */
+  private skipWait = false;
 
   constructor(
     private readonly capture: CaptureAppPort,
@@ -85,6 +99,7 @@ export class CaptureRestartService {
     private readonly log: Logger,
     private readonly options: CaptureRestartOptions = defaultRestartOptions,
     private readonly link?: LinkWatch,
+    private readonly activity?: ActivityWatch,
   ) {}
 
   status(): RestartStatus {
@@ -105,7 +120,11 @@ export class CaptureRestartService {
   request(reason: string): void {
     if (this.stopped) return;
     if (!this.queuedReasons.includes(reason)) this.queuedReasons.push(reason);
-    if (this.running) return;
+    if (this.running) {
+      // Changes made while the restart waits for a guest's job join that restart.
+      if (this.endWait) this.set({ reasons: [...this.queuedReasons] });
+      return;
+    }
     const now = this.clock.monotonic();
     if (this.timer) {
       this.set({ reasons: [...this.queuedReasons] });
@@ -122,9 +141,25 @@ export class CaptureRestartService {
         message: null,
         method: null,
         screen_refreshed: null,
+        waiting: null,
+        after_wait: null,
       });
     }
     this.timer = this.clock.setTimeout(() => this.start(), this.options.debounceMs);
+  }
+
+  /**
+   * The operator's "restart now": a restart pending or waiting for a guest's job goes ahead at
+   * once (the job may be lost: the operator chose). Nothing to do otherwise.
+   */
+  restartNow(): RestartStatus {
+    if (this.endWait) this.endWait('operator');
+    else if (this.timer && !this.running) {
+      this.clock.clearTimeout(this.timer);
+      this.skipWait = true;
+      this.start();
+    }
+    return this.status();
   }
 
   /** Resolves once nothing is pending or running. */
@@ -135,6 +170,7 @@ export class CaptureRestartService {
   /** At shutdown: drops what is pending and stops waiting on the capture app. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.endWait?.('stopped');
     if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
     this.queuedReasons = [];
@@ -143,9 +179,7 @@ export class CaptureRestartService {
 
   private start(): void {
     this.timer = undefined;
-    const reasons = this.queuedReasons;
-    this.queuedReasons = [];
-    this.running = this.run(reasons).finally(() => {
+    this.running = this.cycle().finally(() => {
       this.running = undefined;
       if (this.queuedReasons.length > 0) {
         const next = this.queuedReasons;
@@ -153,6 +187,36 @@ export class CaptureRestartService {
         next.forEach((r) => this.request(r));
       }
     });
+  }
+
+  /** Waits for the guest's job to end if one runs, then restarts with every reason gathered meanwhile. */
+  private async cycle(): Promise<void> {
+    let outcome: RestartWaitOutcome | null = this.skipWait ? 'operator' : null;
+    this.skipWait = false;
+    // A guest who starts a job the moment the last one ended is waited for too (within the bound).
+    while (outcome !== 'operator' && outcome !== 'timeout' && this.activity?.phase) {
+      const ended = await this.waitForIdle(this.activity);
+      if (ended === 'stopped') return;
+      outcome = ended;
+    }
+    const reasons = this.queuedReasons;
+    this.queuedReasons = [];
+    await this.run(reasons, outcome);
+  }
+
+  private async waitForIdle(activity: ActivityWatch): Promise<WaitEnd> {
+    const since = new Date(this.clock.now()).toISOString();
+    const maxSeconds = Math.round(this.options.idleWaitMs / 1000);
+    const phase = activity.phase ?? 'processing';
+    const wait = waitForJob(activity, this.clock, this.options.idleWaitMs, (next) =>
+      this.set({ waiting: { since, max_seconds: maxSeconds, phase: next } }),
+    );
+    this.endWait = wait.end;
+    this.log.info(`A guest's job runs in the capture app (${phase}): the restart waits for it, ${maxSeconds} s at most`);
+    this.set({ state: 'waiting', reasons: [...this.queuedReasons], waiting: { since, max_seconds: maxSeconds, phase } });
+    const outcome = await wait.done;
+    this.endWait = undefined;
+    return outcome;
   }
 
   private wait(ms: number): Promise<void> {
@@ -179,9 +243,10 @@ export class CaptureRestartService {
     return false;
   }
 
-  private async run(reasons: string[]): Promise<void> {
+  private async run(reasons: string[], afterWait: RestartWaitOutcome | null): Promise<void> {
+    if (afterWait === 'timeout') this.log.warn('The guest’s job did not end in time: the capture app is restarted anyway');
     this.runStartedAt = this.clock.monotonic();
-    this.set({ state: 'restarting', reasons });
+    this.set({ state: 'restarting', reasons, waiting: null, after_wait: afterWait });
     let linkDropped = false;
     const unwatch = this.link?.onState((state) => {
       if (state === 'disconnected') linkDropped = true;
@@ -272,6 +337,8 @@ export class CaptureRestartService {
       message: null,
       method: 'systemctl',
       screen_refreshed: null,
+      waiting: null,
+      after_wait: null,
     });
     if (!(await this.cameBack())) {
       this.finish('failed', 'The capture app did not come back after its restart', 'systemctl', null);
