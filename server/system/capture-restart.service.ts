@@ -153,8 +153,11 @@ export class CaptureRestartService {
    * once (the job may be lost: the operator chose). Nothing to do otherwise.
    */
   restartNow(): RestartStatus {
-    if (this.endWait) this.endWait('operator');
-    else if (this.timer && !this.running) {
+    if (this.endWait) {
+      this.endWait('operator');
+      // The restart starts on the next turn; the answer already says it is under way.
+      this.set({ state: 'restarting', waiting: null, after_wait: 'operator' });
+    } else if (this.timer && !this.running) {
       this.clock.clearTimeout(this.timer);
       this.skipWait = true;
       this.start();
