@@ -13,7 +13,7 @@ export type WaitEnd = RestartWaitOutcome | 'stopped';
 export interface JobWait {
   /** Settles when the job ends (`job_done`), the bound runs out, or `end` is called. */
   done: Promise<WaitEnd>;
-  end(outcome: WaitEnd): void;
+  end: (outcome: WaitEnd) => void;
 }
 
 /**

