@@ -165,11 +165,10 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'restart.failed': 'Restarting the capture app failed. The changes are saved: try again.',
   'restart.waiting': 'The capture app is restarting: the page will reload by itself in a moment.',
   'restart.retry': 'Retry',
-  'restart.waitingJob':
-    'A guest is in the middle of a shot ({phase}): the capture app restarts as soon as their photo is saved, at most {seconds} s after the request.',
+  'restart.waitingJob': 'A guest is taking their photo ({phase}): the capture app restarts right after, in {seconds} s at most.',
   'restart.phase.countdown': 'countdown',
   'restart.phase.capture': 'taking the picture',
-  'restart.phase.approval': 'approving their photo',
+  'restart.phase.approval': 'approving it',
   'restart.phase.processing': 'processing the photo',
   'restart.now': 'Restart now',
   'restart.nowHint': 'The shot under way will be lost.',

@@ -164,11 +164,10 @@ export const frActions = {
   'restart.failed': 'Le redémarrage de l’application de capture a échoué. Les modifications sont enregistrées : réessayez.',
   'restart.waiting': 'L’application de capture redémarre : la page se rechargera d’elle-même dans un instant.',
   'restart.retry': 'Réessayer',
-  'restart.waitingJob':
-    'Un invité est en pleine prise ({phase}) : l’application de capture redémarrera dès que sa photo sera enregistrée, au plus tard {seconds} s après la demande.',
+  'restart.waitingJob': 'Un invité fait sa photo ({phase}) : l’application de capture redémarrera juste après, dans {seconds} s au plus.',
   'restart.phase.countdown': 'compte à rebours',
   'restart.phase.capture': 'prise de vue',
-  'restart.phase.approval': 'il valide sa photo',
+  'restart.phase.approval': 'il la valide',
   'restart.phase.processing': 'traitement de la photo',
   'restart.now': 'Redémarrer maintenant',
   'restart.nowHint': 'La prise en cours sera perdue.',
