@@ -38,10 +38,19 @@ export class StreamRecorder {
   private eventWaiters: Waiter<CaptureEvent>[] = [];
   private stateWaiters: Waiter<CaptureConnectionState>[] = [];
 
+  private readonly listeners = new Set<(event: CaptureEvent) => void>();
+
   readonly onEvent = (event: CaptureEvent): void => {
     this.events.push(event);
     this.eventWaiters = this.eventWaiters.filter((w) => !(w.match(event) && (w.resolve(event), true)));
+    for (const listener of this.listeners) listener(event);
   };
+
+  /** Hears every event from now on, until the returned function is called. */
+  listen(listener: (event: CaptureEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   readonly onState = (state: CaptureConnectionState): void => {
     this.states.push(state);

@@ -175,7 +175,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     });
   });
 
-  mediaRoutes(app, media, events);
+  mediaRoutes(app, media, events, () => asObject(config.common).users_delete_to_recycle_dir !== false);
 
   app.get('/api/actions/:kind/:index', (req, res) => {
     const kind = req.params.kind as ActionKind;
