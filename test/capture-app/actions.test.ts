@@ -75,7 +75,11 @@ describe('the actions as the capture app holds them', () => {
     });
     expect(edit.status, JSON.stringify(edit.body)).toBe(200);
     expect(edit.body.not_kept).toEqual([]);
-    expect(edit.body.action).toMatchObject({ ui_trigger: { title: 'Souriez' }, general: { countdown: 3.5 }, frame: { enabled: true, file: frame } });
+    expect(edit.body.action).toMatchObject({
+      ui_trigger: { title: 'Souriez' },
+      general: { countdown: 3.5 },
+      frame: { enabled: true, file: frame },
+    });
     images = lists(await held()).image ?? [];
     const edited = images.at(-1);
     expect(at(edited, 'trigger', 'ui_trigger', 'title')).toBe('Souriez');
@@ -139,7 +143,7 @@ describe('presets, backups and the delete button', () => {
     for (const value of [false, true]) {
       const res = await b.operator.put('/api/admin/settings', { gallery: { show_delete: value } });
       expect(res.status).toBe(200);
-      expect(at((await held()) as Json, 'uisettings', 'gallery_show_delete')).toBe(value);
+      expect(at(await held(), 'uisettings', 'gallery_show_delete')).toBe(value);
       expect((await b.operator.get('/api/admin/settings')).body.gallery.show_delete).toBe(value);
     }
     expect(await held()).toEqual(initial);
@@ -153,8 +157,8 @@ describe('restarting the capture app after a change', () => {
     expect(status).toMatchObject({ state: 'warning', method: 'reload', screen_refreshed: true, after_wait: null });
     expect(status.message).toMatch(/not run as a systemd service/);
     expect(b.system.calls.at(-1)).toMatchObject({ command: 'wtype', args: ['-k', 'F5'] });
-    const buttons = (await b.client.getConfig()) as Json;
-    expect(at(lists(buttons as CaptureConfig).image?.[0], 'trigger', 'ui_trigger', 'title')).toBe('Rechargé');
+    const buttons = await b.client.getConfig();
+    expect(at(lists(buttons).image?.[0], 'trigger', 'ui_trigger', 'title')).toBe('Rechargé');
   });
 
   it('a change made during a guest’s countdown waits for the photo, which reaches the gallery, then restarts', async () => {

@@ -24,7 +24,8 @@ async function adminPhoto(id: string): Promise<ReturnType<typeof JSON.parse>> {
   return list.body.photos.find((p: { id: string }) => p.id === id);
 }
 
-const guestIds = async (): Promise<string[]> => ((await b.guest().get('/api/gallery/photos?limit=100')).body.photos ?? []).map((p: { id: string }) => p.id);
+const guestIds = async (): Promise<string[]> =>
+  ((await b.guest().get('/api/gallery/photos?limit=100')).body.photos ?? []).map((p: { id: string }) => p.id);
 
 /** Runs a job at the booth and gives the item it made (the last DbInsert: parts come first). */
 async function made(kind: string): Promise<{ item: MediaItem; parts: MediaItem[] }> {
