@@ -1,8 +1,8 @@
 import type { frCapture } from '../fr/capture.js';
 
 export const enCapture: Record<keyof typeof frCapture, string> = {
-  'jobs.failedOnce': '“{action}” ({kind}) failed at {time}: the guest did not get their {result}.',
-  'jobs.failedRow': '“{action}” ({kind}) failed {count} times in a row, last at {time}: guests who press this button get no {result}.',
+  'jobs.failed.one': '“{action}” ({kind}) failed at {time}: the guest did not get their {result}.',
+  'jobs.failed.other': '“{action}” ({kind}) failed {count} times in a row, last at {time}: guests who press this button get no {result}.',
   'jobs.result.image': 'photo',
   'jobs.result.collage': 'collage',
   'jobs.result.animation': 'animation',

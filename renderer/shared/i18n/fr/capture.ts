@@ -1,7 +1,7 @@
 /** What the console says of the guests' jobs that the capture app failed. */
 export const frCapture = {
-  'jobs.failedOnce': '« {action} » ({kind}) a échoué à {time} : l’invité n’a pas eu sa {result}.',
-  'jobs.failedRow':
+  'jobs.failed.one': '« {action} » ({kind}) a échoué à {time} : l’invité n’a pas eu sa {result}.',
+  'jobs.failed.other':
     '« {action} » ({kind}) a échoué {count} fois de suite, la dernière à {time} : les invités qui appuient sur ce bouton n’ont pas leur {result}.',
   'jobs.result.image': 'photo',
   'jobs.result.collage': 'photo (collage)',
