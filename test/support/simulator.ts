@@ -8,7 +8,7 @@ import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../
 import { createSystemClock } from '../../server/core/clock/clock.system.js';
 
 export async function startTestSimulator(
-  options: Pick<SimulatorOptions, 'autoCaptureSeconds' | 'version' | 'systemdUnit'> = {},
+  options: Pick<SimulatorOptions, 'autoCaptureSeconds' | 'version' | 'systemdUnit' | 'timeScale' | 'timing'> = {},
 ): Promise<SimulatorHandle> {
   return startSimulator({
     dataDir: mkdtempSync(path.join(os.tmpdir(), 'boothdeck-sim-')),
