@@ -8,6 +8,7 @@ import type { Services } from './services.js';
 import { settingsRouter } from './settings/settings.router.js';
 import { statusRouter } from './status/status.router.js';
 import { adminStreamRouter, systemRouter } from './system/system.router.js';
+import { captureJobsRouter } from './capture/capture-jobs.router.js';
 import { userFilesRouter } from './userfiles/userfiles.router.js';
 import { adminPublishRouter } from './publish/publish.router.js';
 import { backupRouter, dashboardRouter, logsRouter, maintenanceRouter } from './dashboard/dashboard.router.js';
@@ -24,7 +25,8 @@ export function adminRouter(services: Services): Router {
   router.use('/dashboard', dashboardRouter(services.dashboard));
   router.use('/logs', logsRouter(services.logDir));
   router.use('/backup', backupRouter(services.backup));
-  router.use('/stream', adminStreamRouter(services.hub, services.restarter));
+  router.use('/stream', adminStreamRouter(services.hub, services.restarter, services.captureJobs));
+  router.use('/capture', captureJobsRouter(services.captureJobs));
   router.use('/events', eventRouter(services.events, services.exports));
   router.use('/photos', adminPhotoPrintRouter(services.print), adminPhotoRouter(services.photos));
   router.use('/print', adminPrintRouter(services.print, services.printerResume));

@@ -6,6 +6,8 @@ import { AttemptLimiter } from './auth/attempt-limiter.js';
 import { AuthService, defaultAuthOptions, type AuthOptions } from './auth/auth.service.js';
 import { SessionRepository } from './auth/session.repository.js';
 import { CaptureLink } from './capture/capture-link.js';
+import { CaptureActivity } from './capture/capture-activity.js';
+import { CaptureJobs } from './capture/capture-jobs.js';
 import type { CaptureAppPort } from './capture/capture.port.js';
 import type { Clock } from './core/clock/clock.port.js';
 import type { Db } from './db/database.js';
@@ -107,6 +109,10 @@ export interface Services {
   hub: EventHub;
   auth: AuthService;
   captureLink: CaptureLink;
+  /** Whether a guest's job runs in the capture app, and the version it announced. */
+  captureActivity: CaptureActivity;
+  /** The jobs the capture app failed, for the console. */
+  captureJobs: CaptureJobs;
   status: StatusService;
   disk: DiskState;
   restarter: CaptureRestartService;
@@ -154,6 +160,9 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     options.auth ?? defaultAuthOptions,
   );
   const captureLink = new CaptureLink(ports.capture, ports.log);
+  const captureActivity = new CaptureActivity(captureLink);
+  const captureJobs = new CaptureJobs(captureLink, ports.capture, ports.clock, ports.log);
+  captureJobs.onChange((s) => hub.publish('admin', 'capture-jobs', s));
   const eventRepository = new EventRepository(ports.db);
   const disk = new DiskState(ports.clock, options.dataDir);
   const status = new StatusService(options.version, ports.capture, captureLink, ports.hardware, ports.clock, eventRepository, disk);
@@ -164,6 +173,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     ports.log,
     { ...defaultRestartOptions, ...options.restart },
     captureLink,
+    captureActivity,
   );
   restarter.onChange((s) => hub.publish('admin', 'restart', s));
   const actions = new ActionsService(ports.capture, new ActionOrderRepository(ports.db), restarter, ports.log);
@@ -285,6 +295,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const dashboard = new DashboardService({
     capture: ports.capture,
     link: captureLink,
+    captureVersion: () => captureActivity.version,
     restarter,
     events: eventRepository,
     photos: photoRepository,
@@ -332,6 +343,8 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     hub,
     auth,
     captureLink,
+    captureActivity,
+    captureJobs,
     status,
     disk,
     restarter,

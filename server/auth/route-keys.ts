@@ -52,6 +52,9 @@ export const ADMIN_ROUTE_KEYS: Readonly<Record<string, RouteKey>> = {
   // Maintenance
   'GET /system/capture-restart': 'event',
   'POST /system/capture-restart': 'event',
+  'POST /system/capture-restart/now': 'event',
+  'GET /capture/jobs': 'event',
+  'POST /capture/jobs/seen': 'event',
   'POST /system/restart-capture-app': 'event',
   'POST /system/restart-boothdeck': 'owner',
   'POST /system/reboot': 'owner',

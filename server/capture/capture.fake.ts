@@ -118,4 +118,9 @@ export class FakeCaptureApp implements CaptureAppPort {
   emit(event: CaptureEvent): void {
     for (const s of this.subscribers) s.onEvent(event);
   }
+
+  /** What the stream tells its subscribers when it breaks (`disconnected`) or comes back. */
+  streamState(state: CaptureConnectionState): void {
+    for (const s of this.subscribers) s.onState(state);
+  }
 }

@@ -37,7 +37,7 @@ export interface DashboardStatus {
     url: string;
     reachable: boolean;
     stream: CaptureStreamState;
-    /** From the capture app's configuration when it states it. */
+    /** As the capture app announces it on its stream at each connection; null until it has. */
     version: string | null;
     /** The last time Boothdeck saw it come back (its stream reconnecting) or restarted it. */
     last_restart_at: string | null;

@@ -1,6 +1,7 @@
 import type { AdminPhoto, PublicPhoto } from './photos.contract.js';
 import type { AdminPrintJob, GuestPrintJob, PrintCounters, PrinterStatus, PrintPauseReason } from './print.contract.js';
 import type { RestartStatus } from './system.contract.js';
+import type { CaptureJobsStatus } from './capture.contract.js';
 
 /**
  * Every live event, by channel: what the service publishes, what the SSE routes send, and what
@@ -16,6 +17,8 @@ export interface StreamEvents {
     'print-job': AdminPrintJob;
     'print-printer': PrinterStatus;
     'print-counters': PrintCounters;
+    /** The jobs the capture app failed, after each change. */
+    'capture-jobs': CaptureJobsStatus;
   };
   gallery: {
     'photo-added': PublicPhoto;

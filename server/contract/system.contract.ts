@@ -1,5 +1,14 @@
-/** `warning`: the change is applied, but not by a real restart; `message` says what to check. */
-export type RestartState = 'idle' | 'pending' | 'restarting' | 'refreshing' | 'done' | 'warning' | 'failed';
+import type { CaptureJobPhase } from './capture.contract.js';
+
+/**
+ * `waiting`: a guest's job runs in the capture app; the restart waits for it to end (at most
+ * `waiting.max_seconds`). `warning`: the change is applied, but not by a real restart; `message`
+ * says what to check.
+ */
+export type RestartState = 'idle' | 'pending' | 'waiting' | 'restarting' | 'refreshing' | 'done' | 'warning' | 'failed';
+
+/** How the last wait for a guest's job ended: the job ended, the bound ran out, or the operator chose to restart now. */
+export type RestartWaitOutcome = 'job_done' | 'timeout' | 'operator';
 
 /** Where the "apply to the capture app" chain stands: restart, then refresh of the booth screen. */
 export interface RestartStatus {
@@ -18,4 +27,8 @@ export interface RestartStatus {
   screen_refreshed: boolean | null;
   /** How long the recent restarts kept the booth away, in seconds (the longest of the last few); null before the first. */
   typical_seconds: number | null;
+  /** While `waiting`: since when, for how long at most, and what the guest's job is doing. */
+  waiting: { since: string; max_seconds: number; phase: CaptureJobPhase } | null;
+  /** How the wait before this restart ended; null when no job was running. */
+  after_wait: RestartWaitOutcome | null;
 }

@@ -22,6 +22,8 @@ const FILES_PER_PHOTO = 3;
 export interface DashboardSources {
   capture: CaptureAppPort;
   link: CaptureLink;
+  /** The version the capture app announced on its stream (its `OnetimeInformationRecord`). */
+  captureVersion?: () => string | null;
   restarter: CaptureRestartService;
   events: EventRepository;
   photos: PhotoRepository;
@@ -86,7 +88,7 @@ export class DashboardService {
         url: s.capture.baseUrl,
         reachable,
         stream: s.link.state,
-        version: null,
+        version: s.captureVersion?.() ?? null,
         last_restart_at: lastRestart > 0 ? new Date(lastRestart).toISOString() : null,
       },
       event: null,

@@ -1,51 +1,17 @@
-import type { CaptureAppPort, CaptureConnectionState } from '../capture/capture.port.js';
+import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
-import type { RestartStatus } from '../contract/system.contract.js';
+import type { RestartStatus, RestartWaitOutcome } from '../contract/system.contract.js';
 import type { Logger } from '../core/logger.js';
-import type { SystemCommand, SystemPort } from './system.port.js';
+import type { SystemPort } from './system.port.js';
 import { CaptureTimeoutError } from '../core/errors.js';
+import { waitForJob, type ActivityWatch, type WaitEnd } from './capture-restart.wait.js';
+import { defaultRestartOptions, type CaptureRestartOptions, type LinkWatch } from './capture-restart.options.js';
 
-export interface ScreenRefresh {
-  command: SystemCommand;
-  args: string[];
-  env: Record<string, string>;
-}
-
-export interface CaptureRestartOptions {
-  /** Changes arriving within this window share one restart. */
-  debounceMs: number;
-  /** How long the capture app may take to come back. */
-  readyTimeoutMs: number;
-  /** The capture app may answer a moment longer before it goes down: look this long for the gap. */
-  downGraceMs: number;
-  pollMs: number;
-  /** The systemd user unit restarted when the capture app does not answer. */
-  unit: string;
-  /** Undefined: no screen to refresh (the simulator has none). */
-  refresh: ScreenRefresh | undefined;
-  /**
-   * The host's own refresh, used instead of the command: the kiosk reloads the capture app's
-   * view it hosts, which a key press sent to whichever window has focus could miss.
-   */
-  refreshScreen?: (() => Promise<void> | void) | undefined;
-}
-
-export const defaultRestartOptions: CaptureRestartOptions = {
-  debounceMs: 1500,
-  readyTimeoutMs: 60_000,
-  downGraceMs: 10_000,
-  pollMs: 500,
-  unit: 'photobooth-app',
-  refresh: { command: 'wtype', args: ['-k', 'F5'], env: { WAYLAND_DISPLAY: 'wayland-0' } },
-};
+export { defaultRestartOptions };
+export type { ActivityWatch, CaptureRestartOptions, LinkWatch };
+export type { ScreenRefresh } from './capture-restart.options.js';
 
 type Listener = (status: RestartStatus) => void;
-
-/** The live stream from the capture app: it breaks when the app goes down, a sure sign of a restart. */
-export interface LinkWatch {
-  onState(listener: (state: CaptureConnectionState) => void): () => void;
-  readonly state?: CaptureConnectionState;
-}
 
 const idle = (): RestartStatus => ({
   state: 'idle',
@@ -56,6 +22,8 @@ const idle = (): RestartStatus => ({
   method: null,
   screen_refreshed: null,
   typical_seconds: null,
+  waiting: null,
+  after_wait: null,
 });
 
 /** How many recent restarts the announced wait is measured from. */
@@ -65,7 +33,9 @@ const DURATIONS_KEPT = 5;
  * Applies configuration changes to the capture app, which reads its configuration only at
  * start: restart it (its own endpoint, else systemctl), wait until it answers again, then
  * refresh the booth's screen. Requests that arrive close together, or while a restart runs,
- * are merged into one more restart at most.
+ * are merged into one more restart at most. A restart never lands on a guest's job: while one
+ * runs (countdown, capture, approval, processing) it waits for its end, at most `idleWaitMs`,
+ * and requests made meanwhile join it; the operator may cut the wait short (`restartNow`).
  */
 export class CaptureRestartService {
   private current: RestartStatus = idle();
@@ -77,6 +47,10 @@ export class CaptureRestartService {
   private readonly listeners = new Set<Listener>();
   private runStartedAt = 0;
   private readonly durationsMs: number[] = [];
+  /** Ends the wait for a guest's job, when one is under way. */
+  private endWait: ((outcome: WaitEnd) => void) | undefined;
+  /** The next restart goes ahead without waiting for the guest's job (the operator said so). */
+  private skipWait = false;
 
   constructor(
     private readonly capture: CaptureAppPort,
@@ -85,6 +59,7 @@ export class CaptureRestartService {
     private readonly log: Logger,
     private readonly options: CaptureRestartOptions = defaultRestartOptions,
     private readonly link?: LinkWatch,
+    private readonly activity?: ActivityWatch,
   ) {}
 
   status(): RestartStatus {
@@ -105,7 +80,11 @@ export class CaptureRestartService {
   request(reason: string): void {
     if (this.stopped) return;
     if (!this.queuedReasons.includes(reason)) this.queuedReasons.push(reason);
-    if (this.running) return;
+    if (this.running) {
+      // Changes made while the restart waits for a guest's job join that restart.
+      if (this.endWait) this.set({ reasons: [...this.queuedReasons] });
+      return;
+    }
     const now = this.clock.monotonic();
     if (this.timer) {
       this.set({ reasons: [...this.queuedReasons] });
@@ -122,9 +101,28 @@ export class CaptureRestartService {
         message: null,
         method: null,
         screen_refreshed: null,
+        waiting: null,
+        after_wait: null,
       });
     }
     this.timer = this.clock.setTimeout(() => this.start(), this.options.debounceMs);
+  }
+
+  /**
+   * The operator's "restart now": a restart pending or waiting for a guest's job goes ahead at
+   * once (the job may be lost: the operator chose). Nothing to do otherwise.
+   */
+  restartNow(): RestartStatus {
+    if (this.endWait) {
+      this.endWait('operator');
+      // The restart starts on the next turn; the answer already says it is under way.
+      this.set({ state: 'restarting', waiting: null, after_wait: 'operator' });
+    } else if (this.timer && !this.running) {
+      this.clock.clearTimeout(this.timer);
+      this.skipWait = true;
+      this.start();
+    }
+    return this.status();
   }
 
   /** Resolves once nothing is pending or running. */
@@ -135,6 +133,7 @@ export class CaptureRestartService {
   /** At shutdown: drops what is pending and stops waiting on the capture app. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.endWait?.('stopped');
     if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
     this.queuedReasons = [];
@@ -143,9 +142,7 @@ export class CaptureRestartService {
 
   private start(): void {
     this.timer = undefined;
-    const reasons = this.queuedReasons;
-    this.queuedReasons = [];
-    this.running = this.run(reasons).finally(() => {
+    this.running = this.cycle().finally(() => {
       this.running = undefined;
       if (this.queuedReasons.length > 0) {
         const next = this.queuedReasons;
@@ -153,6 +150,37 @@ export class CaptureRestartService {
         next.forEach((r) => this.request(r));
       }
     });
+  }
+
+  /** Waits for the guest's job to end if one runs, then restarts with every reason gathered meanwhile. */
+  private async cycle(): Promise<void> {
+    let outcome: RestartWaitOutcome | null = this.skipWait ? 'operator' : null;
+    this.skipWait = false;
+    // One bound for the whole wait: a guest who starts a job the moment the last one ended is
+    // waited for too, within what is left of it.
+    const since = new Date(this.clock.now()).toISOString();
+    const deadline = this.clock.monotonic() + this.options.idleWaitMs;
+    while (outcome !== 'operator' && outcome !== 'timeout' && this.activity?.phase) {
+      const left = deadline - this.clock.monotonic();
+      const ended = left > 0 ? await this.waitForIdle(this.activity, since, left) : 'timeout';
+      if (ended === 'stopped') return;
+      outcome = ended;
+    }
+    const reasons = this.queuedReasons;
+    this.queuedReasons = [];
+    await this.run(reasons, outcome);
+  }
+
+  private async waitForIdle(activity: ActivityWatch, since: string, leftMs: number): Promise<WaitEnd> {
+    const maxSeconds = Math.round(this.options.idleWaitMs / 1000);
+    const phase = activity.phase ?? 'processing';
+    const wait = waitForJob(activity, this.clock, leftMs, (next) => this.set({ waiting: { since, max_seconds: maxSeconds, phase: next } }));
+    this.endWait = wait.end;
+    this.log.info(`A guest's job runs in the capture app (${phase}): the restart waits for it, ${Math.ceil(leftMs / 1000)} s at most`);
+    this.set({ state: 'waiting', reasons: [...this.queuedReasons], waiting: { since, max_seconds: maxSeconds, phase } });
+    const outcome = await wait.done;
+    this.endWait = undefined;
+    return outcome;
   }
 
   private wait(ms: number): Promise<void> {
@@ -179,9 +207,10 @@ export class CaptureRestartService {
     return false;
   }
 
-  private async run(reasons: string[]): Promise<void> {
+  private async run(reasons: string[], afterWait: RestartWaitOutcome | null): Promise<void> {
+    if (afterWait === 'timeout') this.log.warn('The guest’s job did not end in time: the capture app is restarted anyway');
     this.runStartedAt = this.clock.monotonic();
-    this.set({ state: 'restarting', reasons });
+    this.set({ state: 'restarting', reasons, waiting: null, after_wait: afterWait });
     let linkDropped = false;
     const unwatch = this.link?.onState((state) => {
       if (state === 'disconnected') linkDropped = true;
@@ -272,6 +301,8 @@ export class CaptureRestartService {
       message: null,
       method: 'systemctl',
       screen_refreshed: null,
+      waiting: null,
+      after_wait: null,
     });
     if (!(await this.cameBack())) {
       this.finish('failed', 'The capture app did not come back after its restart', 'systemctl', null);

@@ -23,7 +23,10 @@ export interface TestService extends ServiceHandle {
  * The whole service as a user runs it (real HTTP, real SQLite, the capture-app simulator),
  * in a temporary folder, with recorded system commands and simulated hardware.
  */
-export async function startTestService(env: Record<string, string> = {}, options: { printer?: PrinterPort } = {}): Promise<TestService> {
+export async function startTestService(
+  env: Record<string, string> = {},
+  options: { printer?: PrinterPort; /** The simulator's pace (1: a booth's); 0.01 by default. */ simulatorTimeScale?: number } = {},
+): Promise<TestService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-test-'));
   const config = loadConfig({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_DATA_DIR: dataDir, ...env });
   const system = new FakeSystem();
@@ -35,7 +38,7 @@ export async function startTestService(env: Record<string, string> = {}, options
     system,
     hardware: createFakeHardware(),
     log,
-    simulatorTimeScale: 0.01,
+    simulatorTimeScale: options.simulatorTimeScale ?? 0.01,
     relaunch: () => relaunches.count++,
     printer,
     print: { pollMs: 100, pausePollMs: 300 },

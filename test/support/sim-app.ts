@@ -10,6 +10,7 @@ import type { RestartStatus } from '../../server/contract/system.contract.js';
 import type { Db } from '../../server/db/database.js';
 import type { Services } from '../../server/services.js';
 import type { FakeSystem } from '../../server/system/system.fake.js';
+import type { CaptureRestartOptions } from '../../server/system/capture-restart.service.js';
 import { buildTestApp, signIn } from './app.js';
 import { clientFor, startTestSimulator } from './simulator.js';
 import type { PrinterPort } from '../../server/print/printer.port.js';
@@ -66,6 +67,8 @@ export async function startSimApp(
     publish?: Partial<PublishQueueOptions>;
     /** A clock of the test's (a wall clock it moves); the system's by default. */
     clock?: Clock;
+    /** Restart timings over the quick ones below. */
+    restart?: Partial<CaptureRestartOptions>;
   } & Pick<SimulatorOptions, 'version' | 'systemdUnit'> = {},
 ): Promise<SimApp> {
   const sim = await startTestSimulator({ version: options.version, systemdUnit: options.systemdUnit });
@@ -87,6 +90,7 @@ export async function startSimApp(
       pollMs: 20,
       readyTimeoutMs: 5000,
       refresh: { command: 'wtype', args: ['-k', 'F5'], env: { WAYLAND_DISPLAY: 'wayland-0' } },
+      ...options.restart,
     },
   });
   const cookie = await signIn(app);

@@ -8,7 +8,7 @@ import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../
 import { createSystemClock } from '../../server/core/clock/clock.system.js';
 
 export async function startTestSimulator(
-  options: Pick<SimulatorOptions, 'autoCaptureSeconds' | 'version' | 'systemdUnit'> = {},
+  options: Pick<SimulatorOptions, 'autoCaptureSeconds' | 'version' | 'systemdUnit' | 'timeScale' | 'timing'> = {},
 ): Promise<SimulatorHandle> {
   return startSimulator({
     dataDir: mkdtempSync(path.join(os.tmpdir(), 'boothdeck-sim-')),
@@ -38,10 +38,19 @@ export class StreamRecorder {
   private eventWaiters: Waiter<CaptureEvent>[] = [];
   private stateWaiters: Waiter<CaptureConnectionState>[] = [];
 
+  private readonly listeners = new Set<(event: CaptureEvent) => void>();
+
   readonly onEvent = (event: CaptureEvent): void => {
     this.events.push(event);
     this.eventWaiters = this.eventWaiters.filter((w) => !(w.match(event) && (w.resolve(event), true)));
+    for (const listener of this.listeners) listener(event);
   };
+
+  /** Hears every event from now on, until the returned function is called. */
+  listen(listener: (event: CaptureEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
 
   readonly onState = (state: CaptureConnectionState): void => {
     this.states.push(state);

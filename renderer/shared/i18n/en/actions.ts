@@ -165,6 +165,15 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'restart.failed': 'Restarting the capture app failed. The changes are saved: try again.',
   'restart.waiting': 'The capture app is restarting: the page will reload by itself in a moment.',
   'restart.retry': 'Retry',
+  'restart.waitingJob': 'A guest is taking their photo ({phase}): the capture app restarts right after, in {seconds} s at most.',
+  'restart.phase.countdown': 'countdown',
+  'restart.phase.capture': 'taking the picture',
+  'restart.phase.approval': 'approving it',
+  'restart.phase.processing': 'processing the photo',
+  'restart.now': 'Restart now',
+  'restart.nowHint': 'The shot under way will be lost.',
+  'restart.doneAfterTimeout':
+    'Capture app restarted: the shot under way had not ended after a minute of waiting, and that guest’s photo may be lost.',
   'restart.pendingManual': 'The capture app restarts in a moment…',
   'restart.failedManual':
     'The capture app could not be restarted: it does not answer. Check that it is installed and running on the booth, then try again.',

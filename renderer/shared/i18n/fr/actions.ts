@@ -164,6 +164,15 @@ export const frActions = {
   'restart.failed': 'Le redémarrage de l’application de capture a échoué. Les modifications sont enregistrées : réessayez.',
   'restart.waiting': 'L’application de capture redémarre : la page se rechargera d’elle-même dans un instant.',
   'restart.retry': 'Réessayer',
+  'restart.waitingJob': 'Un invité fait sa photo ({phase}) : l’application de capture redémarrera juste après, dans {seconds} s au plus.',
+  'restart.phase.countdown': 'compte à rebours',
+  'restart.phase.capture': 'prise de vue',
+  'restart.phase.approval': 'il la valide',
+  'restart.phase.processing': 'traitement de la photo',
+  'restart.now': 'Redémarrer maintenant',
+  'restart.nowHint': 'La prise en cours sera perdue.',
+  'restart.doneAfterTimeout':
+    'Application de capture redémarrée : la prise en cours ne finissait pas après une minute d’attente, la photo de cet invité a pu être perdue.',
   'restart.pendingManual': 'Redémarrage de l’application de capture dans un instant…',
   'restart.failedManual':
     'L’application de capture n’a pas pu être redémarrée : elle ne répond pas. Vérifiez qu’elle est installée et démarrée sur la borne, puis réessayez.',
