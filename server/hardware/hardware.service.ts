@@ -66,6 +66,7 @@ export class HardwareService {
    * a collage or an animation keep it, even though the sensor then sees the flash's own light.
    */
   private jobDecision: FlashDecision | null = null;
+  private linkUp = false;
   private readonly unsubscribe: (() => void)[] = [];
   private running = false;
 
@@ -93,10 +94,19 @@ export class HardwareService {
     this.unsubscribe.push(
       this.link.on((event) => this.onCaptureEvent(event)),
       this.link.onState((state) => {
-        if (state !== 'connecting') this.controller.setReachable(state === 'connected');
+        if (state === 'connecting') return;
+        const connected = state === 'connected';
+        // Lost (not merely failing again to connect): a job under way can no longer be followed.
+        if (!connected && this.linkUp) {
+          this.jobDecision = null;
+          this.controller.linkLost();
+        }
+        this.linkUp = connected;
+        this.controller.setReachable(connected);
       }),
     );
-    this.controller.setReachable(this.link.state === 'connected');
+    this.linkUp = this.link.state === 'connected';
+    this.controller.setReachable(this.linkUp);
     this.controller.render();
     this.scheduleLux(0);
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { CaptureConnectionState, CaptureSubscription } from '../../server/capture/capture.port.js';
 import type { CaptureEvent } from '../../server/capture/capture.types.js';
+import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import { litPeriods, relayRig } from '../support/relay-rig.js';
 
 /**
@@ -56,6 +58,60 @@ describe("the flash and the capture app's repeated states", () => {
     capture.emit(event('counting', 'counting', 'image', 3));
     await run(1600);
     expect(hardware.relay.isOn()).toBe(true);
+    await stop();
+  });
+});
+
+/** A capture app whose stream the test can cut. */
+class CuttableCapture extends FakeCaptureApp {
+  setState: (s: CaptureConnectionState) => void = () => undefined;
+  override subscribe(
+    onEvent: (e: CaptureEvent) => void,
+    onState: (s: CaptureConnectionState) => void = () => undefined,
+  ): CaptureSubscription {
+    this.setState = onState;
+    return super.subscribe(onEvent, onState);
+  }
+}
+
+describe('the flash when the capture app vanishes mid-job', () => {
+  for (const [what, typ, before] of [
+    ['a video being recorded', 'video', 5000],
+    ['a countdown whose still never comes', 'image', 3000],
+  ] as const) {
+    it(`${what}: the light goes off as soon as the stream is lost, not at its bound`, async () => {
+      const capture = new CuttableCapture();
+      const { hardware, run, stop, service } = await relayRig({ preflash_seconds: 1, hold_ms: 500 }, capture);
+      capture.emit(event('start', 'counting', typ, 2, 20));
+      await run(2000);
+      if (typ === 'video') capture.emit(event('counting', 'capture', typ, 2, 20));
+      await run(before - 2000);
+      expect(hardware.relay.isOn()).toBe(true);
+      capture.setState('disconnected');
+      await run(10);
+      expect(hardware.relay.isOn()).toBe(false);
+      expect(service.diagnostic().capture.countdown).toBeNull();
+      // The stream back (the app restarted, no job): nothing lights again by itself.
+      capture.setState('connected');
+      await run(30_000);
+      expect(hardware.relay.isOn()).toBe(false);
+      await stop();
+    });
+  }
+
+  it('a relay test from the hardware page is not cut by a capture app that keeps failing to connect', async () => {
+    const capture = new CuttableCapture();
+    const { clock, hardware, run, stop, service } = await relayRig({}, capture);
+    capture.setState('disconnected');
+    const start = clock.monotonic();
+    service.testRelay(3000);
+    for (let i = 0; i < 5; i++) {
+      capture.setState('connecting');
+      capture.setState('disconnected');
+      await run(500);
+    }
+    await run(1000);
+    expect(litPeriods(hardware.relay.history, clock.monotonic())).toEqual([[start, start + 3000]]);
     await stop();
   });
 });
