@@ -10,7 +10,7 @@ import type { Logger } from '../core/logger.js';
 import { FlashController, type VideoJob } from './flash.controller.js';
 import { parseHex, toHex } from './led-scenes.js';
 import { autoLedBrightness, FlashDecider, hysteresisBand, LightMeter } from './light-meter.js';
-import { writeRelayOffSwitch } from './relay-off-switch.js';
+import { removeRelayOffSwitch, writeRelayOffSwitch } from './relay-off-switch.js';
 
 export const LUX_INTERVAL_MS = 1000;
 /** A sensor read that takes longer than this counts as failed (the BH1750 needs 180 ms). */
@@ -134,9 +134,10 @@ export class HardwareService {
     const reopened = await this.hardware.configure(hardwareOptionsOf(settings));
     if (reopened.length > 0 && previous !== settings) this.log.info(`Hardware reopened: ${reopened.join(', ')}`);
     const offSwitch = this.hardware.relay.offSwitch;
-    if (reopened.includes('relay') && offSwitch && this.relayOffSwitchFile) {
+    const file = this.relayOffSwitchFile;
+    if (reopened.includes('relay') && file) {
       // Written before anything may switch the light on: a kill at any later moment finds it.
-      await writeRelayOffSwitch(this.relayOffSwitchFile, offSwitch).catch((err: unknown) =>
+      await (offSwitch ? writeRelayOffSwitch(file, offSwitch) : removeRelayOffSwitch(file)).catch((err: unknown) =>
         this.log.warn(`The relay's off switch could not be written: the unit cannot switch the flash off after a crash (${String(err)})`),
       );
     }
