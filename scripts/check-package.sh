@@ -10,7 +10,7 @@ RESOURCES="$UNPACKED/resources"
 UNPACKED_MODULES="$RESOURCES/app.asar.unpacked/node_modules"
 EXE="${BOOTHDECK_EXE:-$UNPACKED/boothdeck}"
 MAX_GLIBC="${MAX_GLIBC:-2.36}"
-MODULES="better-sqlite3 sharp onoff i2c-bus rpi-ws281x-native"
+MODULES="better-sqlite3 sharp i2c-bus rpi-ws281x-native"
 FAIL=0
 fail() {
   echo "FAIL: $*"
@@ -22,8 +22,8 @@ fail() {
 for m in $MODULES; do
   [ -f "$UNPACKED_MODULES/$m/package.json" ] || fail "$m is missing from the package (app.asar.unpacked)"
 done
-# The compiled parts: onoff's is epoll's addon, sharp's lives in its platform package.
-for p in better-sqlite3 epoll i2c-bus rpi-ws281x-native @img/sharp-linux-arm64; do
+# The compiled parts: sharp's lives in its platform package.
+for p in better-sqlite3 i2c-bus rpi-ws281x-native @img/sharp-linux-arm64; do
   [ -n "$(find -L "$UNPACKED_MODULES/$p" -name '*.node' -type f 2>/dev/null | head -n 1)" ] || fail "no compiled addon (.node) for $p"
 done
 

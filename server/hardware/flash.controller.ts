@@ -219,6 +219,15 @@ export class FlashController {
     this.render();
   }
 
+  /**
+   * The capture app's stream was lost: no capture or end of recording can be announced any more,
+   * so the light of a countdown or a video goes off now rather than at its bound. A hold after a
+   * still, or a test from the hardware page, runs its course.
+   */
+  linkLost(): void {
+    if (this.countdown || this.recording) this.idle();
+  }
+
   /** Light on now for `ms` (test buttons, and the hold after a capture); false when the relay rests. */
   flashFor(ms: number, ringBrightness = 100, ring = true): boolean {
     const lit = this.relay.on(ms);

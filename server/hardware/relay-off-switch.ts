@@ -1,4 +1,4 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { RelayOffSwitch } from '../../native/relay/relay.port.js';
 import { writeFileAtomic } from '../core/fs/atomic-write.js';
@@ -28,4 +28,12 @@ export function formatRelayOffSwitch(s: RelayOffSwitch): string {
 export async function writeRelayOffSwitch(file: string, s: RelayOffSwitch): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
   await writeFileAtomic(file, formatRelayOffSwitch(s), 0o600);
+}
+
+/**
+ * No pin to switch off (the relay reopened on a stand-in, or fake hardware): the switch of a pin
+ * Boothdeck no longer drives goes, lest the unit drive a pin the operator moved the relay off.
+ */
+export async function removeRelayOffSwitch(file: string): Promise<void> {
+  await rm(file, { force: true });
 }

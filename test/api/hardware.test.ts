@@ -112,4 +112,29 @@ describe('hardware diagnostic and test buttons', () => {
       .send({ hardware: { flash: { preflash_seconds: 4 } } });
     expect(bad.status).toBe(400);
   });
+
+  it('refuses a video bound or a sensor address out of range, naming the field, and changes nothing', async () => {
+    const { app, cookie, hardware, services } = await setup();
+    const before = structuredClone(services.settings.stored().hardware);
+    const opens = hardware.opens.length;
+    for (const [body, field] of [
+      [{ flash: { video_max_seconds: 31 } }, 'hardware.flash.video_max_seconds'],
+      [{ flash: { video_max_seconds: 4.5 } }, 'hardware.flash.video_max_seconds'],
+      [{ flash: { video_light: 'yes' } }, 'hardware.flash.video_light'],
+      [{ lux: { address: 0x24 } }, 'hardware.lux.address'],
+      [{ lux: { address: '0x5c' } }, 'hardware.lux.address'],
+    ] as const) {
+      const res = await request(app).put('/api/admin/settings').set('Cookie', cookie).send({ hardware: body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.details.issues.map((i: { field: string }) => i.field)).toEqual([field]);
+    }
+    expect(services.settings.stored().hardware).toEqual(before);
+    expect(hardware.opens.length).toBe(opens);
+    const good = await request(app)
+      .put('/api/admin/settings')
+      .set('Cookie', cookie)
+      .send({ hardware: { lux: { address: 0x5c } } });
+    expect(good.status).toBe(200);
+    expect(hardware.opens.at(-1)).toEqual({ device: 'lux', options: { bus: 1, address: 0x5c } });
+  });
 });

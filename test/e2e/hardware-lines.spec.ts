@@ -12,6 +12,11 @@ test('the flash serves videos within a bound the operator sets, or not at all; t
 }) => {
   const hardware = service.services.ports.hardware as FakeHardware;
   await unlockConsole(page, '/admin/hardware');
+  // The pre-flash's hint names the capture app's camera offset, which the pre-flash must cover.
+  const preflash = page.getByTestId('hw-flash-preflash');
+  await preflash.scrollIntoViewIfNeeded();
+  await expect(page.getByText('décalage caméra de l’application de capture')).toBeVisible();
+  await page.screenshot({ path: 'test-screens/hardware-preflash-hint.png' });
   const videoMax = page.getByTestId('hw-flash-video-max');
   await videoMax.scrollIntoViewIfNeeded();
   await expect(videoMax).toHaveValue('20');
@@ -19,6 +24,7 @@ test('the flash serves videos within a bound the operator sets, or not at all; t
   await videoMax.press('Tab');
   await expect.poll(() => service.services.settings.stored().hardware.flash.video_max_seconds).toBe(12);
   await expect(page.getByTestId('hw-relay-limits')).toContainText('Vidéo : 12 s au plus.');
+  await expect(page.getByTestId('hw-flash-video').locator('..')).toContainText('du pré-flash à la fin de l’enregistrement');
   await page.screenshot({ path: 'test-screens/hardware-video-light.png' });
 
   await page.getByTestId('hw-flash-video').uncheck();

@@ -10,15 +10,17 @@ import { HardwareService } from '../../server/hardware/hardware.service.js';
 import { defaultSettings } from '../../server/settings/settings.schema.js';
 
 /**
- * The hardware service on fake hardware and a fake clock, following a fake capture app, with
- * the flash settings given (automatic flash off). `run` moves time on in small steps, letting
- * the service's timers and promises act at each.
+ * The hardware service on fake hardware and a fake clock, following a fake capture app (the one
+ * given, or a plain one), with the flash settings given (automatic flash off). `run` moves time
+ * on in small steps, letting the service's timers and promises act at each.
  */
-export async function relayRig(flash: Partial<HardwareSettings['flash']> = {}) {
+export async function relayRig<C extends FakeCaptureApp = FakeCaptureApp>(
+  flash: Partial<HardwareSettings['flash']> = {},
+  capture: C = new FakeCaptureApp() as C,
+) {
   const clock = new FakeClock();
   // The relay's record is kept on the monotonic reading: a wall-clock step must not blur it.
   const hardware = createFakeHardware(() => clock.monotonic());
-  const capture = new FakeCaptureApp();
   const log = createRecordingLogger();
   const link = new CaptureLink(capture, log);
   link.start();

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const repo = path.resolve(import.meta.dirname, '../..');
 const modules = path.join(repo, 'node_modules');
-const ALL = ['better-sqlite3', 'sharp', 'onoff', 'epoll', 'i2c-bus', 'rpi-ws281x-native'];
+const ALL = ['better-sqlite3', 'sharp', 'i2c-bus', 'rpi-ws281x-native'];
 
 let release: string;
 beforeEach(() => {

@@ -64,6 +64,31 @@ describe('the flash relay keeps its bounds whatever asks', () => {
     expect(onTime / 60_000).toBeLessThanOrEqual(DUTY_RATIO + 0.05);
   });
 
+  // A still taken grants the next still a bound of its own: a stream of stills or videos, hostile
+  // or broken, is then held by the duty cycle alone, videos (30 s each) included.
+  for (const [what, cycle] of [
+    ['a still every 300 ms (countdown, then capture at once)', ['start:counting', 'counting:capture']],
+    ['a 30 s video every 2 s (countdown, recording, completed)', ['start:counting', 'counting:capture', 'capture:completed']],
+  ] as const) {
+    it(`keeps its duty cycle against the capture app announcing ${what}, flash forced`, async () => {
+      const { clock, hardware, capture, flood } = await rig({ preflash_seconds: 3, video_max_seconds: 30 });
+      const typ = cycle.length === 3 ? 'video' : 'image';
+      let step = 0;
+      const next = (): void => {
+        const [source, target] = cycle[step++ % cycle.length]!.split(':') as [string, string];
+        const jobmodel = { typ, duration: 0, configuration_set: { processing: { video_duration: 30 } } };
+        capture.emit({ event: 'ProcessStateinfo', data: { source, target, jobmodel } });
+      };
+      await flood(next, typ === 'video' ? 2000 / 3 : 150, 180_000);
+      const lit = litPeriods(hardware.relay.history, clock.monotonic());
+      expect(worstWindow(lit, DUTY_WINDOW_MS)).toBeLessThanOrEqual(DUTY_WINDOW_MS * DUTY_RATIO);
+      const onTime = lit.reduce((sum, [s, e]) => sum + e - s, 0);
+      expect(onTime / 180_000).toBeLessThanOrEqual(DUTY_RATIO + 0.05);
+      // And lit again after each rest: the stream is capped, not ignored.
+      expect(onTime).toBeGreaterThan(DUTY_WINDOW_MS * DUTY_RATIO);
+    });
+  }
+
   it('ends a relay test on time when the wall clock is set back during it', async () => {
     const { clock, hardware, service, run } = await rig();
     const start = clock.monotonic();

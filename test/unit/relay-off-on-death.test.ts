@@ -185,8 +185,15 @@ describe('deploy/boothdeck-relay-off', () => {
     expect(run(path.join(top, 'absent')).status).toBe(0);
     const victim = path.join(top, 'notes.txt');
     writeFileSync(victim, 'keep me');
+    // A file named "value" below a GPIO's folder is no value file either.
+    const below = path.join(top, 'sys/class/gpio/gpio17/notes/value');
+    mkdirSync(path.dirname(below), { recursive: true });
+    writeFileSync(below, 'keep me');
+    writeFileSync(path.join(path.dirname(below), 'direction'), 'keep me');
     for (const text of [
       `interface=sysfs\nvalue=${victim}\noff=0\n`,
+      `interface=sysfs\nvalue=${below}\noff=0\n`,
+      'interface=cdev\nchip=/dev/gpiochip0/x\nline=17\noff=0\n',
       `interface=sysfs\nvalue=${top}/sys/class/gpio/gpio17/../../../../notes.txt/value\noff=0\n`,
       'interface=sysfs\nvalue=/sys/class/gpio/gpio17/value\noff=2\n',
       'interface=cdev\nchip=/dev/sda\nline=17\noff=0\n',
@@ -199,6 +206,8 @@ describe('deploy/boothdeck-relay-off', () => {
       expect(result.stderr).toMatch(/the relay was not switched off/);
     }
     expect(readFileSync(victim, 'utf8')).toBe('keep me');
+    expect(readFileSync(below, 'utf8')).toBe('keep me');
+    expect(readFileSync(path.join(path.dirname(below), 'direction'), 'utf8')).toBe('keep me');
   });
 
   it('requests a character-device line as an output at its off level (ioctls recorded under python3)', () => {

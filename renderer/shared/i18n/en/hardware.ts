@@ -22,11 +22,12 @@ export const enHardware: Record<keyof typeof frHardware, string> = {
   'hw.flash.threshold': 'Light threshold (lux)',
   'hw.flash.manual': 'Manual mode strength: {value} %',
   'hw.flash.preflash': 'Pre-flash: {value} s before the end of the countdown',
-  'hw.flash.preflashHint': 'The photo is taken 0.2 s before the end: at least 0.3 s makes sure the light is on.',
+  'hw.flash.preflashHint':
+    'The photo is taken 0.2 s before the end (the capture app’s camera offset): at least 0.3 s makes sure the light is on; with a larger offset, raise the pre-flash as much.',
   'hw.flash.hold': 'Hold after the capture (ms)',
   'hw.flash.stillsHint':
     'In a collage or an animation the flash lights each photo, from its pre-flash until the photo is taken plus the hold.',
-  'hw.flash.video': 'Light videos (from the end of the countdown to the end of the recording)',
+  'hw.flash.video': 'Light videos (from the pre-flash to the end of the recording)',
   'hw.flash.videoMax': 'Light for one video at most (s)',
   'hw.flash.videoOff': 'Videos are filmed without the flash.',
   'hw.lux': 'Light sensor (BH1750)',

@@ -21,11 +21,12 @@ export const frHardware = {
   'hw.flash.threshold': 'Seuil de lumière (lux)',
   'hw.flash.manual': 'Puissance en mode manuel : {value} %',
   'hw.flash.preflash': 'Pré-flash : {value} s avant la fin du compte à rebours',
-  'hw.flash.preflashHint': 'La photo est prise 0,2 s avant la fin : au moins 0,3 s garantit la lumière au déclenchement.',
+  'hw.flash.preflashHint':
+    'La photo est prise 0,2 s avant la fin (décalage caméra de l’application de capture) : au moins 0,3 s garantit la lumière ; avec un décalage plus grand, augmentez d’autant le pré-flash.',
   'hw.flash.hold': 'Maintien après la prise de vue (ms)',
   'hw.flash.stillsHint':
     'Dans un collage ou une animation, le flash s’allume pour chaque photo, de son pré-flash jusqu’à la photo prise plus le maintien.',
-  'hw.flash.video': 'Éclairer les vidéos (de la fin du compte à rebours à la fin de l’enregistrement)',
+  'hw.flash.video': 'Éclairer les vidéos (du pré-flash à la fin de l’enregistrement)',
   'hw.flash.videoMax': 'Éclairage d’une vidéo au plus (s)',
   'hw.flash.videoOff': 'Les vidéos sont filmées sans le flash.',
   'hw.lux': 'Capteur de lumière (BH1750)',
