@@ -10,6 +10,7 @@ import { enBackup } from './en/backup.js';
 import { enPrint } from './en/print.js';
 import { enPublish } from './en/publish.js';
 import { enKeys } from './en/keys.js';
+import { enFields } from './en/fields.js';
 import type { MessageKey } from './fr.js';
 
 export const en: Record<MessageKey, string> = {
@@ -25,4 +26,5 @@ export const en: Record<MessageKey, string> = {
   ...enLogs,
   ...enBackup,
   ...enKeys,
+  ...enFields,
 };

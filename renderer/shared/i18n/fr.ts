@@ -10,6 +10,7 @@ import { frBackup } from './fr/backup.js';
 import { frPrint } from './fr/print.js';
 import { frPublish } from './fr/publish.js';
 import { frKeys } from './fr/keys.js';
+import { frFields } from './fr/fields.js';
 
 /** French is the booth's first language: every key starts here, English must follow it. */
 export const fr = {
@@ -25,6 +26,7 @@ export const fr = {
   ...frLogs,
   ...frBackup,
   ...frKeys,
+  ...frFields,
 } as const;
 
 export type MessageKey = keyof typeof fr;
