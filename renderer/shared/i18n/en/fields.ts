@@ -6,6 +6,7 @@ export const enFields: Record<keyof typeof frFields, string> = {
   'secret.showLabel': 'Show the typed text',
   'secret.hideLabel': 'Hide the typed text',
 
+  'datePicker.fieldLabel': '{label}: {day}',
   'datePicker.none': 'No date',
   'datePicker.choose': 'Choose a date',
   'datePicker.previous': 'Previous month',

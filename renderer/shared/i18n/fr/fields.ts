@@ -5,6 +5,7 @@ export const frFields = {
   'secret.showLabel': 'Afficher le texte saisi',
   'secret.hideLabel': 'Masquer le texte saisi',
 
+  'datePicker.fieldLabel': '{label} : {day}',
   'datePicker.none': 'Aucune date',
   'datePicker.choose': 'Choisir une date',
   'datePicker.previous': 'Mois précédent',
