@@ -67,9 +67,18 @@ test('during an event, every change that restarts the capture app asks the same 
   await page.getByTestId('preset-name').fill('Soirée');
   await page.getByTestId('preset-save').click();
   await expect(page.getByTestId('preset-Soirée')).toBeVisible();
+  // A change that asks its own question asks it once, with the restart added: never two dialogs.
+  const asksOnceAndCancel = async (title: string): Promise<void> => {
+    await expect(dialog.getByRole('heading')).toHaveText(title);
+    await expect(page.getByTestId('confirm-points')).toContainText('« Mariage »');
+    await expect(page.getByTestId('confirm-points')).toContainText('redémarre l’application de capture');
+    await page.getByTestId('confirm-cancel').click();
+    await expect(dialog).toHaveCount(0);
+  };
   await page.getByTestId('preset-Soirée').getByTestId('preset-restore').click();
-  await page.getByTestId('confirm-ok').click(); // "Restore this preset?" first, then the restart question
-  await asksAndCancel();
+  await asksOnceAndCancel('Restaurer « Soirée » ?');
+  await page.getByTestId('action-card-0').getByTestId('action-delete').click();
+  await asksOnceAndCancel('Supprimer l’action ?');
 
   await page.getByTestId('nav-dashboard').click();
   await page.getByTestId('dash-show-delete').click();
