@@ -31,7 +31,9 @@ export function useRestartConfirm(): (request?: ConfirmRequest, mode?: 'instead'
     if (!current || !(Date.now() - last < GUESTS_PRESENT_MS)) return quiet();
     const seconds = restart.status?.typical_seconds ?? null;
     const consequence =
-      seconds === null ? t('restartConfirm.bodyUnknown', { event: current.name }) : t('restartConfirm.body', { event: current.name, seconds });
+      seconds === null
+        ? t('restartConfirm.bodyUnknown', { event: current.name })
+        : t('restartConfirm.body', { event: current.name, seconds });
     if (request && mode === 'with') return dialog.confirm({ ...request, points: [...(request.points ?? []), consequence] });
     return dialog.confirm({ title: t('restartConfirm.title'), body: consequence, confirmLabel: t('restartConfirm.go') });
   };
