@@ -27,7 +27,6 @@ export async function drag(page: Page, dx: number, dy: number, { steps = 5, rest
   await cdp.detach();
 }
 
-
 /**
  * Every uncaught error the page raises from now on, as "message (where)": a walk ends by
  * expecting it empty, so that an error with no visible effect still fails it.
