@@ -122,6 +122,7 @@ export const enPrint: Record<keyof typeof frPrint, string> = {
   'printAdmin.paperDefaultNamed': 'The printer’s default size ({name})',
   'printAdmin.paperBorderless': 'borderless',
   'printAdmin.paperNone': 'This printer does not declare its sizes: its default size is used.',
+  'printAdmin.paperLoading': 'Reading the printer’s sizes…',
   'printAdmin.layout': 'Layout',
   'printAdmin.layout.fill': 'Fill the paper (photo cropped, no white margin)',
   'printAdmin.layout.fit': 'Whole photo (white margins)',

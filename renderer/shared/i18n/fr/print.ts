@@ -121,6 +121,7 @@ export const frPrint = {
   'printAdmin.paperDefaultNamed': 'Format par défaut de l’imprimante ({name})',
   'printAdmin.paperBorderless': 'sans marge',
   'printAdmin.paperNone': 'Cette imprimante ne déclare pas ses formats : son format par défaut est utilisé.',
+  'printAdmin.paperLoading': 'Lecture des formats de l’imprimante…',
   'printAdmin.layout': 'Mise en page',
   'printAdmin.layout.fill': 'Remplir le papier (photo recadrée, sans marge blanche)',
   'printAdmin.layout.fit': 'Photo entière (marges blanches)',
