@@ -6,6 +6,7 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'actions.new': 'New action',
   'actions.empty': 'No actions. Create one to show a button on the booth.',
   'actions.number': 'Action {number}',
+  'actions.countdown': '{seconds} s',
   'actions.booth.title': 'Button order on the booth',
   'actions.booth.explain':
     'The booth groups its buttons by kind (photos, then collages, animations, videos) and keeps this list’s order within each kind: moving an action among actions of another kind does not change the order of its buttons.',
@@ -82,7 +83,7 @@ export const enActions: Record<keyof typeof frActions, string> = {
   'editor.group.processing': 'Processing',
   'editor.group.button': 'Button',
   'editor.name': 'Name',
-  'editor.kind': 'Kind',
+  'editor.kindIs': 'Kind:',
   'editor.countdown': 'Countdown (seconds)',
   'editor.countdown.less': '{step} s less',
   'editor.countdown.more': '{step} s more',

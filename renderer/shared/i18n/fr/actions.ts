@@ -4,6 +4,7 @@ export const frActions = {
   'actions.new': 'Nouvelle action',
   'actions.empty': 'Aucune action. Créez-en une pour afficher un bouton sur la borne.',
   'actions.number': 'Action {number}',
+  'actions.countdown': '{seconds} s',
   'actions.booth.title': 'Ordre des boutons sur la borne',
   'actions.booth.explain':
     'La borne regroupe ses boutons par type (photos, puis collages, animations, vidéos) et garde l’ordre de cette liste au sein de chaque type : déplacer une action parmi des actions d’un autre type ne change pas l’ordre de ses boutons.',
@@ -81,7 +82,7 @@ export const frActions = {
   'editor.group.processing': 'Traitement',
   'editor.group.button': 'Bouton',
   'editor.name': 'Nom',
-  'editor.kind': 'Type',
+  'editor.kindIs': 'Type :',
   'editor.countdown': 'Compte à rebours (secondes)',
   'editor.countdown.less': '{step} s de moins',
   'editor.countdown.more': '{step} s de plus',

@@ -152,7 +152,7 @@ export const frPrint = {
   'printer.sentence.unknown': 'État en cours de lecture…',
   'printer.todo.no_printer': 'Choisissez une imprimante dans les réglages ci-dessous.',
   'printer.todo.unreachable': 'Le système d’impression ne répond pas : redémarrez la borne si cela dure.',
-  'printer.todo.stopped': 'Réglez le problème, puis touchez «\u00a0Reprendre l’impression\u00a0».',
+  'printer.todo.stopped': 'Réglez le problème, puis touchez « Reprendre l’impression ».',
   'printer.todo.out_of_paper': 'Remettez du papier : la file reprendra seule.',
   'printer.todo.out_of_ink': 'Changez l’encre ou le ruban : la file reprendra seule.',
   'printer.todo.jammed': 'Ouvrez l’imprimante et retirez le papier coincé.',
@@ -193,7 +193,7 @@ export const frPrint = {
     'Cette imprimante n’existe plus dans le système d’impression : rebranchez-la ou choisissez-en une autre dans les réglages.',
   'printer.todo.no_printer_elsewhere': 'Choisissez une imprimante sur la page Impression.',
   'printer.todo.stoppedQueue':
-    'Le système d’impression a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez «\u00a0Reprendre l’impression\u00a0».',
+    'Le système d’impression a arrêté la file : réglez le problème (papier, ruban, câble), puis touchez « Reprendre l’impression ».',
   'printer.resume': 'Reprendre l’impression',
   'printer.resuming': 'Reprise…',
   'printer.resumed.resumed': 'L’impression a repris : les photos en attente sortent dans l’ordre.',
@@ -204,7 +204,7 @@ export const frPrint = {
   'printer.resume.unavailable': 'L’impression n’a pas pu reprendre : le système d’impression ne répond pas. Réessayez dans un instant.',
   'printAdmin.policy': 'Si l’imprimante signale une erreur',
   'printAdmin.policy.retry': 'Réessayer automatiquement : une fois le papier remis, l’impression continue seule',
-  'printAdmin.policy.stop': 'Attendre mon accord : la file s’arrête jusqu’à «\u00a0Reprendre l’impression\u00a0»',
+  'printAdmin.policy.stop': 'Attendre mon accord : la file s’arrête jusqu’à « Reprendre l’impression »',
   'printAdmin.policyNotApplied':
     'Le système d’impression n’a pas pris ce réglage pour cette imprimante : l’utilisateur de la borne doit faire partie du groupe lpadmin.',
 } as const;
