@@ -2,19 +2,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fr } from '../../renderer/shared/i18n/fr.js';
 import { setLocale, t, type MessageKey } from '../../renderer/shared/i18n/index.js';
+import { breakingSpaces } from '../support/french-typography.js';
 
 const NBSP = '\u00a0';
 const NNBSP = '\u202f';
-
-/** Spaces a French line may break at, where French typography keeps the words together. */
-function breakingSpaces(text: string): string[] {
-  const found: string[] = [];
-  const around = (i: number): string => JSON.stringify(text.slice(Math.max(0, i - 12), i + 12));
-  for (const m of text.matchAll(/ [:;!?»]/g)) found.push(`a breaking space before "${m[0][1]}": ${around(m.index)}`);
-  for (const m of text.matchAll(/« /g)) found.push(`a breaking space after «: ${around(m.index)}`);
-  for (const m of text.matchAll(/\d (?=[\p{L}%°])/gu)) found.push(`a breaking space between a number and its word: ${around(m.index)}`);
-  return found;
-}
 
 /** Every placeholder of a message, given a number (the case where units follow). */
 function sampleParams(text: string): Record<string, number> {

@@ -1,6 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'vue/compiler-sfc';
+import { breakingSpaces } from '../support/french-typography.js';
 import { findHandNumbers, type HandNumber } from '../support/hand-numbers.js';
 
 const I18N = path.resolve('renderer/shared/i18n/index.js');
@@ -65,5 +67,45 @@ describe('every number the console and the gallery show goes through the locale�
         "Hand.vue a number added to a string: n + ' photos'",
       ].sort(),
     );
+  });
+});
+
+describe('the templates leave French typography to the messages', () => {
+  it('no template writes a French colon, « », ? or a unit after a number with a space of its own', () => {
+    const root = path.resolve('renderer');
+    const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.vue'));
+    const problems: string[] = [];
+    interface Node {
+      type: number;
+      content?: string | { content?: string };
+      children?: Node[];
+      props?: { type: number; name: string; value?: { content: string } }[];
+    }
+    const TEXT = 2;
+    const INTERPOLATION = 5;
+    const ATTRIBUTE = 6;
+    for (const file of files) {
+      const { descriptor } = parse(readFileSync(path.join(root, file), 'utf8'), { filename: file });
+      const walk = (node: Node): void => {
+        const children = node.children ?? [];
+        children.forEach((child, i) => {
+          if (child.type === TEXT && typeof child.content === 'string') {
+            const text = child.content.replace(/\s+/g, ' ');
+            for (const p of breakingSpaces(text)) problems.push(`${file}: ${p}`);
+            // "{{ n }} s": a unit written beside a number in the template, not in the message.
+            if (children[i - 1]?.type === INTERPOLATION && /^ (?:s|ms|min|h|%|°C|px|lux|Go|Mo|Ko|cm|mm)\b/.test(text)) {
+              problems.push(`${file}: a unit after a number, by hand: ${JSON.stringify(text.slice(0, 12))}`);
+            }
+          }
+          for (const prop of child.props ?? []) {
+            if (prop.type === ATTRIBUTE && prop.value)
+              for (const p of breakingSpaces(prop.value.content)) problems.push(`${file} [${prop.name}]: ${p}`);
+          }
+          walk(child);
+        });
+      };
+      if (descriptor.template?.ast) walk(descriptor.template.ast as unknown as Node);
+    }
+    expect(problems).toEqual([]);
   });
 });
