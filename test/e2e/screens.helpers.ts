@@ -98,7 +98,9 @@ export function smallTargets(page: Page, scope = 'body'): Promise<string[]> {
       if (el.classList.contains('visually-hidden') && label === null) continue;
       if (box.width < 43.5 || box.height < 43.5) {
         const id = el.getAttribute('data-testid') ?? (el.textContent ?? '').trim().slice(0, 30);
-        small.push(`${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''} "${id}" ${Math.round(box.width)}×${Math.round(box.height)}`);
+        small.push(
+          `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''} "${id}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+        );
       }
     }
     return small;
@@ -115,7 +117,9 @@ export function cutWords(page: Page): Promise<string[]> {
     for (const el of document.querySelectorAll<HTMLElement>('.rail .label, main h1 + p.muted')) {
       if (!el.checkVisibility({ checkVisibilityCSS: true })) continue;
       if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) {
-        cut.push(`"${(el.textContent ?? '').trim().slice(0, 40)}" (${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight})`);
+        cut.push(
+          `"${(el.textContent ?? '').trim().slice(0, 40)}" (${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight})`,
+        );
       }
     }
     return cut;
