@@ -120,7 +120,7 @@ test('a frame is chosen from the dropdown of userdata images, or typed as a path
 
   await page.getByTestId('file-free-frame').fill('userdata/nowhere/missing.png');
   await page.getByTestId('editor-save').click();
-  await expect(page.getByTestId('notice')).toHaveText(/Action 1 — Cadre : ce fichier n’existe pas dans les fichiers de la borne\./);
+  await expect(page.getByTestId('notice')).toHaveText(/Action 1\s— Cadre\s: ce fichier n’existe pas dans les fichiers de la borne\./);
   await page.screenshot({ path: 'test-screens/action-frame-missing.png' });
   expect((await stored(page))[0]?.frame?.file).toBe('userdata/demoassets/frames/frame_image_photobooth-app.png');
 
@@ -136,7 +136,7 @@ test('an emptied countdown is refused in French words, and the notice goes once 
   await expect(page.getByTestId('editor-title')).toContainText('Action 1');
   await page.getByTestId('field-general.countdown').fill('');
   await page.getByTestId('editor-save').click();
-  await expect(page.getByTestId('notice')).toHaveText(/Compte à rebours : saisissez un nombre\./);
+  await expect(page.getByTestId('notice')).toHaveText(/Compte à rebours\s: saisissez un nombre\./);
   await expect(page.getByTestId('notice')).not.toContainText('Invalid');
   await page.getByTestId('field-general.countdown').fill('3');
   await page.getByTestId('editor-save').click();

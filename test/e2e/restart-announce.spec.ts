@@ -16,7 +16,7 @@ test('during an event with recent photos, Save asks first and says how long gues
   const dialog = page.getByTestId('confirm-dialog');
   await expect(dialog).toContainText('Redémarrer pendant l’événement ?');
   await expect(dialog).toContainText('« Mariage »');
-  await expect(dialog).toContainText(/les invités attendront (environ \d+ secondes?|quelques secondes)/);
+  await expect(dialog).toContainText(/les invités attendront (environ \d+\ssecondes?|quelques secondes)/);
   await page.screenshot({ path: 'test-screens/restart-confirm.png' });
 
   // Cancel keeps the draft and changes nothing.
@@ -35,7 +35,7 @@ test('during an event with recent photos, Save asks first and says how long gues
   // The next time, the wait is the one measured.
   await page.getByTestId('field-general.name').fill('Portrait 2');
   await page.getByTestId('editor-save').click();
-  await expect(page.getByTestId('confirm-dialog')).toContainText(/environ \d+ secondes?/);
+  await expect(page.getByTestId('confirm-dialog')).toContainText(/environ \d+\ssecondes?/);
 });
 
 test('with no recent photos, Save does not ask', async ({ page, service }) => {
