@@ -117,6 +117,8 @@ export interface GuestPrintSession {
     quota: number;
     used: number;
     remaining: number;
+    /** Which limit `remaining` comes from: this session's quota, or the allowance of the guest's phone (its address). */
+    limited_by: 'session' | 'address';
     max_copies: number;
     /** Why a print would wait or cannot be made (`out_of_paper`, `no_printer`…); null when the printer is ready. */
     paused: PrintPauseReason;

@@ -107,12 +107,14 @@ export class PrintService {
   session(sessionId: string | undefined, address: string): GuestPrintSession {
     const s = this.printSettings();
     const used = sessionId === undefined ? 0 : this.repo.sessionUsed(sessionId);
+    const left = this.repo.remaining(this.quotaOf(s, sessionId, address, this.events.current()?.id ?? null));
     return {
       print: {
         enabled: s.enable,
         quota: s.quota,
         used,
-        remaining: this.repo.remaining(this.quotaOf(s, sessionId, address, this.events.current()?.id ?? null)).remaining,
+        remaining: left.remaining,
+        limited_by: left.scope,
         max_copies: s.max_copies,
         paused: this.pause(),
         paper: this.paper(s),

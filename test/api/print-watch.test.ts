@@ -131,7 +131,8 @@ describe('the quota that holds', () => {
     }
     expect(printed).toBe(6);
     const fresh = await guestCookie(t.app);
-    expect(await guestPrintSession(t.app, fresh)).toMatchObject({ used: 0, remaining: 0 });
+    // A fresh session on that phone is told which limit it met: the phone's, not its own.
+    expect(await guestPrintSession(t.app, fresh)).toMatchObject({ used: 0, remaining: 0, limited_by: 'address' });
     expect(sessionRows()).toBe(2);
   });
 

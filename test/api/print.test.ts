@@ -39,7 +39,17 @@ describe('the guest session', () => {
     const again = await request(t.app).get('/api/gallery/session').set('Cookie', value);
     expect(again.headers['set-cookie']).toBeUndefined();
     expect(again.body).toMatchObject({
-      print: { enabled: true, quota: 5, used: 0, remaining: 5, max_copies: 3, paused: null, layout: 'fill', has_session: true },
+      print: {
+        enabled: true,
+        quota: 5,
+        used: 0,
+        remaining: 5,
+        limited_by: 'session',
+        max_copies: 3,
+        paused: null,
+        layout: 'fill',
+        has_session: true,
+      },
     });
   });
 

@@ -101,10 +101,14 @@ test('a frame is chosen from the dropdown of userdata images, or typed as a path
   await page.getByTestId('file-select-frame').click();
   await expect(page.getByTestId('file-options-frame').getByTestId('file-option').first()).toBeVisible();
   await page.screenshot({ path: 'test-screens/action-frame-dropdown.png' });
+  // With the frame off, choosing a file turns it on: the photos get the frame chosen.
+  await page.getByTestId('field-frame.enabled').uncheck();
   await page.locator('[data-testid="file-option"][data-path$="pixabay-poster-2871536_1920.png"]').click();
+  await expect(page.getByTestId('field-frame.enabled')).toBeChecked();
+  await expect(page.getByTestId('frame-state')).toHaveCount(0);
   await page.getByTestId('editor-save').click();
   await expect(page.getByTestId('notice')).toContainText('Action enregistrée');
-  expect((await stored(page))[0]?.frame?.file).toBe('userdata/demoassets/frames/pixabay-poster-2871536_1920.png');
+  expect((await stored(page))[0]?.frame).toEqual({ enabled: true, file: 'userdata/demoassets/frames/pixabay-poster-2871536_1920.png' });
   // The next save's notice must be its own, not this one still on screen.
   await page.getByTestId('notice').getByRole('button').click();
 
@@ -116,9 +120,15 @@ test('a frame is chosen from the dropdown of userdata images, or typed as a path
 
   await page.getByTestId('file-free-frame').fill('userdata/nowhere/missing.png');
   await page.getByTestId('editor-save').click();
-  await expect(page.getByTestId('notice')).toHaveText(/Action 1 — Cadre : ce fichier n’existe pas dans les fichiers de la borne\./);
+  await expect(page.getByTestId('notice')).toHaveText(/Action 1\s— Cadre\s: ce fichier n’existe pas dans les fichiers de la borne\./);
   await page.screenshot({ path: 'test-screens/action-frame-missing.png' });
   expect((await stored(page))[0]?.frame?.file).toBe('userdata/demoassets/frames/frame_image_photobooth-app.png');
+
+  // Turned off with its file kept: the form says in words that the photos will not have it.
+  await page.getByTestId('notice').getByRole('button').click();
+  await page.getByTestId('file-free-frame').fill('userdata/demoassets/frames/frame_image_photobooth-app.png');
+  await page.getByTestId('field-frame.enabled').uncheck();
+  await expect(page.getByTestId('frame-state')).toHaveText('Cadre désactivé : il n’apparaîtra pas sur les photos.');
 });
 
 test('an emptied countdown is refused in French words, and the notice goes once a save succeeds', async ({ page }) => {
@@ -126,7 +136,7 @@ test('an emptied countdown is refused in French words, and the notice goes once 
   await expect(page.getByTestId('editor-title')).toContainText('Action 1');
   await page.getByTestId('field-general.countdown').fill('');
   await page.getByTestId('editor-save').click();
-  await expect(page.getByTestId('notice')).toHaveText(/Compte à rebours : saisissez un nombre\./);
+  await expect(page.getByTestId('notice')).toHaveText(/Compte à rebours\s: saisissez un nombre\./);
   await expect(page.getByTestId('notice')).not.toContainText('Invalid');
   await page.getByTestId('field-general.countdown').fill('3');
   await page.getByTestId('editor-save').click();

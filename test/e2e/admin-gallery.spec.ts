@@ -3,7 +3,7 @@ import type { MediaItem } from '../../server/capture/capture.types.js';
 import { localDay } from '../../common/dates.js';
 import type { TestService } from '../support/service.js';
 import { expect, isolatedTest as test } from './fixtures.js';
-import { BOOTH_SCREEN, unlockConsole } from './helpers.js';
+import { BOOTH_SCREEN, pickDay, unlockConsole } from './helpers.js';
 
 test.use({ viewport: BOOTH_SCREEN });
 
@@ -46,12 +46,14 @@ test('filters by event and by printed status, with the badge on printed photos',
 
   const day = localDay(new Date());
   await page.getByTestId('filter-clear').click();
-  await page.getByTestId('filter-to').fill('2020-01-01');
-  await page.getByTestId('filter-to').dispatchEvent('change');
+  // Up to yesterday: nothing (every photo is from today); the field reads the day in French.
+  const yesterday = localDay(new Date(Date.now() - 86_400_000));
+  await pickDay(page, 'filter-to', yesterday);
   await expect(page.getByTestId('gallery-empty')).toBeVisible();
-  await page.getByTestId('filter-to').fill(day);
-  await page.getByTestId('filter-from').fill(day);
-  await page.getByTestId('filter-from').dispatchEvent('change');
+  await expect(page.getByTestId('filter-to')).toHaveAttribute('data-value', yesterday);
+  await expect(page.getByTestId('filter-to')).not.toContainText('/');
+  await pickDay(page, 'filter-to', day);
+  await pickDay(page, 'filter-from', day);
   await expect(tiles(page)).toHaveCount(5);
 });
 

@@ -11,7 +11,7 @@ test('a frame the capture app drops is named in the save notice, never as saved'
   await page.getByTestId('file-free-frame').fill('userdata/demoassets/frames/frame_image_photobooth-app.png');
   await page.getByTestId('editor-save').click();
   const notice = page.getByTestId('notice');
-  await expect(notice).toHaveText(/photobooth-app n’a pas gardé : cadre de l’action 2\./);
+  await expect(notice).toHaveText(/photobooth-app n’a pas gardé\s: cadre de l’action 2\./);
   await expect(notice).not.toContainText('enregistrée');
   await page.screenshot({ path: 'test-screens/action-not-kept.png' });
   // The form shows what the capture app holds now: no frame file.
@@ -30,7 +30,7 @@ test('a preset restore whose frame the capture app drops names it instead of « 
   await page.getByTestId('preset-Affiche').getByTestId('preset-restore').click();
   await page.getByTestId('confirm-ok').click();
   const notice = page.getByTestId('notice');
-  await expect(notice).toHaveText(/photobooth-app n’a pas gardé : cadre de l’action 2\./);
+  await expect(notice).toHaveText(/photobooth-app n’a pas gardé\s: cadre de l’action 2\./);
   await expect(notice).not.toContainText('restauré');
   // Nor does the restart banner call the write saved.
   await expect(page.getByText(/enregistrée?s?\./)).toHaveCount(0);

@@ -165,5 +165,8 @@ test('backup: download one file, a bad file is refused with its faults, a good o
   await expect(page.getByTestId('confirm-dialog')).toContainText('good-backup.json');
   await page.getByTestId('confirm-ok').click();
   await expect(page.getByTestId('notice')).toContainText('Sauvegarde restaurée');
+  // What came back stays in the panel once the notice is gone.
+  await page.getByTestId('notice').getByRole('button', { name: 'Fermer' }).click();
+  await expect(page.getByTestId('dash-backup-done')).toContainText('Sauvegarde restaurée');
   expect(service.services.settings.stored().print.quota).toBe(backup.settings.print.quota);
 });

@@ -2,6 +2,7 @@ import { currentWedding } from './helpers.js';
 import type { Page } from '@playwright/test';
 import type { FakePrinter } from '../../server/print/printer.fake.js';
 import { expect, fileTest as test } from './fixtures.js';
+import { drag, pageErrors } from './finger.js';
 import { layoutProblems, smallTargets, textProblems, unreachable, type Viewport } from './screens.helpers.js';
 
 /** The guests' pages on small phones: sheets that scroll and fit, a toolbar on one row, fingers' targets. */
@@ -50,10 +51,11 @@ test.describe('the guests’ pages on small phones', () => {
     test(`grid, lightbox, print and QR sheets at ${phone.name}`, async ({ browser, baseURL }) => {
       const context = await browser.newContext({ baseURL, viewport: phone, isMobile: true, hasTouch: true, locale: 'fr-FR' });
       const page = await context.newPage();
+      const errors = pageErrors(page);
       await page.goto('/');
       await expect(page.getByTestId('photo-tile')).toHaveCount(4);
       expect(await layoutProblems(page, phone)).toEqual([]);
-      expect(await smallTargets(page, '.gp-bar')).toEqual([]);
+      expect(await smallTargets(page), `${phone.name} grid: every control at least 44 × 44 px`).toEqual([]);
       expect(await textProblems(page), `${phone.name} grid: words`).toEqual([]);
       await page.screenshot({ path: `test-screens/guest-${phone.name}-grid.png` });
 
@@ -83,6 +85,11 @@ test.describe('the guests’ pages on small phones', () => {
       await checkSheet(page, `${phone.name} QR`, phone);
       await page.screenshot({ path: `test-screens/guest-${phone.name}-qr.png` });
       await page.getByTestId('photo-qr-close').tap();
+      // A swipe past the first photo, then past the last: the photo stays, nothing breaks.
+      await drag(page, 300, 0, { steps: 10 });
+      for (let i = 0; i < 4; i++) await drag(page, -80, 0);
+      await expect(page.locator('.viewer-canvas img')).toBeVisible();
+      expect(errors, `${phone.name}: no uncaught error on the guests' pages`).toEqual([]);
       await context.close();
     });
   }

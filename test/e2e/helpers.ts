@@ -45,3 +45,18 @@ export function currentWedding(service: TestService): void {
   if (events.some((e) => e.slug === 'mariage-de-lea')) service.services.events.reopen('mariage-de-lea');
   else service.services.events.create({ name: 'Mariage de Léa' });
 }
+
+/** Chooses `day` (`YYYY-MM-DD`) in the console's date picker behind the field `testId`, as a finger would (a click: the pages with a mouse use it too). */
+export async function pickDay(page: Page, testId: string, day: string): Promise<void> {
+  await page.getByTestId(testId).click();
+  const picker = page.getByTestId('date-picker');
+  await expect(picker).toBeVisible();
+  const month = day.slice(0, 7);
+  for (let step = 0; step < 60; step++) {
+    const shown = (await picker.getAttribute('data-month')) ?? '';
+    if (shown === month) break;
+    await picker.getByTestId(shown < month ? 'date-next' : 'date-prev').click();
+  }
+  await picker.getByTestId(`date-day-${day}`).click();
+  await expect(picker).toHaveCount(0);
+}

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import type { TestService } from '../support/service.js';
 import { expect, isolatedTest as test } from './fixtures.js';
+import { drag, pageErrors } from './finger.js';
 import { BOOTH_SCREEN, PHONE, tiles, unlockConsole } from './helpers.js';
 
 /** The photo the lightbox shows, once its image has loaded. */
@@ -10,33 +11,6 @@ const shownId = (page: Page): Promise<string | null> =>
     if (!img || !img.complete || img.naturalWidth === 0) return null;
     return /photos\/([0-9a-f-]{36})\/preview/.exec(img.getAttribute('src') ?? '')?.[1] ?? null;
   });
-
-/** When the last scripted touch ended, in CDP's seconds. */
-let lastTouchAt = 0;
-
-/**
- * One finger moved by (dx, dy) from the middle of the screen, as real touch events, in `steps`
- * moves 16 ms apart; `restMs` is how long it rests before lifting (0: a flick).
- */
-async function drag(page: Page, dx: number, dy: number, { steps = 5, restMs = 0 } = {}): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  const size = page.viewportSize()!;
-  const x0 = size.width / 2;
-  const y0 = size.height / 2;
-  // Event times must only grow, from one gesture to the next, as a real finger's do: Chromium's
-  // tap detection stops turning taps into clicks after touches that go back in time.
-  let timestamp = Math.max(Date.now() / 1000, lastTouchAt + 0.1);
-  const send = (type: 'touchStart' | 'touchMove' | 'touchEnd', at: { x: number; y: number } | null, afterMs: number) => {
-    timestamp += afterMs / 1000;
-    return cdp.send('Input.dispatchTouchEvent', { type, touchPoints: at ? [{ ...at, id: 1 }] : [], timestamp });
-  };
-  await send('touchStart', { x: x0, y: y0 }, 0);
-  for (let i = 1; i <= steps; i++) await send('touchMove', { x: x0 + (dx * i) / steps, y: y0 + (dy * i) / steps }, 16);
-  if (restMs > 0) await send('touchMove', { x: x0 + dx, y: y0 + dy }, restMs);
-  await send('touchEnd', null, 16);
-  lastTouchAt = timestamp;
-  await cdp.detach();
-}
 
 /** Two fingers spreading apart along the middle of the screen: a pinch to zoom. */
 async function pinchOut(page: Page): Promise<void> {
@@ -118,6 +92,25 @@ test.describe('the guest’s phone', () => {
     // Had any of them turned to the next photo, the arrow would lead back to the middle one.
     await page.keyboard.press('ArrowLeft');
     await expect.poll(() => shownId(page)).toBe(newestFirst[0]);
+  });
+
+  test('a swipe past the first or the last photo keeps it on screen, with no error on the page', async ({ page, service }) => {
+    const errors = pageErrors(page);
+    const newestFirst = await seed(service, 3);
+    await page.goto('/');
+    await tiles(page).nth(1).tap();
+    await expect.poll(() => shownId(page)).toBe(newestFirst[1]);
+    // Back to the first photo (the image before it does not exist), then once more past it.
+    await drag(page, 60, 0);
+    await expect.poll(() => shownId(page)).toBe(newestFirst[0]);
+    await drag(page, 300, 0, { steps: 10 });
+    await drag(page, -60, 0);
+    await drag(page, -60, 0);
+    await expect.poll(() => shownId(page)).toBe(newestFirst[2]);
+    await drag(page, -300, 0, { steps: 10 });
+    await drag(page, 60, 0);
+    await expect.poll(() => shownId(page)).toBe(newestFirst[1]);
+    expect(errors).toEqual([]);
   });
 
   test('while the booth is out of reach, the photo says so and comes back by itself', async ({ page, service }) => {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { startStaticServer } from '../support/static-server.js';
 import { expect, isolatedTest as test } from './fixtures.js';
 import { BOOTH_SCREEN, PHONE, unlockConsole } from './helpers.js';
+import { smallTargets } from './screens.helpers.js';
 
 const PASSWORD = 'Lumières 2026';
 
@@ -23,6 +24,8 @@ test('a protected gallery asks for its password, refuses a wrong one in French a
   await row.getByTestId('publish-lock-input').fill(PASSWORD);
   await row.getByTestId('publish-lock-save').click();
   await expect(row.getByTestId('publish-lock-state')).toHaveText('défini');
+  // "Remplacer" and "Retirer la protection": a finger's size.
+  expect(await smallTargets(page, '[data-testid="publish-gala-prive"]')).toEqual([]);
 
   const root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-locked-'));
   await service.services.publishing.service.update({

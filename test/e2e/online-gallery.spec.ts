@@ -4,7 +4,8 @@ import path from 'node:path';
 import type { TestService } from '../support/service.js';
 import { startStaticServer } from '../support/static-server.js';
 import { expect, isolatedTest as test } from './fixtures.js';
-import { BOOTH_SCREEN, PHONE, unlockConsole } from './helpers.js';
+import { BOOTH_SCREEN, PHONE, pickDay, unlockConsole } from './helpers.js';
+import { smallTargets } from './screens.helpers.js';
 
 /** An event of three (a photo, a video, an animation), published to a folder; answers the folder. */
 async function publishedEvent(service: TestService): Promise<string> {
@@ -36,9 +37,11 @@ test('the events page shows the event online, its address and progress, and the 
   await expect(row.getByTestId('publish-checked')).toHaveText(/^Vérifié sur la destination à \d{2}:\d{2}\.$/);
   await row.getByTestId('publish-qr').click();
   await expect(row.getByTestId('publish-qr-image')).toBeVisible();
+  // "Copier l'adresse", "Code QR", the expiry, "Protéger", the company index: a finger's size.
+  expect(await smallTargets(page, '[data-testid="online-gallery"]')).toEqual([]);
   const day = new Date(Date.now() + 30 * 86_400_000);
   const iso = `${day.getFullYear()}-${String(day.getMonth() + 1).padStart(2, '0')}-${String(day.getDate()).padStart(2, '0')}`;
-  await row.getByTestId('publish-expiry').fill(iso);
+  await pickDay(page, 'publish-expiry', iso);
   await expect(page.getByText('Date de retrait enregistrée')).toBeVisible();
   await expect.poll(() => service.services.publishing.service.overview().events[0]?.expires_on).toBe(iso);
   await expect(row.getByTestId('publish-url')).toHaveText(/^https:\/\/photos\.example\.com\/galeries\/booth\/[A-Za-z0-9_-]{22}\/$/);

@@ -65,6 +65,34 @@ test('a guest chooses copies with − and +, up to the max, sends, and follows t
   await expect(page.locator(`[data-photo-id="${photo.id}"]`).getByTestId('print-badge')).toBeVisible();
 });
 
+test('a fresh session on a phone that printed its share is told the phone’s limit, not “your prints”', async ({
+  page,
+  browser,
+  baseURL,
+  service,
+}) => {
+  service.services.events.create({ name: 'Soirée' });
+  const photo = await service.simulator!.capture('a');
+  await expect.poll(() => service.services.photoRepository.find(photo.id)).toBeDefined();
+  await service.services.settings.update({ print: { quota: 2, max_copies: 2, sessions_per_address: 1 } });
+  await page.goto('/');
+  await openPrint(page);
+  await page.getByTestId('copies-more').click();
+  await page.getByTestId('print-send').click();
+  await expect(page.getByTestId('print-job-state')).toBeVisible();
+
+  // The same phone, its cookies cleared (or another browser): a new session, the phone's share used.
+  const fresh = await browser.newContext({ baseURL });
+  const again = await fresh.newPage();
+  await again.goto('/');
+  await openPrint(again);
+  await expect(again.getByTestId('print-refusal')).toHaveText(
+    'Ce téléphone a déjà demandé toutes les impressions permises à un appareil, d’autres onglets ou navigateurs compris.',
+  );
+  await expect(again.getByTestId('print-send')).toBeDisabled();
+  await fresh.close();
+});
+
 test('the modal bounds copies by what is left, and says why it cannot print at quota or when disabled', async ({ page, service }) => {
   service.services.events.create({ name: 'Soirée' });
   const photo = await service.simulator!.capture('a');

@@ -17,8 +17,20 @@ test('the paper list speaks the operator’s words: the printer’s default firs
 }) => {
   const printer = service.printer as FakePrinter;
   printer.declared.Photo = { papers: PPD.split(' '), defaultPaper: 'A4', supplies: [] };
+  // The printer is slow to tell its sizes: until it has, the list says it reads them, never a
+  // list of one choice that looks complete.
+  let answer: () => void = () => undefined;
+  const told = new Promise<void>((resolve) => (answer = resolve));
+  await page.route('**/api/admin/print/papers*', async (route) => {
+    await told;
+    await route.continue();
+  });
   await unlockConsole(page, '/admin/print');
   const select = page.getByTestId('print-paper');
+  await expect(select).toBeDisabled();
+  await expect(select.locator('option')).toHaveText(['Lecture des formats de l’imprimante…']);
+  answer();
+  await expect(select).toBeEnabled();
   await expect(select.locator('option').nth(1)).toHaveText('A4');
   const labels = (await select.locator('option').allTextContents()).map((l) => l.trim());
   expect(labels[0]).toBe('Format par défaut de l’imprimante (A4)');

@@ -16,7 +16,7 @@ test('during an event with recent photos, Save asks first and says how long gues
   const dialog = page.getByTestId('confirm-dialog');
   await expect(dialog).toContainText('Redémarrer pendant l’événement ?');
   await expect(dialog).toContainText('« Mariage »');
-  await expect(dialog).toContainText(/les invités attendront (environ \d+ secondes?|quelques secondes)/);
+  await expect(dialog).toContainText(/les invités attendront (environ \d+\ssecondes?|quelques secondes)/);
   await page.screenshot({ path: 'test-screens/restart-confirm.png' });
 
   // Cancel keeps the draft and changes nothing.
@@ -35,7 +35,7 @@ test('during an event with recent photos, Save asks first and says how long gues
   // The next time, the wait is the one measured.
   await page.getByTestId('field-general.name').fill('Portrait 2');
   await page.getByTestId('editor-save').click();
-  await expect(page.getByTestId('confirm-dialog')).toContainText(/environ \d+ secondes?/);
+  await expect(page.getByTestId('confirm-dialog')).toContainText(/environ \d+\ssecondes?/);
 });
 
 test('with no recent photos, Save does not ask', async ({ page, service }) => {
@@ -67,9 +67,18 @@ test('during an event, every change that restarts the capture app asks the same 
   await page.getByTestId('preset-name').fill('Soirée');
   await page.getByTestId('preset-save').click();
   await expect(page.getByTestId('preset-Soirée')).toBeVisible();
+  // A change that asks its own question asks it once, with the restart added: never two dialogs.
+  const asksOnceAndCancel = async (title: string): Promise<void> => {
+    await expect(dialog.getByRole('heading')).toHaveText(title);
+    await expect(page.getByTestId('confirm-points')).toContainText('« Mariage »');
+    await expect(page.getByTestId('confirm-points')).toContainText('redémarre l’application de capture');
+    await page.getByTestId('confirm-cancel').click();
+    await expect(dialog).toHaveCount(0);
+  };
   await page.getByTestId('preset-Soirée').getByTestId('preset-restore').click();
-  await page.getByTestId('confirm-ok').click(); // "Restore this preset?" first, then the restart question
-  await asksAndCancel();
+  await asksOnceAndCancel('Restaurer « Soirée » ?');
+  await page.getByTestId('action-card-0').getByTestId('action-delete').click();
+  await asksOnceAndCancel('Supprimer l’action ?');
 
   await page.getByTestId('nav-dashboard').click();
   await page.getByTestId('dash-show-delete').click();

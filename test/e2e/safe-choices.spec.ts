@@ -15,7 +15,7 @@ test('an opaque image as a frame is not offered, is warned about when typed, and
 
   await page.getByTestId('file-free-frame').fill(BACKGROUND_JPEG);
   await expect(page.getByTestId('file-warning-frame')).toHaveText(
-    /aucune transparence : utilisée comme cadre, elle cachera entièrement la photo/,
+    /aucune transparence\s: utilisée comme cadre, elle cachera entièrement la photo/,
   );
   await page.screenshot({ path: 'test-screens/opaque-frame-warning.png' });
   const writes = service.simulator!.state().config_writes;
@@ -28,6 +28,6 @@ test('an opaque image as a frame is not offered, is warned about when typed, and
   await page.getByTestId('file-free-frame').fill('userdata/nulle-part.png');
   await expect(page.getByTestId('file-warning-frame')).toHaveText('Ce fichier n’existe pas dans les fichiers de la borne.');
   await page.getByTestId('editor-save').click();
-  await expect(page.getByTestId('notice')).toHaveText(/Action 1 — Cadre : ce fichier n’existe pas dans les fichiers de la borne\./);
+  await expect(page.getByTestId('notice')).toHaveText(/Action 1\s— Cadre\s: ce fichier n’existe pas dans les fichiers de la borne\./);
   expect(service.simulator!.state().config_writes).toBe(writes);
 });

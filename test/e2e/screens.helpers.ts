@@ -77,23 +77,53 @@ export function unreachable(page: Page, extra = '[data-testid="pin-submit"]'): P
   }, extra);
 }
 
-/** Buttons and links on screen smaller than a finger (44 px) in either direction. */
+/**
+ * Controls smaller than a finger (44 × 44 px) in either direction: buttons, links, selects,
+ * fields, summaries, the lightbox's toolbar. A checkbox or a radio is as large as the label that
+ * holds it (the label takes the tap). Every visible one is measured, scrolled into view or not.
+ */
 export function smallTargets(page: Page, scope = 'body'): Promise<string[]> {
   return page.evaluate((selector) => {
     const root = document.querySelector(selector) ?? document.body;
     const small: string[] = [];
-    for (const el of root.querySelectorAll<HTMLElement>('button, a[href], [role="button"], .viewer-toolbar li')) {
-      if (!el.checkVisibility({ checkVisibilityCSS: true })) continue;
-      const box = el.getBoundingClientRect();
-      if (box.width === 0 || box.bottom < 0 || box.top > innerHeight) continue;
+    const controls = root.querySelectorAll<HTMLElement>(
+      'button, a[href], [role="button"], select, summary, input:not([type="hidden"]), textarea, label.btn, .viewer-toolbar li',
+    );
+    for (const el of controls) {
+      if (!el.checkVisibility({ checkVisibilityCSS: true }) || getComputedStyle(el).visibility === 'hidden') continue;
+      // A file input drawn by its button, a radio drawn by its label: the label is the target.
+      const label = el instanceof HTMLInputElement && ['checkbox', 'radio', 'file'].includes(el.type) ? el.closest('label') : null;
+      const box = (label ?? el).getBoundingClientRect();
+      if (box.width === 0 && box.height === 0) continue;
+      if (el.classList.contains('visually-hidden') && label === null) continue;
       if (box.width < 43.5 || box.height < 43.5) {
+        const id = el.getAttribute('data-testid') ?? (el.textContent ?? '').trim().slice(0, 30);
         small.push(
-          `${el.tagName.toLowerCase()}.${el.className} "${(el.textContent ?? '').trim().slice(0, 30)}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+          `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''} "${id}" ${Math.round(box.width)}×${Math.round(box.height)}`,
         );
       }
     }
     return small;
   }, scope);
+}
+
+/**
+ * Words cut by their box: the rail's names (ellipsis) and a page's subtitle (clamped to two
+ * lines on short screens), which must be short enough to show whole.
+ */
+export function cutWords(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const cut: string[] = [];
+    for (const el of document.querySelectorAll<HTMLElement>('.rail .label, main h1 + p.muted')) {
+      if (!el.checkVisibility({ checkVisibilityCSS: true })) continue;
+      if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) {
+        cut.push(
+          `"${(el.textContent ?? '').trim().slice(0, 40)}" (${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight})`,
+        );
+      }
+    }
+    return cut;
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, fileTest as test } from './fixtures.js';
-import { unlockConsole, currentWedding } from './helpers.js';
-import { layoutProblems, textProblems, underFingerNow, unreachable, type Viewport } from './screens.helpers.js';
+import { currentWedding, typePin, unlockConsole } from './helpers.js';
+import { pageErrors } from './finger.js';
+import { cutWords, layoutProblems, smallTargets, textProblems, underFingerNow, unreachable, type Viewport } from './screens.helpers.js';
 
 /**
  * The booth's own screens, walked by finger: every console page and dialog at the sizes booths
@@ -26,6 +27,8 @@ const PAGES: [path: string, testId: string, shot: string, primary?: string][] = 
   ['/admin/hardware', 'hardware-page', 'hardware'],
   ['/admin/dashboard', 'dashboard-page', 'dashboard'],
 ];
+
+const EVENT_PIN = '1357';
 
 const FIELDS =
   'input:is([type="text"],[type="number"],[type="url"],[type="search"],[type="email"],[type="tel"],:not([type])):not([disabled]):not([readonly]):not([data-keyboard="off"]), textarea:not([disabled])';
@@ -64,6 +67,8 @@ async function fieldsAboveKeyboard(page: Page, where: string): Promise<void> {
 async function checkScreen(page: Page, where: string, screen: Viewport): Promise<void> {
   expect(await layoutProblems(page, screen), `${where}: nothing wider than the screen`).toEqual([]);
   expect(await unreachable(page), `${where}: every field and primary button under a finger`).toEqual([]);
+  expect(await smallTargets(page), `${where}: every control at least 44 × 44 px`).toEqual([]);
+  expect(await cutWords(page), `${where}: no name or subtitle cut`).toEqual([]);
   expect(await textProblems(page), `${where}: words as a French operator writes them`).toEqual([]);
 }
 
@@ -78,8 +83,12 @@ async function newActionDialog(page: Page, screen: Viewport & { name: string }):
   const name = page.getByTestId('new-action-name');
   await name.tap();
   await expect(keyboard(page)).toBeVisible();
+  // The prefilled name is selected by the first tap: the first key replaces it.
+  await expect
+    .poll(() => name.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd]))
+    .toEqual([0, 'Nouvelle action'.length]);
   await key(page, 'x').tap();
-  await expect(name).toHaveValue('Nouvelle actionx');
+  await expect(name).toHaveValue('x');
   await expect.poll(() => aboveKeyboard(page, name), { message: `${screen.name}: the name field above the keyboard` }).toBe(true);
   const create = page.getByTestId('new-action-create');
   await expect.poll(() => aboveKeyboard(page, create), { message: `${screen.name}: "Créer" above the keyboard` }).toBe(true);
@@ -88,7 +97,7 @@ async function newActionDialog(page: Page, screen: Viewport & { name: string }):
   await key(page, '{done}').tap();
   await expect(keyboard(page)).toHaveCount(0);
   await expect(dialog).toBeVisible();
-  await expect(name).toHaveValue('Nouvelle actionx');
+  await expect(name).toHaveValue('x');
   await expect(page.getByTestId('new-kind-collage')).toHaveClass(/selected/);
   // A tap on a dialog's button while the keyboard is open reaches that button.
   await name.tap();
@@ -128,6 +137,9 @@ async function confirmDialog(page: Page, screen: Viewport & { name: string }): P
   await page.goto('/admin/actions');
   await page.getByTestId('action-card-0').getByTestId('action-delete').tap();
   await expect(page.getByTestId('confirm-dialog')).toBeVisible();
+  // Photos were taken minutes ago: one question names the deletion and the restart.
+  await expect(page.getByTestId('confirm-dialog').getByRole('heading')).toHaveText('Supprimer l’action ?');
+  await expect(page.getByTestId('confirm-points')).toContainText('redémarre l’application de capture');
   await checkScreen(page, `${screen.name} confirm`, screen);
   await page.screenshot({ path: `test-screens/screens-${screen.name}-confirm.png` });
   await page.getByTestId('confirm-cancel').tap();
@@ -164,9 +176,149 @@ async function galleryDialogs(page: Page, screen: Viewport & { name: string }): 
   await page.screenshot({ path: `test-screens/screens-${screen.name}-admin-print.png` });
 }
 
+/** Whether two boxes on the screen share any pixel. */
+async function overlap(a: Locator, b: Locator): Promise<boolean> {
+  const [x, y] = [await a.boundingBox(), await b.boundingBox()];
+  if (!x || !y) return false;
+  return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
+}
+
+/** Passwords by finger: the destination's and the event gallery's, typed on the keyboard, shown on demand. */
+async function passwords(page: Page, screen: Viewport & { name: string }): Promise<void> {
+  await page.goto('/admin/events');
+  // The saved settings arrive first: a form they fill would otherwise change under the finger.
+  await page.waitForLoadState('networkidle');
+  const form = page.getByTestId('publish-settings');
+  await form.getByTestId('publish-type').selectOption('webdav');
+  const secret = form.getByTestId('publish-password-input');
+  await secret.tap();
+  await expect(keyboard(page), `${screen.name}: a password field opens the keyboard`).toBeVisible();
+  for (const letter of 'mdp') await key(page, letter).tap();
+  await expect(secret).toHaveValue('mdp');
+  await expect(secret).toHaveAttribute('type', 'password');
+  await expect.poll(() => aboveKeyboard(page, secret), { message: `${screen.name}: the password above the keyboard` }).toBe(true);
+  // "Afficher" shows what was typed and leaves the keyboard where it is.
+  const show = form.getByTestId('publish-password').getByTestId('secret-toggle');
+  await show.tap();
+  await expect(secret).toHaveAttribute('type', 'text');
+  await expect(keyboard(page)).toBeVisible();
+  await key(page, '2').tap();
+  await expect(secret).toHaveValue('mdp2');
+  await page.screenshot({ path: `test-screens/screens-${screen.name}-password-keyboard.png` });
+  await closeKeyboard(page);
+  await checkScreen(page, `${screen.name} password`, screen);
+  // The event's own gallery password, from its row.
+  const lock = page.getByTestId('publish-mariage-de-lea').getByTestId('publish-lock-input');
+  await lock.tap();
+  await expect(keyboard(page), `${screen.name}: the gallery password opens the keyboard`).toBeVisible();
+  await key(page, 'a').tap();
+  await expect(lock).toHaveValue('a');
+  await closeKeyboard(page);
+}
+
+/** An error notice that stays: never over the keyboard or the field typed in, and a tap on it over a field reaches the field. */
+async function notices(page: Page, screen: Viewport & { name: string }): Promise<void> {
+  await page.goto('/admin/events');
+  // The saved settings arrive first: a form they fill would otherwise change under the finger.
+  await page.waitForLoadState('networkidle');
+  const form = page.getByTestId('publish-settings');
+  await form.getByTestId('publish-type').selectOption('webdav');
+  await form.getByTestId('publish-user').fill("booth,bearer_token_command='x'");
+  await form.getByTestId('publish-save').tap();
+  const notice = page.getByTestId('notice');
+  await expect(notice).toHaveClass(/error/);
+  const user = form.getByTestId('publish-user');
+  await user.tap();
+  await expect(keyboard(page)).toBeVisible();
+  await expect.poll(() => aboveKeyboard(page, user)).toBe(true);
+  await expect.poll(() => overlap(notice, user), { message: `${screen.name}: the notice off the field typed in` }).toBe(false);
+  await expect.poll(() => overlap(notice, keyboard(page)), { message: `${screen.name}: the notice off the keyboard` }).toBe(false);
+  await page.screenshot({ path: `test-screens/screens-${screen.name}-notice-keyboard.png` });
+  await closeKeyboard(page);
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  // On the short screens, where the form runs under the notice: the field brought under the
+  // notice's words, a tap there is the field's. (On a tall one the form fits above it.)
+  if (screen.height >= 700) {
+    await notice.getByRole('button', { name: 'Fermer' }).tap();
+    return;
+  }
+  await expect(notice).toHaveAttribute('data-place', 'bottom');
+  const field = (await user.boundingBox())!;
+  const box = (await notice.boundingBox())!;
+  await page.locator('main').evaluate((el, dy) => el.scrollBy(0, dy), field.y + field.height / 2 - (box.y + box.height / 2));
+  const under = (await user.boundingBox())!;
+  const [x, y] = [Math.max(box.x, under.x) + 24, under.y + under.height / 2];
+  expect(await page.evaluate(([px, py]) => document.elementFromPoint(px!, py!)?.closest('[data-testid="notice"]') !== null, [x, y])).toBe(
+    true,
+  );
+  await page.touchscreen.tap(x, y);
+  await expect(user, `${screen.name}: a tap on the notice over a field reaches the field`).toBeFocused();
+  await closeKeyboard(page);
+  await notice.getByRole('button', { name: 'Fermer' }).tap();
+  await expect(notice).toHaveCount(0);
+}
+
+/** The date picker: finger-sized, in French, from the gallery's filter. */
+async function datePicker(page: Page, screen: Viewport & { name: string }): Promise<void> {
+  await page.goto('/admin/gallery');
+  await page.getByTestId('filter-from').tap();
+  const picker = page.getByTestId('date-picker');
+  await expect(picker).toBeVisible();
+  await checkScreen(page, `${screen.name} date picker`, screen);
+  await page.screenshot({ path: `test-screens/screens-${screen.name}-date-picker.png` });
+  await picker.getByTestId('date-title').tap();
+  await checkScreen(page, `${screen.name} date picker's months`, screen);
+  const month = (await picker.getAttribute('data-month'))!;
+  await picker.getByTestId(`date-month-${Number(month.slice(5))}`).tap();
+  const today = new Date();
+  const day = `${month}-${String(today.getDate()).padStart(2, '0')}`;
+  await picker.getByTestId(`date-day-${day}`).tap();
+  await expect(picker).toHaveCount(0);
+  await expect(page.getByTestId('filter-from')).toHaveAttribute('data-value', day);
+  await expect(page.getByTestId('filter-from')).toContainText(
+    today.toLocaleDateString('fr-FR', { day: 'numeric', month: 'short' }).replace('.', ''),
+  );
+  await page.getByTestId('filter-clear').tap();
+}
+
+/** A frame chosen is a frame on: the checkbox follows, and the form says so in words when it is off. */
+async function frameChoice(page: Page, screen: Viewport & { name: string }): Promise<void> {
+  await page.goto('/admin/actions/1');
+  const enabled = page.getByTestId('field-frame.enabled');
+  await expect(enabled).toBeVisible();
+  if (await enabled.isChecked()) await enabled.tap();
+  await page.getByTestId('file-select-frame').tap();
+  await page.getByTestId('file-options-frame').getByTestId('file-option').first().tap();
+  await expect(enabled, `${screen.name}: choosing a frame turns it on`).toBeChecked();
+  await expect(page.getByTestId('frame-state')).toHaveCount(0);
+  await enabled.tap();
+  await expect(page.getByTestId('frame-state')).toHaveText('Cadre désactivé : il n’apparaîtra pas sur les photos.');
+  await page.getByTestId('frame-state').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `test-screens/screens-${screen.name}-frame-off.png` });
+  await page.getByTestId('editor-cancel').tap();
+}
+
+/** The renter's console: the rail's names whole beside their locks, every control a finger's size. */
+async function renter(browser: Browser, baseURL: string, screen: Viewport & { name: string }): Promise<void> {
+  const context = await browser.newContext({ baseURL, viewport: screen, hasTouch: true, locale: 'fr-FR' });
+  const page = await context.newPage();
+  const errors = pageErrors(page);
+  await page.addInitScript(() => localStorage.setItem('boothdeck.keyboard', 'on'));
+  await page.goto('/admin');
+  await typePin(page, EVENT_PIN);
+  await page.getByTestId('pin-submit').tap();
+  await expect(page.getByTestId('home-page')).toBeVisible();
+  await expect(page.getByTestId('nav-actions').getByTestId('owner-lock')).toBeVisible();
+  await checkScreen(page, `${screen.name} renter`, screen);
+  await page.screenshot({ path: `test-screens/screens-${screen.name}-renter.png` });
+  expect(errors, `${screen.name}: no error on the renter's pages`).toEqual([]);
+  await context.close();
+}
+
 async function walk(browser: Browser, baseURL: string, screen: Viewport & { name: string }): Promise<void> {
   const context = await browser.newContext({ baseURL, viewport: screen, hasTouch: true, locale: 'fr-FR' });
   const page = await context.newPage();
+  const errors = pageErrors(page);
   // The test browser has a mouse; the booth does not. Force the keyboard on as the booth would have it.
   await page.addInitScript(() => localStorage.setItem('boothdeck.keyboard', 'on'));
   await page.goto('/admin');
@@ -205,6 +357,11 @@ async function walk(browser: Browser, baseURL: string, screen: Viewport & { name
   await confirmDialog(page, screen);
   await archiveDialog(page, screen);
   await galleryDialogs(page, screen);
+  await passwords(page, screen);
+  await notices(page, screen);
+  await datePicker(page, screen);
+  await frameChoice(page, screen);
+  expect(errors, `${screen.name}: no uncaught error on any page`).toEqual([]);
   await context.close();
 }
 
@@ -217,10 +374,15 @@ test.describe('the console on the booth’s screens', () => {
     const before = service.services.photoRepository.count();
     for (let i = 0; i < 3; i++) await service.simulator!.capture(`p${i}`);
     await expect.poll(() => service.services.photoRepository.count()).toBe(before + 3);
+    // The renter's key, for the walk with its locks.
+    await service.services.auth.setEventPin('', EVENT_PIN);
   });
+
+  test.afterAll(({ service }) => service.services.auth.clearEventPin(''));
 
   for (const screen of SCREENS) {
     test(`every page and dialog at ${screen.name}`, async ({ browser, baseURL }) => {
+      await renter(browser, baseURL!, screen);
       await walk(browser, baseURL!, screen);
     });
   }

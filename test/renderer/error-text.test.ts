@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { describeError, reasonOf } from '../../renderer/shared/error-text.js';
 import { ApiError } from '../../renderer/shared/http.js';
 import { setLocale } from '../../renderer/shared/i18n/index.js';
+import { plain } from '../support/plain-spaces.js';
 
 const rejected = (issues: unknown[]): ApiError =>
   new ApiError(
@@ -24,25 +25,25 @@ describe('errors in words, in French', () => {
 
   it('names a missing frame by its form label and the action by its number from 1', () => {
     const err = rejected([{ index: 1, field: 'frame.file', message: 'Path does not point to a file' }]);
-    expect(describeError(err)).toBe('Action 2 — Cadre : ce fichier n’existe pas dans les fichiers de la borne.');
+    expect(plain(describeError(err))).toBe('Action 2 — Cadre : ce fichier n’existe pas dans les fichiers de la borne.');
   });
 
   it('says the flash is resting and that a reboot is already under way, in sentences', () => {
-    expect(describeError(new ApiError(409, 'relay_resting', 'The flash light is resting'))).toMatch(/^Le flash se repose/);
-    expect(describeError(new ApiError(409, 'maintenance_busy', 'The board is already rebooting'))).toMatch(
+    expect(plain(describeError(new ApiError(409, 'relay_resting', 'The flash light is resting')))).toMatch(/^Le flash se repose/);
+    expect(plain(describeError(new ApiError(409, 'maintenance_busy', 'The board is already rebooting')))).toMatch(
       /^Une commande est déjà en cours/,
     );
   });
 
   it('asks for a number for an emptied countdown', () => {
     const err = invalid([{ field: 'general.countdown', message: 'Invalid input: expected number, received string' }]);
-    expect(describeError(err)).toBe('Compte à rebours : saisissez un nombre.');
+    expect(plain(describeError(err))).toBe('Compte à rebours : saisissez un nombre.');
   });
 
   it('says a read failed without claiming nothing was changed, and a write that nothing was', () => {
     const err = new ApiError(503, 'capture_app_unavailable', 'The capture app answered HTTP 503 to reading the configuration');
-    expect(describeError(err, { reading: true })).toBe('L’application de capture est injoignable pour le moment.');
-    expect(describeError(err)).toBe('L’application de capture est injoignable : rien n’a été modifié.');
+    expect(plain(describeError(err, { reading: true }))).toBe('L’application de capture est injoignable pour le moment.');
+    expect(plain(describeError(err))).toBe('L’application de capture est injoignable : rien n’a été modifié.');
   });
 
   it('never shows the server’s own message, even for a code it does not know', () => {
@@ -53,11 +54,11 @@ describe('errors in words, in French', () => {
       describeError(invalid([{ field: 'mystery.field', message: 'weird' }])),
     ];
     for (const text of texts) expect(text).not.toMatch(/teapot|logged|TypeError|mystery|weird/);
-    expect(texts[3]).toBe('Un réglage : cette valeur n’est pas acceptée.');
+    expect(plain(texts[3])).toBe('Un réglage : cette valeur n’est pas acceptée.');
   });
 
   it('speaks of the connection when Boothdeck does not answer', () => {
-    expect(describeError(new ApiError(0, 'network', 'network'))).toMatch(/^Boothdeck ne répond pas/);
+    expect(plain(describeError(new ApiError(0, 'network', 'network')))).toMatch(/^Boothdeck ne répond pas/);
   });
 });
 
@@ -65,13 +66,13 @@ describe('errors in words, in English', () => {
   beforeEach(() => setLocale('en'));
 
   it('words the same errors in English', () => {
-    expect(describeError(rejected([{ index: 0, field: 'background.file', message: 'Path does not point to a file' }]))).toBe(
+    expect(plain(describeError(rejected([{ index: 0, field: 'background.file', message: 'Path does not point to a file' }])))).toBe(
       'Action 1 — Background: this file does not exist among the booth’s files.',
     );
-    expect(describeError(invalid([{ field: 'general.countdown', message: 'Invalid input: expected number, received string' }]))).toBe(
-      'Countdown: enter a number.',
-    );
-    expect(describeError(new ApiError(409, 'slug_taken', 'An event with the slug "x" already exists'))).toBe(
+    expect(
+      plain(describeError(invalid([{ field: 'general.countdown', message: 'Invalid input: expected number, received string' }]))),
+    ).toBe('Countdown: enter a number.');
+    expect(plain(describeError(new ApiError(409, 'slug_taken', 'An event with the slug "x" already exists')))).toBe(
       'An event already has this name. Choose another one.',
     );
   });

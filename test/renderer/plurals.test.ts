@@ -7,11 +7,11 @@ describe('counts read as sentences, in each language', () => {
 
   it('French: zero and one are singular, more is plural', () => {
     setLocale('fr');
-    expect(t('events.photos', { count: 0 })).toBe('0 photo');
-    expect(t('events.photos', { count: 1 })).toBe('1 photo');
-    expect(t('events.photos', { count: 3 })).toBe('3 photos');
-    expect(t('printAdmin.sent', { count: 2 })).toBe('2 copies envoyées à l’imprimante.');
-    expect(t('print.remaining', { count: 1, quota: 5 })).toBe('Il vous reste 1 impression sur 5.');
+    expect(t('events.photos', { count: 0 })).toBe('0\u00a0photo');
+    expect(t('events.photos', { count: 1 })).toBe('1\u00a0photo');
+    expect(t('events.photos', { count: 3 })).toBe('3\u00a0photos');
+    expect(t('printAdmin.sent', { count: 2 })).toBe('2\u00a0copies envoyées à l’imprimante.');
+    expect(t('print.remaining', { count: 1, quota: 5 })).toBe('Il vous reste 1\u00a0impression sur 5.');
   });
 
   it('English: only one is singular', () => {
@@ -23,10 +23,10 @@ describe('counts read as sentences, in each language', () => {
 
   it('a wait, a restored backup and the photos left agree with their numbers, written as the language writes them', () => {
     setLocale('fr');
-    expect(t('restartConfirm.body', { event: 'Gala', seconds: 1 })).toContain('environ 1 seconde.');
-    expect(t('dash.backup.restored', { actions: 5, presets: 1 })).toBe('Sauvegarde restaurée : 5 actions et 1 préréglage.');
-    expect(t('dash.disk.photosLeft', { count: 12345 })).toBe('Environ 12\u202f345 photos possibles');
-    expect(t('hw.flash.preflashTooLate', { value: '0,0' })).toContain('0,2 s avant la fin');
+    expect(t('restartConfirm.body', { event: 'Gala', seconds: 1 })).toContain('environ 1\u00a0seconde.');
+    expect(t('dash.backup.restored', { actions: 5, presets: 1 })).toBe('Sauvegarde restaurée\u00a0: 5\u00a0actions et 1\u00a0préréglage.');
+    expect(t('dash.disk.photosLeft', { count: 12345 })).toBe('Environ 12\u202f345\u00a0photos possibles');
+    expect(t('hw.flash.preflashTooLate', { value: '0,0' })).toContain('0,2\u00a0s avant la fin');
     setLocale('en');
     expect(t('restartConfirm.body', { event: 'Gala', seconds: 1 })).toContain('about 1 second.');
     expect(t('dash.backup.restored', { actions: 1, presets: 2 })).toBe('Backup restored: 1 action and 2 presets.');

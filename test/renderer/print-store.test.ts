@@ -68,7 +68,11 @@ describe("a guest's print session", () => {
     vi.mocked(printService.session).mockResolvedValue(session({ remaining: 1 }));
     await store.load();
     vi.mocked(printService.print).mockRejectedValueOnce(new ApiError(429, 'quota_exceeded', 'x'));
-    expect(await store.send('p', 2)).toEqual({ error: { kind: 'quota', remaining: 1 } });
+    expect(await store.send('p', 2)).toEqual({ error: { kind: 'quota', remaining: 1, limitedBy: 'session' } });
+    // The phone's allowance, not the session's quota: the refusal says which.
+    vi.mocked(printService.session).mockResolvedValue(session({ remaining: 1, limited_by: 'address' }));
+    vi.mocked(printService.print).mockRejectedValueOnce(new ApiError(429, 'quota_exceeded', 'x'));
+    expect(await store.send('p', 2)).toEqual({ error: { kind: 'quota', remaining: 1, limitedBy: 'address' } });
     vi.mocked(printService.print).mockRejectedValueOnce(new ApiError(403, 'print_disabled', 'x'));
     expect(await store.send('p', 1)).toEqual({ error: { kind: 'disabled' } });
     vi.mocked(printService.print).mockRejectedValueOnce(new ApiError(404, 'not_found', 'x'));

@@ -7,6 +7,7 @@ export const guestSession = (print: Partial<GuestPrintSession['print']> = {}): G
     quota: 5,
     used: 0,
     remaining: 5,
+    limited_by: 'session',
     max_copies: 3,
     paused: null,
     paper: null,

@@ -8,7 +8,6 @@ import { describeError } from '../composables/useApiError.js';
 import { useRestartConfirm } from '../composables/useRestartConfirm.js';
 import { dashboardService } from '../services/dashboard.service.js';
 import { backupProblems } from './backup-problems.js';
-import { useDialogStore } from './dialog.store.js';
 import { useNoticeStore } from './notice.store.js';
 
 /** The dashboard's settings section (what has no other home) and the backup file. */
@@ -20,6 +19,8 @@ export const useConsoleSettingsStore = defineStore('console-settings', () => {
   /** What was wrong with the last backup file, one line per fault. */
   const restoreProblems = ref<string[]>([]);
   const restoreError = ref<string | null>(null);
+  /** What the last restore brought back, kept in the panel: a notice alone went before it was read. */
+  const restoreDone = ref<string | null>(null);
   // A read (the page's first, a re-read after a cut) may answer after a save: what it says may be
   // older than what was saved, and must not bring the old address back on screen, nor into the
   // next save. Reads are numbered when asked, a save's answer when it arrives; older is dropped.
@@ -60,6 +61,7 @@ export const useConsoleSettingsStore = defineStore('console-settings', () => {
   async function restore(file: File): Promise<void> {
     restoreProblems.value = [];
     restoreError.value = null;
+    restoreDone.value = null;
     if (file.size > 4 * 1024 * 1024) {
       restoreError.value = t('dash.backup.tooLarge');
       return;
@@ -71,20 +73,23 @@ export const useConsoleSettingsStore = defineStore('console-settings', () => {
       restoreError.value = t('dash.backup.notJson');
       return;
     }
-    const ok = await useDialogStore().confirm({
+    const question = {
       title: t('dash.confirm.restore.title'),
       body: t('dash.confirm.restore.body', { file: file.name }),
       confirmLabel: t('dash.backup.restore').replace('…', ''),
       danger: true,
-    });
-    if (!ok || !(await confirmRestart())) return;
+    };
+    // One question: during an event it also says that the capture app restarts.
+    if (!(await confirmRestart(question, 'with'))) return;
     try {
       const answer = await dashboardService.restoreBackup(body);
       const notKept = answer.restored.not_kept ?? [];
       // A value the capture app dropped is named, never reported as restored.
       if (notKept.length > 0) useNoticeStore().show('error', notKeptSentence(useI18n().locale.value, notKept));
-      else
-        useNoticeStore().show('success', t('dash.backup.restored', { actions: answer.restored.actions, presets: answer.restored.presets }));
+      else {
+        restoreDone.value = t('dash.backup.restored', { actions: answer.restored.actions, presets: answer.restored.presets });
+        useNoticeStore().show('success', restoreDone.value);
+      }
       await load();
     } catch (err) {
       if (err instanceof ApiError && err.code === 'validation_failed') {
@@ -99,5 +104,16 @@ export const useConsoleSettingsStore = defineStore('console-settings', () => {
     }
   }
 
-  return { settings, loadError, saving, restoreProblems, restoreError, load, save, restore, download: dashboardService.downloadBackup };
+  return {
+    settings,
+    loadError,
+    saving,
+    restoreProblems,
+    restoreError,
+    restoreDone,
+    load,
+    save,
+    restore,
+    download: dashboardService.downloadBackup,
+  };
 });

@@ -20,7 +20,14 @@ export const usePrintAdminStore = defineStore('printAdmin', () => {
   const settings = ref<PrintSettings | null>(null);
   const loaded = ref(false);
   /** The paper sizes the printer chosen in the settings declares. */
-  const papers = ref<{ printer: string | null; list: PaperSize[]; default: string | null }>({ printer: null, list: [], default: null });
+  /** `loading` until the printer's sizes are known: the page says so instead of offering only the default. */
+  const papers = ref<{ printer: string | null; list: PaperSize[]; default: string | null; loading: boolean }>({
+    printer: null,
+    list: [],
+    default: null,
+    loading: true,
+  });
+  let papersAsked = 0;
 
   /*
    * The live stream and a page's reading race: an answer asked before a change may arrive after the
@@ -84,8 +91,14 @@ export const usePrintAdminStore = defineStore('printAdmin', () => {
   }
 
   async function loadPapers(printerName: string | null): Promise<void> {
-    const answer = await printService.papers(printerName);
-    papers.value = { printer: printerName, list: answer.papers, default: answer.default };
+    const asked = ++papersAsked;
+    papers.value = { ...papers.value, loading: true };
+    try {
+      const answer = await printService.papers(printerName);
+      if (asked === papersAsked) papers.value = { printer: printerName, list: answer.papers, default: answer.default, loading: false };
+    } finally {
+      if (asked === papersAsked) papers.value = { ...papers.value, loading: false };
+    }
   }
 
   const testPage = (): Promise<PrintRequestResult> => printService.testPage();

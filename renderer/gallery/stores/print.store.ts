@@ -6,7 +6,8 @@ import { printService } from '../services/print.service.js';
 
 export type PrintRefusal = 'disabled' | 'unavailable' | 'session' | 'quota' | null;
 export type SendError =
-  { kind: 'quota'; remaining: number } | { kind: 'disabled' | 'unavailable' | 'session' | 'gone' | 'network' | 'other' };
+  | { kind: 'quota'; remaining: number; limitedBy: 'session' | 'address' }
+  | { kind: 'disabled' | 'unavailable' | 'session' | 'gone' | 'network' | 'other' };
 
 /** This guest's print session: quota left, their jobs followed live, and why the printer waits. */
 export const usePrintStore = defineStore('guestPrint', () => {
@@ -55,6 +56,8 @@ export const usePrintStore = defineStore('guestPrint', () => {
       if (session.value && result.remaining !== null) {
         session.value.remaining = result.remaining;
         session.value.used = session.value.quota - result.remaining;
+        // Which limit now holds (this session's or the phone's) is the server's to say.
+        if (result.remaining === 0) void load();
       }
       return { job: jobs.value[result.job.id] ?? result.job };
     } catch (err) {
@@ -62,7 +65,9 @@ export const usePrintStore = defineStore('guestPrint', () => {
       await load();
       if (!(err instanceof ApiError)) return { error: { kind: 'other' } };
       if (err.status === 0) return { error: { kind: 'network' } };
-      if (err.code === 'quota_exceeded') return { error: { kind: 'quota', remaining: session.value?.remaining ?? 0 } };
+      if (err.code === 'quota_exceeded') {
+        return { error: { kind: 'quota', remaining: session.value?.remaining ?? 0, limitedBy: session.value?.limited_by ?? 'session' } };
+      }
       if (err.code === 'print_disabled') return { error: { kind: 'disabled' } };
       if (err.code === 'print_unavailable') return { error: { kind: 'unavailable' } };
       if (err.code === 'session_required') return { error: { kind: 'session' } };

@@ -11,6 +11,7 @@ import { enPrint } from './en/print.js';
 import { enPublish } from './en/publish.js';
 import { enKeys } from './en/keys.js';
 import { enCapture } from './en/capture.js';
+import { enFields } from './en/fields.js';
 import type { MessageKey } from './fr.js';
 
 export const en: Record<MessageKey, string> = {
@@ -27,4 +28,5 @@ export const en: Record<MessageKey, string> = {
   ...enBackup,
   ...enKeys,
   ...enCapture,
+  ...enFields,
 };

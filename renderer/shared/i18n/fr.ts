@@ -11,6 +11,7 @@ import { frPrint } from './fr/print.js';
 import { frPublish } from './fr/publish.js';
 import { frKeys } from './fr/keys.js';
 import { frCapture } from './fr/capture.js';
+import { frFields } from './fr/fields.js';
 
 /** French is the booth's first language: every key starts here, English must follow it. */
 export const fr = {
@@ -27,6 +28,7 @@ export const fr = {
   ...frBackup,
   ...frKeys,
   ...frCapture,
+  ...frFields,
 } as const;
 
 export type MessageKey = keyof typeof fr;

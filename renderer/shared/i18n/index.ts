@@ -26,8 +26,37 @@ const numbers: Record<Locale, Intl.NumberFormat> = {
   en: new Intl.NumberFormat('en', { maximumFractionDigits: 2 }),
 };
 
+/** U+00A0: the space that never breaks, before a French colon and between a number and its unit. */
+const NBSP = '\u00a0';
+/** U+202F: the narrow one, inside « » and before ; ! ? as French typography sets them. */
+const NNBSP = '\u202f';
+
+/**
+ * A French message with the spaces French typography keeps on one line: « and » never wrap away
+ * from their words, nor a colon, a question mark or a unit from what comes before it. Done here,
+ * once per message, so that no message file has to be typed with invisible characters.
+ */
+function frenchSpaces(text: string): string {
+  return text
+    .replace(/ :/g, `${NBSP}:`)
+    .replace(/ ([;!?»])/g, `${NNBSP}$1`)
+    .replace(/« /g, `«${NNBSP}`)
+    .replace(/(\d) (?=[\p{L}%°])/gu, `$1${NBSP}`);
+}
+const frenchTexts = new Map<MessageKey, string>();
+
+function messageText(key: MessageKey): string {
+  if (locale.value !== 'fr') return dictionaries[locale.value][key];
+  let text = frenchTexts.get(key);
+  if (text === undefined) {
+    text = frenchSpaces(dictionaries.fr[key]);
+    frenchTexts.set(key, text);
+  }
+  return text;
+}
+
 export function t(key: MessageKey, params: Record<string, string | number> = {}): string {
-  const text = dictionaries[locale.value][key];
+  const text = messageText(key);
   const rules = pluralRules[locale.value];
   return text
     .replace(PLURAL, (whole, name: string, one: string, other: string) => {
@@ -35,10 +64,12 @@ export function t(key: MessageKey, params: Record<string, string | number> = {})
       if (typeof value !== 'number') return whole;
       return rules.select(value) === 'one' ? one : other;
     })
-    .replace(/\{(\w+)\}/g, (whole, name: string) => {
+    .replace(/\{(\w+)\}( ?)/g, (whole, name: string, space: string) => {
       const value = params[name];
       if (value === undefined) return whole;
-      return typeof value === 'number' ? numbers[locale.value].format(value) : value;
+      const text = typeof value === 'number' ? numbers[locale.value].format(value) : value;
+      // A number keeps its unit or its noun on its line: "14,5 s", "3 photos", "2 h 05 min".
+      return text + (space && locale.value === 'fr' && /\d$/.test(text) ? NBSP : space);
     });
 }
 

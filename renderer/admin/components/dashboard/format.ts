@@ -1,4 +1,4 @@
-import type { Locale } from '../../../shared/i18n/index.js';
+import { t, type Locale } from '../../../shared/i18n/index.js';
 
 export function formatBytes(bytes: number, locale: Locale): string {
   const units = locale === 'fr' ? ['o', 'Ko', 'Mo', 'Go', 'To'] : ['B', 'KB', 'MB', 'GB', 'TB'];
@@ -8,7 +8,8 @@ export function formatBytes(bytes: number, locale: Locale): string {
     value /= 1024;
     unit++;
   }
-  return `${value.toLocaleString(locale, { maximumFractionDigits: value < 10 && unit > 0 ? 1 : 0 })} ${units[unit]}`;
+  // A no-break space: "76 Go" never wraps between the number and its unit.
+  return `${value.toLocaleString(locale, { maximumFractionDigits: value < 10 && unit > 0 ? 1 : 0 })}\u00a0${units[unit]}`;
 }
 
 /** "3 j 4 h", "2 h 05 min", "12 min": the two largest units are enough at a glance. */
@@ -16,10 +17,10 @@ export function formatDuration(seconds: number, locale: Locale): string {
   const d = Math.floor(seconds / 86_400);
   const h = Math.floor((seconds % 86_400) / 3600);
   const m = Math.floor((seconds % 3600) / 60);
-  const day = locale === 'fr' ? 'j' : 'd';
-  if (d > 0) return `${d} ${day} ${h} h`;
-  if (h > 0) return `${h} h ${String(m).padStart(2, '0')} min`;
-  return `${m} min`;
+  if (d > 0) return t('dash.duration.days', { days: d, hours: h });
+  // Minutes on two digits after the hours, as a clock writes them: "2 h 05 min".
+  if (h > 0) return t('dash.duration.hours', { hours: h, minutes: new Intl.NumberFormat(locale, { minimumIntegerDigits: 2 }).format(m) });
+  return t('dash.duration.minutes', { minutes: m });
 }
 
 export function formatTime(iso: string, locale: Locale): string {

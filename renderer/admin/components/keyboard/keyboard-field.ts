@@ -2,9 +2,10 @@ import type { LayoutName } from './azerty.js';
 
 export type KeyboardField = HTMLInputElement | HTMLTextAreaElement;
 
-const TEXT_TYPES = ['text', 'search', 'email', 'url', 'tel', 'number', ''];
+/** Every input a person types into; passwords included (the booth's screen has no other keyboard). */
+const TEXT_TYPES = ['text', 'search', 'email', 'url', 'tel', 'number', 'password', ''];
 
-/** A field the on-screen keyboard types into: text and numbers, not checkboxes, sliders or pickers. */
+/** A field the on-screen keyboard types into: text, numbers and secrets, not checkboxes, sliders or pickers. */
 export function isKeyboardField(el: EventTarget | null): el is KeyboardField {
   if (el instanceof HTMLTextAreaElement) return !el.readOnly && !el.disabled;
   if (!(el instanceof HTMLInputElement) || el.readOnly || el.disabled) return false;
@@ -34,6 +35,20 @@ export function typeIntoNumber(el: HTMLInputElement, text: string, button: strin
   else if (/^[0-9]$/.test(button)) next = text === '0' ? button : text + button;
   el.value = next.endsWith('.') ? next.slice(0, -1) : next;
   return next;
+}
+
+/**
+ * Selects a field's whole text, as a phone does on the first tap into a prefilled field: the
+ * first key replaces it instead of typing after it. Number fields have no selection range of
+ * their own; `select()` still highlights them (the keypad replaces their text itself).
+ */
+export function selectAll(el: KeyboardField): void {
+  if (el.value === '') return;
+  try {
+    el.select();
+  } catch {
+    // A field type without a selection: the keypad's replacement (see typeIntoNumber) still applies.
+  }
 }
 
 /** Types into a text field at its caret, as a keyboard would; '' is a backspace. */

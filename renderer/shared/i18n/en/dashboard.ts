@@ -104,4 +104,7 @@ export const enDashboard: Record<keyof typeof frDashboard, string> = {
   'dash.backup.notJson': 'This file is not a readable backup (invalid JSON). Nothing was changed.',
   'dash.backup.invalid': 'This backup is not valid, nothing was changed:',
   'dash.backup.tooLarge': 'This file is too large to be a backup. Nothing was changed.',
+  'dash.duration.days': '{days} d {hours} h',
+  'dash.duration.hours': '{hours} h {minutes} min',
+  'dash.duration.minutes': '{minutes} min',
 };

@@ -12,6 +12,7 @@ export const enGallery: Record<keyof typeof frGallery, string> = {
   'photos.processing': 'Being processed…',
   'photos.missing': 'File not found',
   'photos.printed': 'Printed ×{count}',
+  'photos.printedBadge': '×{count}',
   'photos.loadingMore': 'Loading photos…',
   'photos.end': 'All photos are shown.',
 

@@ -47,7 +47,7 @@ export const enHome: Record<keyof typeof frHome, string> = {
 
   'adminGallery.anyDay': 'Any day',
 
-  'maint.subtitle': 'Details, restarts, backup and log. The booth at a glance is on Home.',
+  'maint.subtitle': 'Restarts, backup, log and settings.',
 
   'editor.triggerDetails': 'Trigger address (details)',
 

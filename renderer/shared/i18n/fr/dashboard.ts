@@ -103,4 +103,7 @@ export const frDashboard = {
   'dash.backup.notJson': 'Ce fichier n’est pas une sauvegarde lisible (JSON invalide). Rien n’a été modifié.',
   'dash.backup.invalid': 'Cette sauvegarde n’est pas valide, rien n’a été modifié :',
   'dash.backup.tooLarge': 'Ce fichier est trop volumineux pour être une sauvegarde. Rien n’a été modifié.',
+  'dash.duration.days': '{days} j {hours} h',
+  'dash.duration.hours': '{hours} h {minutes} min',
+  'dash.duration.minutes': '{minutes} min',
 } as const;

@@ -10,6 +10,7 @@ export const frGallery = {
   'photos.processing': 'En cours de traitement…',
   'photos.missing': 'Fichier introuvable',
   'photos.printed': 'Imprimée ×{count}',
+  'photos.printedBadge': '×{count}',
   'photos.loadingMore': 'Chargement des photos…',
   'photos.end': 'Toutes les photos sont affichées.',
 

@@ -47,7 +47,7 @@ export const frHome = {
 
   'adminGallery.anyDay': 'Toutes dates',
 
-  'maint.subtitle': 'Les détails, les redémarrages, la sauvegarde et le journal. La borne d’un coup d’œil est sur l’Accueil.',
+  'maint.subtitle': 'Redémarrages, sauvegarde, journal et réglages.',
 
   'editor.triggerDetails': 'Adresse de déclenchement (détails)',
 
