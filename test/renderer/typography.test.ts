@@ -28,7 +28,7 @@ describe('French words keep together as French typography sets them', () => {
     expect(t('actions.confirmDelete.body', { name: 'Photo' })).toBe(`«${NNBSP}Photo${NNBSP}» sera retirée de la borne.`);
     expect(t('actions.confirmDelete.title')).toBe(`Supprimer l’action${NNBSP}?`);
     expect(t('hw.diag.relayLimits', { max: 2, duty: 10, window: 60, budget: 14.5 })).toBe(
-      `Limites${NBSP}: 2${NBSP}s d’affilée, 10${NBSP}s par 60${NBSP}s (reste 14,5${NBSP}s)`,
+      `Limites${NBSP}: 2${NBSP}s par photo, 10${NBSP}s par 60${NBSP}s (reste 14,5${NBSP}s)`,
     );
     // What the operator typed is shown as typed: only the message's own spaces change.
     expect(t('actions.confirmDelete.body', { name: 'Photo 2 : cadre' })).toBe(
