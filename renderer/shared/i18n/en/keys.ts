@@ -5,6 +5,7 @@ export const enKeys: Record<keyof typeof frKeys, string> = {
   'ownerKey.subtitle': 'This is for the booth’s owner only. Enter the owner’s PIN.',
   'ownerKey.submit': 'Continue',
   'ownerKey.cancel': 'Cancel',
+  'ownerKey.resting': 'Too many wrong PINs: the owner’s PIN can be tried again in {minutes} min.',
   'ownerKey.lock': 'Owner only',
   'ownerKey.held': 'Owner’s key',
   'ownerKey.drop': 'Hand back',

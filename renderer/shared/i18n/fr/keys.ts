@@ -4,6 +4,7 @@ export const frKeys = {
   'ownerKey.subtitle': 'Cette action est réservée au propriétaire de la borne. Saisissez son code PIN.',
   'ownerKey.submit': 'Continuer',
   'ownerKey.cancel': 'Annuler',
+  'ownerKey.resting': 'Trop de codes faux : le code du propriétaire pourra être essayé dans {minutes} min.',
   'ownerKey.lock': 'Réservé au propriétaire',
   'ownerKey.held': 'Clé du propriétaire',
   'ownerKey.drop': 'Rendre la main',
