@@ -50,6 +50,7 @@ import { createHostProbe, type HostProbe } from './dashboard/host-probe.js';
 import { MaintenanceService } from './dashboard/maintenance.service.js';
 import type { PrintQueueSummary } from './contract/print.contract.js';
 import { createPublishing, type Publishing } from './publish/publish.compose.js';
+import { SecretBox } from './core/secrets/secret-box.js';
 import type { PublishQueueOptions } from './publish/publish.queue.js';
 import type { RclonePort } from './publish/rclone.port.js';
 
@@ -316,6 +317,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     media,
     background,
     partsShown: () => settings.stored().gallery.collage_parts === 'photos',
+    secrets: SecretBox.forDataDir(options.dataDir),
   });
   return {
     ports,

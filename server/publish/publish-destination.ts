@@ -7,6 +7,7 @@ import type { Destination, DestinationInput, DestinationView, PublishSettings } 
 import { ValidationError } from '../core/errors.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../core/fs/atomic-write.js';
 import type { Logger } from '../core/logger.js';
+import { secretsDir, type SecretBox } from '../core/secrets/secret-box.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
 import { migrateLegacy } from './publish-migrate.js';
 import { storedPublishSettings, type StoredPublishSettings } from './publish.schema.js';
@@ -14,8 +15,12 @@ import { destinationRoot, renderRcloneConfig } from './rclone-config.js';
 import { RcloneError, type RclonePort, type RcloneTarget } from './rclone.port.js';
 
 const SETTINGS_KEY = 'publish';
-/** The remote's password or secret key, kept apart from the settings so no answer, backup or page built from them can carry it. */
+/**
+ * The remote's password or secret key, kept apart from the settings so no answer, backup or page
+ * built from them can carry it, and sealed (SecretBox): the database holds it only as ciphertext.
+ */
 const SECRET_KEY = 'publish.secret';
+const SECRET_PURPOSE = 'publish.destination.password';
 const TRIAL_FILE = /^trial-[0-9a-f]{12}\.conf$/;
 
 /** A destination ready for rclone: which file describes it, and the path of its root. */
@@ -24,16 +29,18 @@ export interface PublishTarget extends RcloneTarget {
 }
 
 export interface DestinationFiles {
-  /** Boothdeck's file, written from the typed fields (0600). */
+  /** Boothdeck's file, written from the typed fields (0600), in the secrets folder: it holds the password. */
   generated: string;
   /** The file in Boothdeck's data folder an owner may describe remotes in by hand. */
   owner: string;
 }
 
 export function destinationFiles(dataDir: string): DestinationFiles {
-  const dir = path.join(dataDir, 'rclone');
-  return { generated: path.join(dir, 'boothdeck.conf'), owner: path.join(dir, 'rclone.conf') };
+  return { generated: path.join(secretsDir(dataDir), 'rclone', 'boothdeck.conf'), owner: path.join(dataDir, 'rclone', 'rclone.conf') };
 }
+
+/** Where Boothdeck's rclone file was before it moved into the secrets folder. */
+const formerGenerated = (files: DestinationFiles): string => path.join(path.dirname(files.owner), 'boothdeck.conf');
 
 /** The place a password was given for: a password is never sent to another server than the one it came with. */
 function addressOf(d: Destination): string {
@@ -67,6 +74,7 @@ export class DestinationStore {
     private readonly rclone: RclonePort,
     readonly files: DestinationFiles,
     private readonly defaults: () => Omit<StoredPublishSettings, 'destination' | 'notice'>,
+    private readonly box: SecretBox,
   ) {}
 
   /** The stored settings, read back through the schema: anything stored unchecked reads as no destination. */
@@ -78,9 +86,17 @@ export class DestinationStore {
     return parsed.success ? parsed.data : { ...this.defaults(), destination: null, notice: null };
   }
 
+  /** The stored secret; one stored in clear before sealing existed is read as it is (and sealed at start, `migrate`). */
   private secret(): string | null {
     const value = this.repo.get(SECRET_KEY);
-    return value !== null && typeof value === 'object' && 'password' in value && typeof value.password === 'string' ? value.password : null;
+    if (value === null || typeof value !== 'object') return null;
+    if ('sealed' in value && typeof value.sealed === 'string') return this.box.openText(SECRET_PURPOSE, value.sealed) ?? null;
+    return 'password' in value && typeof value.password === 'string' ? value.password : null;
+  }
+
+  private storeSecret(secret: string | null): void {
+    if (secret === null) this.repo.delete(SECRET_KEY);
+    else this.repo.set(SECRET_KEY, { sealed: this.box.sealText(SECRET_PURPOSE, secret) });
   }
 
   view(): PublishSettings {
@@ -110,6 +126,7 @@ export class DestinationStore {
       else log.info('Publishing: the stored destination was converted to a typed one');
     }
     const { destination } = this.stored();
+    rmSync(formerGenerated(this.files), { force: true });
     const dir = path.dirname(this.files.generated);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // A test cut short by a crash may have left its file (and a password in it).
@@ -176,8 +193,7 @@ export class DestinationStore {
     if (destination !== null && destination.type !== 'rclone')
       await writeFileAtomic(this.files.generated, renderRcloneConfig(destination, secret), 0o600);
     else await rm(this.files.generated, { force: true });
-    if (secret === null) this.repo.delete(SECRET_KEY);
-    else this.repo.set(SECRET_KEY, { password: secret });
+    this.storeSecret(secret);
     this.repo.set(SETTINGS_KEY, { ...next, destination, notice: input === undefined ? (current.notice ?? null) : null });
   }
 

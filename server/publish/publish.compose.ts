@@ -18,6 +18,8 @@ import { PublishRepository } from './publish.repository.js';
 import { publishWork } from './publish-tasks.js';
 import { newEventToken, PublishService } from './publish.service.js';
 import { RcloneProcess } from './rclone.process.js';
+import type { SecretBox } from '../core/secrets/secret-box.js';
+import { sealLegacySecrets } from './publish-secrets.js';
 import type { RclonePort } from './rclone.port.js';
 
 export interface Publishing {
@@ -37,6 +39,8 @@ interface PublishingDeps {
   background: BackgroundMedia;
   /** Whether guests see collage parts as photos of their own: only then are they put online. */
   partsShown?: () => boolean;
+  /** Seals the destination's password and the galleries' keys in the database. */
+  secrets: SecretBox;
 }
 
 /** The online galleries, wired: where files come from, where they go, and what wakes the queue. */
@@ -44,8 +48,19 @@ export function createPublishing(deps: PublishingDeps): Publishing {
   const { ports, options } = deps;
   const workDir = path.join(options.dataDir, 'publish');
   const rclone = ports.rclone ?? new RcloneProcess(ports.system, workDir);
-  const repo = new PublishRepository(ports.db, deps.partsShown);
-  const service = new PublishService(repo, deps.eventRepository, deps.settingsRepository, rclone, ports.clock, options.dataDir, workDir);
+  // Secrets stored in clear by an earlier version are sealed before anything reads them.
+  sealLegacySecrets(ports.db, deps.secrets, ports.log);
+  const repo = new PublishRepository(ports.db, deps.partsShown ?? (() => false), deps.secrets);
+  const service = new PublishService(
+    repo,
+    deps.eventRepository,
+    deps.settingsRepository,
+    rclone,
+    ports.clock,
+    options.dataDir,
+    workDir,
+    deps.secrets,
+  );
   service.destinations.migrate(ports.log);
   const sources: PublishSources = {
     localFile: (photo) => deps.media.localFile(photo),

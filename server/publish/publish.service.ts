@@ -11,6 +11,7 @@ import type {
   PublishTestResult,
 } from '../contract/publish.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
+import type { SecretBox } from '../core/secrets/secret-box.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
 import type { EventRepository, EventRow } from '../events/event.repository.js';
 import { qrSvg } from '../gallery/qr-code.js';
@@ -102,11 +103,18 @@ export class PublishService {
     private readonly clock: Clock,
     dataDir: string,
     private readonly scratchDir: string,
+    secrets: SecretBox,
   ) {
-    this.destinations = new DestinationStore(settingsRepo, rclone, destinationFiles(dataDir), () => {
-      const { destination: _none, ...rest } = defaultPublishSettings();
-      return rest;
-    });
+    this.destinations = new DestinationStore(
+      settingsRepo,
+      rclone,
+      destinationFiles(dataDir),
+      () => {
+        const { destination: _none, ...rest } = defaultPublishSettings();
+        return rest;
+      },
+      secrets,
+    );
     this.logos = new LogoStore(settingsRepo, path.join(scratchDir, 'brand'));
   }
 
