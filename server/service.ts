@@ -170,6 +170,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,
         print: overrides.print,
         publish: overrides.publish,
+        publishRoot: config.publishRoot,
         exportWorkers: overrides.exportWorkers,
         restart: {
           unit: config.captureUnit,

@@ -97,6 +97,8 @@ export interface ServiceOptions {
   /** How many newly indexed photos may wait for their thumbnail (the newest are kept). */
   thumbnailQueueCapacity?: number;
   publish?: Partial<PublishQueueOptions>;
+  /** The folder a folder destination must be in (BOOTHDECK_PUBLISH_ROOT). */
+  publishRoot?: string;
   /** Where ZIP exports are made; built, in a process of their own (event-export.ts decides). */
   exportWorkers?: 'processes' | 'in-process';
 }

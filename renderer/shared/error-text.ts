@@ -155,6 +155,7 @@ const CODE_KEYS: Record<string, MessageKey> = {
   owner_pin_too_short: 'error.code.owner_pin_too_short',
   exports_busy: 'error.code.exports_busy',
   password_too_weak: 'error.code.password_too_weak',
+  folder_outside_root: 'error.code.folder_outside_root',
 };
 
 /** The sentence a server error code is told in, or null when the code has none of its own. */

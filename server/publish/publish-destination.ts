@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SECRET_TYPES } from '../../common/publish-destinations.js';
 import type { Destination, DestinationInput, DestinationView, PublishSettings } from '../contract/publish.contract.js';
-import { ValidationError } from '../core/errors.js';
+import { AppError, ValidationError } from '../core/errors.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../core/fs/atomic-write.js';
 import type { Logger } from '../core/logger.js';
 import { secretsDir, type SecretBox } from '../core/secrets/secret-box.js';
@@ -56,6 +56,36 @@ function addressOf(d: Destination): string {
   }
 }
 
+/** A path with its symlinks resolved as far as it exists (a folder not made yet resolves through its parent). */
+function resolved(p: string): string {
+  const rest: string[] = [];
+  for (let current = p; ; current = path.dirname(current)) {
+    try {
+      return path.join(realpathSync(current), ...rest.reverse());
+    } catch {
+      if (path.dirname(current) === current) return p;
+      rest.push(path.basename(current));
+    }
+  }
+}
+
+/**
+ * A folder destination must lie in the root the owner chose when installing the booth
+ * (BOOTHDECK_PUBLISH_ROOT, /media by default: USB sticks), never anywhere the console says: the
+ * booth's user could otherwise be made to write files into its own configuration.
+ */
+export function checkFolderRoot(dest: Destination, root: string): void {
+  if (dest.type !== 'local') return;
+  const base = resolved(root);
+  const folder = resolved(dest.path);
+  if (folder === base || folder.startsWith(base.endsWith('/') ? base : `${base}/`)) return;
+  const message = `must be inside ${root} (the folder chosen for galleries when the booth was installed)`;
+  throw new AppError(400, 'folder_outside_root', `Invalid publishing settings: destination.path ${message}`, {
+    issues: [{ field: 'destination.path', message }],
+    root,
+  });
+}
+
 const stripSecret = (input: DestinationInput): Destination => {
   const { password: _secret, ...rest } = input;
   return rest;
@@ -75,6 +105,7 @@ export class DestinationStore {
     readonly files: DestinationFiles,
     private readonly defaults: () => Omit<StoredPublishSettings, 'destination' | 'notice'>,
     private readonly box: SecretBox,
+    private readonly folderRoot: string,
   ) {}
 
   /** The stored settings, read back through the schema: anything stored unchecked reads as no destination. */
@@ -145,6 +176,7 @@ export class DestinationStore {
 
   /** The checks a save runs before it writes anything (a restored backup runs them before restoring anything). */
   check(dest: Destination): Promise<void> {
+    checkFolderRoot(dest, this.folderRoot);
     return this.checkOwnerRemote(dest);
   }
 
@@ -187,7 +219,7 @@ export class DestinationStore {
     if (input !== undefined) {
       destination = input === null ? null : stripSecret(input);
       secret = input === null ? null : this.nextSecret(input, current.destination);
-      if (destination !== null) await this.checkOwnerRemote(destination);
+      if (destination !== null) await this.check(destination);
     }
     await mkdir(path.dirname(this.files.generated), { recursive: true, mode: 0o700 });
     if (destination !== null && destination.type !== 'rclone')
@@ -198,6 +230,8 @@ export class DestinationStore {
   }
 
   private targetFor(dest: Destination): PublishTarget {
+    // One saved before the rule, outside the root: the queue stops on it, saying why.
+    checkFolderRoot(dest, this.folderRoot);
     const root = destinationRoot(dest);
     if (dest.type !== 'rclone') return { configFile: this.files.generated, root };
     return { configFile: dest.config === 'user' ? null : this.files.owner, root };
@@ -215,7 +249,7 @@ export class DestinationStore {
    */
   async withTrial<T>(input: DestinationInput, work: (target: PublishTarget) => Promise<T>): Promise<T> {
     const dest = stripSecret(input);
-    await this.checkOwnerRemote(dest);
+    await this.check(dest);
     if (dest.type === 'rclone') return work(this.targetFor(dest));
     const file = path.join(path.dirname(this.files.generated), `trial-${randomBytes(6).toString('hex')}.conf`);
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });

@@ -22,6 +22,9 @@ import type { SecretBox } from '../core/secrets/secret-box.js';
 import { sealLegacySecrets } from './publish-secrets.js';
 import type { RclonePort } from './rclone.port.js';
 
+/** Where folder destinations may be without BOOTHDECK_PUBLISH_ROOT: USB sticks' mount points. */
+export const DEFAULT_PUBLISH_ROOT = '/media';
+
 export interface Publishing {
   service: PublishService;
   queue: PublishQueue;
@@ -29,7 +32,7 @@ export interface Publishing {
 
 interface PublishingDeps {
   ports: { db: Db; system: SystemPort; clock: Clock; capture: CaptureAppPort; log: Logger; rclone?: RclonePort };
-  options: { dataDir: string; publish?: Partial<PublishQueueOptions> };
+  options: { dataDir: string; publish?: Partial<PublishQueueOptions>; publishRoot?: string };
   hub: EventHub;
   settingsRepository: SettingsRepository;
   eventRepository: EventRepository;
@@ -60,6 +63,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     options.dataDir,
     workDir,
     deps.secrets,
+    options.publishRoot ?? DEFAULT_PUBLISH_ROOT,
   );
   service.destinations.migrate(ports.log);
   const sources: PublishSources = {

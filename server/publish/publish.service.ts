@@ -105,6 +105,7 @@ export class PublishService {
     dataDir: string,
     private readonly scratchDir: string,
     secrets: SecretBox,
+    folderRoot: string,
   ) {
     this.destinations = new DestinationStore(
       settingsRepo,
@@ -115,6 +116,7 @@ export class PublishService {
         return rest;
       },
       secrets,
+      folderRoot,
     );
     this.logos = new LogoStore(settingsRepo, path.join(scratchDir, 'brand'));
   }
