@@ -140,4 +140,35 @@ describe('secrets in the database', () => {
       expect(data.includes(galleryKey)).toBe(false);
     }
   });
+
+  it('lost with its folder, leave a protected event unpublished rather than sent in the clear', { timeout: 90_000 }, async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-lost-'));
+    const published = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-published-'));
+    dirs.push(dataDir, published);
+    const start = () => startTestService({ BOOTHDECK_DATA_DIR: dataDir, BOOTHDECK_ADMIN_PIN: PIN });
+    let s = await start();
+    const slug = s.services.events.create({ name: 'Soirée privée' }).slug;
+    for (let i = 0; i < 2; i++) await s.simulator!.capture();
+    await expect.poll(() => s.services.photoRepository.count(), { timeout: 15_000 }).toBe(2);
+    await s.services.publishing.service.updateEvent(slug, { password: 'trois petits chats sur le toit' });
+    await s.services.publishing.service.update({ destination: { type: 'local', path: published }, booth_name: 'b', enabled: true });
+    await s.services.publishing.queue.whenIdle();
+    expect(readdirSync(published, { recursive: true }).length).toBeGreaterThan(0);
+    await s.stop();
+
+    // A new card with the database alone: the secrets folder is gone, and so is what was online.
+    rmSync(path.join(dataDir, 'secrets'), { recursive: true, force: true });
+    rmSync(published, { recursive: true, force: true });
+    mkdirSync(published);
+    service = s = await start();
+    s.services.publishing.queue.retryNow();
+    await expect.poll(() => s.services.publishing.service.overview().status.state, { timeout: 30_000 }).toBe('waiting');
+    for (const name of readdirSync(published, { recursive: true, encoding: 'utf8' })) {
+      const file = path.join(published, name);
+      if (lstatSync(file).isDirectory()) continue;
+      const data = readFileSync(file);
+      expect(data.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])), name).toBe(false);
+      expect(data.includes(Buffer.from('Soirée')), name).toBe(false);
+    }
+  });
 });
