@@ -6,6 +6,7 @@ import { localDay } from '../common/dates.js';
 import { percentile, round, seedCaptureFolder } from './bench/seed.js';
 import { adminCookie, firstRescan, seedEvents, startBenchService, tempDir } from './bench/setup.js';
 import { zipExport } from './bench/export.js';
+import { exportFlood } from './bench/export-flood.js';
 import { firstVisitAfterIndex } from './bench/first-visit.js';
 import { relayTiming, ringUnderLoad } from './bench/hardware.js';
 import { hostileThumbnails, relayFlood } from './bench/hardening.js';
@@ -276,6 +277,7 @@ async function main(): Promise<void> {
     ['load', publicListUnderLoad],
     ['live', liveArrival],
     ['zip', () => zipExport(record, cleanups)],
+    ['zipflood', () => exportFlood(record, cleanups)],
     ['firstvisit', () => firstVisitAfterIndex(record, cleanups, launchBrowser)],
     ['print', () => printQueueing(record, cleanups)],
     ['relay', () => relayTiming(record)],

@@ -18,6 +18,8 @@ export interface ServiceConfig {
   screenRefresh: string[] | null | undefined;
   waylandDisplay: string;
   captureUnit: string;
+  /** The folder a publishing destination of type folder must be in (BOOTHDECK_PUBLISH_ROOT): chosen by the owner at install, never from the console. */
+  publishRoot: string;
 }
 
 export class ConfigError extends Error {
@@ -98,6 +100,13 @@ const envSchema = z.object({
       .regex(/^[A-Za-z0-9_][\w:@.-]*$/, 'must be a systemd unit name (letters, digits, : _ . @ -; not starting with -)')
       .default('photobooth-app'),
   ),
+  BOOTHDECK_PUBLISH_ROOT: z.preprocess(
+    blankIsUnset,
+    z
+      .string()
+      .refine((v) => path.isAbsolute(v), 'must be an absolute folder (starting with /)')
+      .default('/media'),
+  ),
   BOOTHDECK_SIMULATOR_INTERVAL: z.preprocess(
     blankIsUnset,
     z
@@ -167,5 +176,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults = {}
     screenRefresh: v.BOOTHDECK_SCREEN_REFRESH,
     waylandDisplay: v.BOOTHDECK_WAYLAND_DISPLAY,
     captureUnit: v.BOOTHDECK_CAPTURE_UNIT,
+    publishRoot: path.resolve(v.BOOTHDECK_PUBLISH_ROOT),
   };
 }

@@ -15,6 +15,7 @@ import { createSystemClock } from './core/clock/clock.system.js';
 import { openFileLimit } from './core/stream-slots.js';
 import type { ServiceConfig } from './config.js';
 import { openDatabase } from './db/database.js';
+import { closeDataDir, closeTree, closeUmask, type TreeRepair } from './core/fs/closed-at-rest.js';
 import { createFileLogger, type Logger } from './core/logger.js';
 import { buildServices, type Services } from './services.js';
 import { isScreenRefreshCommand, type SystemPort } from './system/system.port.js';
@@ -37,6 +38,8 @@ export interface ServiceHandle {
   captureUrl: string;
   simulator: SimulatorHandle | undefined;
   services: Services;
+  /** The repair of a data folder found open to other users at start (done at once when it was closed). */
+  atRest: Promise<TreeRepair>;
   stop(): Promise<void>;
 }
 
@@ -99,6 +102,10 @@ function publicHost(host: string): string {
  * background work. Returns once it listens; `stop()` undoes it all in reverse.
  */
 export async function startService(config: ServiceConfig, overrides: ServiceOverrides = {}): Promise<ServiceHandle> {
+  // Closed at rest: what the service and its children create is its user's alone, and the data
+  // folder (the database, the secrets) is checked before anything is opened in it.
+  closeUmask();
+  const dataDirWasOpen = closeDataDir(config.dataDir);
   const logDir = path.join(config.dataDir, 'logs');
   // The given logger (the tests' recorder) still sees every line; the file is always written.
   const fileLog = await createFileLogger(logDir, overrides.log ? { echo: overrides.log } : { stdout: true });
@@ -164,6 +171,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
         galleryUrl: () => `http://${publicHost(config.host)}:${port}/`,
         print: overrides.print,
         publish: overrides.publish,
+        publishRoot: config.publishRoot,
         exportWorkers: overrides.exportWorkers,
         relayOffSwitchFile: relayOffSwitchPath(process.env.XDG_RUNTIME_DIR),
         restart: {
@@ -177,6 +185,11 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       },
     );
     if (config.adminPin !== undefined) await services.auth.applyConfiguredPin(config.adminPin);
+    const atRest = dataDirWasOpen ? closeTree(config.dataDir) : Promise.resolve({ closed: 0, refused: [] });
+    void atRest.then(({ closed, refused }) => {
+      if (dataDirWasOpen) log.warn(`The data folder was open to other users: it is closed now (${closed} folders and files closed)`);
+      if (refused.length > 0) log.warn(`Files of the data folder that could not be closed to other users: ${refused.join(', ')}`);
+    });
     // Node raises its own soft descriptor limit to the hard one at start; only the hard limit
     // (systemd's LimitNOFILE) can give more. Live streams are capped well under what there is.
     log.info(`Open file limit: ${openFileLimit() ?? 'unknown'}; live streams capped at ${services.hub.slots.options.total}`);
@@ -223,6 +236,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       captureUrl: capture.baseUrl,
       simulator,
       services,
+      atRest,
       async stop() {
         if (stopped) return;
         stopped = true;

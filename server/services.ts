@@ -52,6 +52,7 @@ import { createHostProbe, type HostProbe } from './dashboard/host-probe.js';
 import { MaintenanceService } from './dashboard/maintenance.service.js';
 import type { PrintQueueSummary } from './contract/print.contract.js';
 import { createPublishing, type Publishing } from './publish/publish.compose.js';
+import { SecretBox } from './core/secrets/secret-box.js';
 import type { PublishQueueOptions } from './publish/publish.queue.js';
 import type { RclonePort } from './publish/rclone.port.js';
 
@@ -98,6 +99,8 @@ export interface ServiceOptions {
   /** How many newly indexed photos may wait for their thumbnail (the newest are kept). */
   thumbnailQueueCapacity?: number;
   publish?: Partial<PublishQueueOptions>;
+  /** The folder a folder destination must be in (BOOTHDECK_PUBLISH_ROOT). */
+  publishRoot?: string;
   /** Where ZIP exports are made; built, in a process of their own (event-export.ts decides). */
   exportWorkers?: 'processes' | 'in-process';
   /** Where the flash relay's off switch is written for the unit's ExecStopPost (docs/hardware.md). */
@@ -337,6 +340,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     media,
     background,
     partsShown: () => settings.stored().gallery.collage_parts === 'photos',
+    secrets: SecretBox.forDataDir(options.dataDir),
   });
   return {
     ports,

@@ -151,6 +151,11 @@ const CODE_KEYS: Record<string, MessageKey> = {
   capture_not_kept: 'error.code.capture_not_kept',
   printer_not_permitted: 'error.code.printer_not_permitted',
   publish_not_published: 'error.code.publish_not_published',
+  owner_pin_resting: 'error.code.owner_pin_resting',
+  owner_pin_too_short: 'error.code.owner_pin_too_short',
+  exports_busy: 'error.code.exports_busy',
+  password_too_weak: 'error.code.password_too_weak',
+  folder_outside_root: 'error.code.folder_outside_root',
 };
 
 /** The sentence a server error code is told in, or null when the code has none of its own. */

@@ -85,7 +85,7 @@ export async function publishPageWeight(record: RecordFn, cleanups: string[], ex
 
       // The same event protected: the prompt is all a guest loads before typing the password.
       const put = await handle.services.publishing.service.updateEvent(handle.services.events.list().events[0]?.slug ?? '', {
-        password: 'bench-password',
+        password: 'banc essai page protegee',
       });
       if (!put.password_set) throw new Error('the password was not set');
       await handle.services.publishing.queue.whenIdle();

@@ -31,6 +31,8 @@ export function startBenchService(dataDir: string, captureDataDir: string, overr
     BOOTHDECK_CAPTURE_DATA_DIR: captureDataDir,
     BOOTHDECK_ADMIN_PIN: BENCH_PIN,
     BOOTHDECK_HARDWARE: 'fake',
+    // The benches publish to folders of their own under the system's temporary folder.
+    BOOTHDECK_PUBLISH_ROOT: os.tmpdir(),
   });
   return startService(config, { system: new FakeSystem(), hardware: createFakeHardware(), log: createRecordingLogger(), ...overrides });
 }

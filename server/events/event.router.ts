@@ -26,16 +26,26 @@ export function eventRouter(events: EventService, exports: EventExportService): 
   router.get('/:slug/export.zip', async (req, res) => {
     const plan = exports.plan(parseInput(slugParam, req.params.slug, 'event slug'));
     const token = req.query.progress === undefined ? undefined : parseInput(progressToken, req.query.progress, 'progress token');
-    res.setHeader('Content-Type', 'application/zip');
-    res.setHeader('Content-Disposition', attachment(plan.fileName));
-    res.setHeader('X-Export-Files', String(plan.entries.length));
-    res.setHeader('X-Export-Bytes', String(plan.totalBytes));
+    const head = (): void => {
+      res.setHeader('Content-Type', 'application/zip');
+      res.setHeader('Content-Disposition', attachment(plan.fileName));
+      res.setHeader('X-Export-Files', String(plan.entries.length));
+      res.setHeader('X-Export-Bytes', String(plan.totalBytes));
+    };
     // A HEAD asks what the export would be, not for the export itself.
     if (req.method === 'HEAD') {
+      head();
       res.end();
       return;
     }
-    await exports.write(plan, res, token);
+    // Before any header: a refusal is a plain JSON error, not a ZIP.
+    const release = exports.claim(token);
+    try {
+      head();
+      await exports.write(plan, res, token);
+    } finally {
+      release();
+    }
   });
 
   router.get('/:slug/export/progress/:token', (req, res) => {

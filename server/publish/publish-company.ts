@@ -13,6 +13,9 @@ import { remoteJoin, type RclonePort } from './rclone.port.js';
 /** The fleet's index folder at the destination's root: its key is the only way to find it (it lists every event's token). */
 export const companyFolder = (key: string): string => `boothdeck-index-${key}`;
 
+/** What the fleet's index says of an event with a password, in place of its name. */
+const PROTECTED_NAME = { fr: 'Galerie protégée', en: 'Protected gallery' } as const;
+
 /** One booth's entry: its events online, with paths relative to the index folder's parent. */
 interface Entry {
   booth: string;
@@ -81,12 +84,23 @@ export class CompanyIndex {
     for (const pub of repo.publications()) {
       const event = this.deps.event(pub.event_id);
       if (!event || pub.state !== 'publishing' || pub.index_at === null) continue;
+      const date = dateLabel(event.created_at, settings.language);
+      // A protected event's page tells nothing without its password: its entry neither (no name, no count).
+      if (repo.lock(pub.event_id) !== undefined) {
+        entry.events.push({
+          name: PROTECTED_NAME[settings.language],
+          meta: date,
+          path: `${settings.booth_name}/${pub.token}/`,
+          protected: true,
+        });
+        continue;
+      }
       const counts = repo.counts(pub.event_id);
       entry.events.push({
         name: event.name,
-        meta: `${dateLabel(event.created_at, settings.language)} · ${TEXT[settings.language].photos(counts.online)}`,
+        meta: `${date} · ${TEXT[settings.language].photos(counts.online)}`,
         path: `${settings.booth_name}/${pub.token}/`,
-        protected: repo.lock(pub.event_id) !== undefined,
+        protected: false,
       });
     }
     const folder = remoteJoin(target.root, companyFolder(key));

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { SECRET_TYPES } from '../../common/publish-destinations.js';
 import type { Destination, DestinationInput, DestinationView, PublishSettings } from '../contract/publish.contract.js';
-import { ValidationError } from '../core/errors.js';
+import { AppError, ValidationError } from '../core/errors.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../core/fs/atomic-write.js';
 import type { Logger } from '../core/logger.js';
+import { secretsDir, type SecretBox } from '../core/secrets/secret-box.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
 import { migrateLegacy } from './publish-migrate.js';
 import { storedPublishSettings, type StoredPublishSettings } from './publish.schema.js';
@@ -14,8 +15,12 @@ import { destinationRoot, renderRcloneConfig } from './rclone-config.js';
 import { RcloneError, type RclonePort, type RcloneTarget } from './rclone.port.js';
 
 const SETTINGS_KEY = 'publish';
-/** The remote's password or secret key, kept apart from the settings so no answer, backup or page built from them can carry it. */
+/**
+ * The remote's password or secret key, kept apart from the settings so no answer, backup or page
+ * built from them can carry it, and sealed (SecretBox): the database holds it only as ciphertext.
+ */
 const SECRET_KEY = 'publish.secret';
+const SECRET_PURPOSE = 'publish.destination.password';
 const TRIAL_FILE = /^trial-[0-9a-f]{12}\.conf$/;
 
 /** A destination ready for rclone: which file describes it, and the path of its root. */
@@ -24,16 +29,18 @@ export interface PublishTarget extends RcloneTarget {
 }
 
 export interface DestinationFiles {
-  /** Boothdeck's file, written from the typed fields (0600). */
+  /** Boothdeck's file, written from the typed fields (0600), in the secrets folder: it holds the password. */
   generated: string;
   /** The file in Boothdeck's data folder an owner may describe remotes in by hand. */
   owner: string;
 }
 
 export function destinationFiles(dataDir: string): DestinationFiles {
-  const dir = path.join(dataDir, 'rclone');
-  return { generated: path.join(dir, 'boothdeck.conf'), owner: path.join(dir, 'rclone.conf') };
+  return { generated: path.join(secretsDir(dataDir), 'rclone', 'boothdeck.conf'), owner: path.join(dataDir, 'rclone', 'rclone.conf') };
 }
+
+/** Where Boothdeck's rclone file was before it moved into the secrets folder. */
+const formerGenerated = (files: DestinationFiles): string => path.join(path.dirname(files.owner), 'boothdeck.conf');
 
 /** The place a password was given for: a password is never sent to another server than the one it came with. */
 function addressOf(d: Destination): string {
@@ -47,6 +54,36 @@ function addressOf(d: Destination): string {
     default:
       return d.type;
   }
+}
+
+/** A path with its symlinks resolved as far as it exists (a folder not made yet resolves through its parent). */
+function resolved(p: string): string {
+  const rest: string[] = [];
+  for (let current = p; ; current = path.dirname(current)) {
+    try {
+      return path.join(realpathSync(current), ...rest.reverse());
+    } catch {
+      if (path.dirname(current) === current) return p;
+      rest.push(path.basename(current));
+    }
+  }
+}
+
+/**
+ * A folder destination must lie in the root the owner chose when installing the booth
+ * (BOOTHDECK_PUBLISH_ROOT, /media by default: USB sticks), never anywhere the console says: the
+ * booth's user could otherwise be made to write files into its own configuration.
+ */
+export function checkFolderRoot(dest: Destination, root: string): void {
+  if (dest.type !== 'local') return;
+  const base = resolved(root);
+  const folder = resolved(dest.path);
+  if (folder === base || folder.startsWith(base.endsWith('/') ? base : `${base}/`)) return;
+  const message = `must be inside ${root} (the folder chosen for galleries when the booth was installed)`;
+  throw new AppError(400, 'folder_outside_root', `Invalid publishing settings: destination.path ${message}`, {
+    issues: [{ field: 'destination.path', message }],
+    root,
+  });
 }
 
 const stripSecret = (input: DestinationInput): Destination => {
@@ -67,6 +104,8 @@ export class DestinationStore {
     private readonly rclone: RclonePort,
     readonly files: DestinationFiles,
     private readonly defaults: () => Omit<StoredPublishSettings, 'destination' | 'notice'>,
+    private readonly box: SecretBox,
+    private readonly folderRoot: string,
   ) {}
 
   /** The stored settings, read back through the schema: anything stored unchecked reads as no destination. */
@@ -78,9 +117,17 @@ export class DestinationStore {
     return parsed.success ? parsed.data : { ...this.defaults(), destination: null, notice: null };
   }
 
+  /** The stored secret; one stored in clear before sealing existed is read as it is (and sealed at start, `migrate`). */
   private secret(): string | null {
     const value = this.repo.get(SECRET_KEY);
-    return value !== null && typeof value === 'object' && 'password' in value && typeof value.password === 'string' ? value.password : null;
+    if (value === null || typeof value !== 'object') return null;
+    if ('sealed' in value && typeof value.sealed === 'string') return this.box.openText(SECRET_PURPOSE, value.sealed) ?? null;
+    return 'password' in value && typeof value.password === 'string' ? value.password : null;
+  }
+
+  private storeSecret(secret: string | null): void {
+    if (secret === null) this.repo.delete(SECRET_KEY);
+    else this.repo.set(SECRET_KEY, { sealed: this.box.sealText(SECRET_PURPOSE, secret) });
   }
 
   view(): PublishSettings {
@@ -110,6 +157,7 @@ export class DestinationStore {
       else log.info('Publishing: the stored destination was converted to a typed one');
     }
     const { destination } = this.stored();
+    rmSync(formerGenerated(this.files), { force: true });
     const dir = path.dirname(this.files.generated);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // A test cut short by a crash may have left its file (and a password in it).
@@ -128,6 +176,7 @@ export class DestinationStore {
 
   /** The checks a save runs before it writes anything (a restored backup runs them before restoring anything). */
   check(dest: Destination): Promise<void> {
+    checkFolderRoot(dest, this.folderRoot);
     return this.checkOwnerRemote(dest);
   }
 
@@ -170,18 +219,19 @@ export class DestinationStore {
     if (input !== undefined) {
       destination = input === null ? null : stripSecret(input);
       secret = input === null ? null : this.nextSecret(input, current.destination);
-      if (destination !== null) await this.checkOwnerRemote(destination);
+      if (destination !== null) await this.check(destination);
     }
     await mkdir(path.dirname(this.files.generated), { recursive: true, mode: 0o700 });
     if (destination !== null && destination.type !== 'rclone')
       await writeFileAtomic(this.files.generated, renderRcloneConfig(destination, secret), 0o600);
     else await rm(this.files.generated, { force: true });
-    if (secret === null) this.repo.delete(SECRET_KEY);
-    else this.repo.set(SECRET_KEY, { password: secret });
+    this.storeSecret(secret);
     this.repo.set(SETTINGS_KEY, { ...next, destination, notice: input === undefined ? (current.notice ?? null) : null });
   }
 
   private targetFor(dest: Destination): PublishTarget {
+    // One saved before the rule, outside the root: the queue stops on it, saying why.
+    checkFolderRoot(dest, this.folderRoot);
     const root = destinationRoot(dest);
     if (dest.type !== 'rclone') return { configFile: this.files.generated, root };
     return { configFile: dest.config === 'user' ? null : this.files.owner, root };
@@ -199,7 +249,7 @@ export class DestinationStore {
    */
   async withTrial<T>(input: DestinationInput, work: (target: PublishTarget) => Promise<T>): Promise<T> {
     const dest = stripSecret(input);
-    await this.checkOwnerRemote(dest);
+    await this.check(dest);
     if (dest.type === 'rclone') return work(this.targetFor(dest));
     const file = path.join(path.dirname(this.files.generated), `trial-${randomBytes(6).toString('hex')}.conf`);
     await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });

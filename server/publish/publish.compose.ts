@@ -18,7 +18,12 @@ import { PublishRepository } from './publish.repository.js';
 import { publishWork } from './publish-tasks.js';
 import { newEventToken, PublishService } from './publish.service.js';
 import { RcloneProcess } from './rclone.process.js';
+import type { SecretBox } from '../core/secrets/secret-box.js';
+import { sealLegacySecrets } from './publish-secrets.js';
 import type { RclonePort } from './rclone.port.js';
+
+/** Where folder destinations may be without BOOTHDECK_PUBLISH_ROOT: USB sticks' mount points. */
+export const DEFAULT_PUBLISH_ROOT = '/media';
 
 export interface Publishing {
   service: PublishService;
@@ -27,7 +32,7 @@ export interface Publishing {
 
 interface PublishingDeps {
   ports: { db: Db; system: SystemPort; clock: Clock; capture: CaptureAppPort; log: Logger; rclone?: RclonePort };
-  options: { dataDir: string; publish?: Partial<PublishQueueOptions> };
+  options: { dataDir: string; publish?: Partial<PublishQueueOptions>; publishRoot?: string };
   hub: EventHub;
   settingsRepository: SettingsRepository;
   eventRepository: EventRepository;
@@ -37,6 +42,8 @@ interface PublishingDeps {
   background: BackgroundMedia;
   /** Whether guests see collage parts as photos of their own: only then are they put online. */
   partsShown?: () => boolean;
+  /** Seals the destination's password and the galleries' keys in the database. */
+  secrets: SecretBox;
 }
 
 /** The online galleries, wired: where files come from, where they go, and what wakes the queue. */
@@ -44,8 +51,20 @@ export function createPublishing(deps: PublishingDeps): Publishing {
   const { ports, options } = deps;
   const workDir = path.join(options.dataDir, 'publish');
   const rclone = ports.rclone ?? new RcloneProcess(ports.system, workDir);
-  const repo = new PublishRepository(ports.db, deps.partsShown);
-  const service = new PublishService(repo, deps.eventRepository, deps.settingsRepository, rclone, ports.clock, options.dataDir, workDir);
+  // Secrets stored in clear by an earlier version are sealed before anything reads them.
+  sealLegacySecrets(ports.db, deps.secrets, ports.log);
+  const repo = new PublishRepository(ports.db, deps.partsShown ?? (() => false), deps.secrets);
+  const service = new PublishService(
+    repo,
+    deps.eventRepository,
+    deps.settingsRepository,
+    rclone,
+    ports.clock,
+    options.dataDir,
+    workDir,
+    deps.secrets,
+    options.publishRoot ?? DEFAULT_PUBLISH_ROOT,
+  );
   service.destinations.migrate(ports.log);
   const sources: PublishSources = {
     localFile: (photo) => deps.media.localFile(photo),

@@ -1,5 +1,6 @@
 import type { MediaKind } from '../contract/photos.contract.js';
 import type { Db } from '../db/database.js';
+import { SecretBox } from '../core/secrets/secret-box.js';
 import type { EventLock } from './publish-lock.js';
 import type { ZipState } from './publish-zip.js';
 
@@ -69,6 +70,9 @@ export interface Counts {
 }
 
 /** The upload queue and the events put online. All publishing SQL lives here. */
+/** What a gallery's sealed key is bound to: its event, so a key moved to another row does not open. */
+export const lockPurpose = (eventId: number): string => `publish.lock.${eventId}`;
+
 export class PublishRepository {
   constructor(
     private readonly db: Db,
@@ -76,7 +80,9 @@ export class PublishRepository {
      * Whether guests see a collage's single shots as photos of their own (the gallery setting):
      * otherwise they are never put online, as the booth's gallery never shows them by their id.
      */
-    private readonly partsShown: () => boolean = () => false,
+    private readonly partsShown: () => boolean,
+    /** Seals the galleries' keys in the database. */
+    private readonly secrets: SecretBox,
   ) {}
 
   /** The SQL condition a photo (alias `p`, or the bare table) meets to be wanted online. */
@@ -328,9 +334,16 @@ export class PublishRepository {
       .run(now).changes;
   }
 
-  /** The event's gallery password, as its salt and derived key; undefined: the gallery is open. */
+  /**
+   * The event's gallery password, as its salt and derived key; undefined: the gallery is open. The
+   * key is stored sealed (SecretBox); one that cannot be opened (the secrets folder lost) comes back
+   * empty, which seals nothing: the queue then fails on the event, and nothing of it goes out in the clear.
+   */
   lock(eventId: number): EventLock | undefined {
-    return this.db.prepare<[number], EventLock>('SELECT salt, iterations, key FROM publish_locks WHERE event_id = ?').get(eventId);
+    const row = this.db.prepare<[number], EventLock>('SELECT salt, iterations, key FROM publish_locks WHERE event_id = ?').get(eventId);
+    if (!row) return undefined;
+    const key = SecretBox.isSealed(row.key) ? (this.secrets.open(lockPurpose(eventId), row.key) ?? Buffer.alloc(0)) : row.key;
+    return { ...row, key };
   }
 
   /** A new password (or none): the page is written again, and every file's version changes with it. */
@@ -344,7 +357,7 @@ export class PublishRepository {
               `INSERT INTO publish_locks (event_id, salt, iterations, key, set_at) VALUES (?, ?, ?, ?, ?)
                ON CONFLICT(event_id) DO UPDATE SET salt = excluded.salt, iterations = excluded.iterations, key = excluded.key, set_at = excluded.set_at`,
             )
-            .run(eventId, lock.salt, lock.iterations, lock.key, at);
+            .run(eventId, lock.salt, lock.iterations, this.secrets.seal(lockPurpose(eventId), lock.key), at);
         // The ZIP was sealed with the old key, or not at all: the page stops offering it, the check removes it.
         this.db.prepare('UPDATE publish_events SET index_stale = 1, zip = NULL WHERE event_id = ?').run(eventId);
       })

@@ -11,7 +11,10 @@ import type {
   PublishTestResult,
 } from '../contract/publish.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
+import type { SecretBox } from '../core/secrets/secret-box.js';
 import { ConflictError, NotFoundError, ValidationError } from '../core/errors.js';
+import { PASSWORD_MAX_LENGTH } from '../../common/passphrase.js';
+import { refuseWeakPassword } from './publish-password.js';
 import type { EventRepository, EventRow } from '../events/event.repository.js';
 import { qrSvg } from '../gallery/qr-code.js';
 import { parseInput } from '../http/validate.js';
@@ -67,11 +70,10 @@ const eventBody = z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a day written YYYY-MM-DD')
       .nullable(),
-    /** The gallery's password (write-only): a string sets or replaces it, null removes it. */
+    /** The gallery's password (write-only): a string sets or replaces it, null removes it; its strength is judged with the event. */
     password: z
       .string()
-      .min(6, 'must be at least 6 characters')
-      .max(128, 'must be at most 128 characters')
+      .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`)
       .refine(hasNoControl, NO_CONTROL_MESSAGE)
       .nullable(),
   })
@@ -102,11 +104,20 @@ export class PublishService {
     private readonly clock: Clock,
     dataDir: string,
     private readonly scratchDir: string,
+    secrets: SecretBox,
+    folderRoot: string,
   ) {
-    this.destinations = new DestinationStore(settingsRepo, rclone, destinationFiles(dataDir), () => {
-      const { destination: _none, ...rest } = defaultPublishSettings();
-      return rest;
-    });
+    this.destinations = new DestinationStore(
+      settingsRepo,
+      rclone,
+      destinationFiles(dataDir),
+      () => {
+        const { destination: _none, ...rest } = defaultPublishSettings();
+        return rest;
+      },
+      secrets,
+      folderRoot,
+    );
     this.logos = new LogoStore(settingsRepo, path.join(scratchDir, 'brand'));
   }
 
@@ -306,6 +317,7 @@ export class PublishService {
         if (expires_on < localDay(this.clock.now())) throw invalidDay('is a day already past');
       }
     }
+    if (typeof password === 'string') refuseWeakPassword(password, event);
     // Derived before anything is written: a bad day leaves the password as it was, and the other way round.
     const lock = password === undefined || password === null ? password : await deriveLock(password);
     if (at !== undefined) this.repo.setExpiry(event.id, at);

@@ -5,7 +5,9 @@ import { isObject } from '../core/util/json.js';
 
 /**
  * The settings the event key (the renter's) may change: the guests' quota and copies within the
- * owner's limits, the print layout, the capture app's delete button. Every other field — the
+ * owner's limits, the print layout, the capture app's delete button, and how the guests' gallery
+ * shows a collage's shots (the event's own presentation). docs/security.md and docs/api.md list
+ * the same fields (test/unit/event-key-fields.test.ts holds them to it). Every other field — the
  * hardware, printing on or off, the owner's limits, the printer and paper, the prints per address,
  * the gallery's public address (which the admin API's Host check trusts) — needs the owner's key.
  * A field is checked only when its value changes: the console may send a whole section back.

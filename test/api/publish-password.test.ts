@@ -68,10 +68,10 @@ describe('a password per event', () => {
     // Set before anything is published: nothing ever goes up in the clear.
     expect((await put('mariage-secret', { password: 'court' })).status).toBe(400);
     expect((await put('mariage-secret', { password: 'a\u0000bcdefg' })).status).toBe(400);
-    const set = await put('mariage-secret', { password: 'vive les mariés' });
+    const set = await put('mariage-secret', { password: 'vive les mariés de juin sous la pluie' });
     expect(set.status).toBe(200);
     expect(set.body.publication.password_set).toBe(true);
-    expect(JSON.stringify(set.body)).not.toContain('vive les mariés');
+    expect(JSON.stringify(set.body)).not.toContain('vive les mariés de juin sous la pluie');
 
     root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-sealed-'));
     await s.services.publishing.service.update({
@@ -94,23 +94,30 @@ describe('a password per event', () => {
       expect(bytes.subarray(0, 4).toString('latin1')).toBe('BDK1');
     }
     const html = readFileSync(path.join(folder, 'index.html'), 'utf8');
-    for (const secret of ['Mariage', 'Secret', 'vive les mariés', ...photos.map((p) => p.id)]) expect(html).not.toContain(secret);
+    for (const secret of ['Mariage', 'Secret', 'vive les mariés de juin sous la pluie', ...photos.map((p) => p.id)])
+      expect(html).not.toContain(secret);
     expect(html).not.toMatch(/(src|href)="(media|thumbs|previews)\//);
 
     const lock = lockOf(html);
     expect(lock.iterations).toBeGreaterThanOrEqual(600_000);
     expect(() => open(lock, 'vive les maries', Buffer.from(lock.sealed, 'base64'))).toThrow();
-    const list = JSON.parse(open(lock, 'vive les mariés', Buffer.from(lock.sealed, 'base64')).toString('utf8')) as SealedList;
+    const list = JSON.parse(
+      open(lock, 'vive les mariés de juin sous la pluie', Buffer.from(lock.sealed, 'base64')).toString('utf8'),
+    ) as SealedList;
     expect(list.title).toBe('Mariage Secret');
     expect(list.photos).toHaveLength(3);
     const still = list.photos.find((p) => p.x === 'image/jpeg');
     expect(still?.n).toMatch(/^Mariage-Secret_.+\.jpg$/);
-    const media = open(lock, 'vive les mariés', readFileSync(path.join(folder, still?.m ?? '')));
+    const media = open(lock, 'vive les mariés de juin sous la pluie', readFileSync(path.join(folder, still?.m ?? '')));
     expect(readableMedia(media)).toBe('jpeg');
-    expect(readableMedia(open(lock, 'vive les mariés', readFileSync(path.join(folder, still?.p ?? ''))))).toBe('webp');
-    expect(readableMedia(open(lock, 'vive les mariés', readFileSync(path.join(folder, still?.t ?? ''))))).toBe('webp');
+    expect(readableMedia(open(lock, 'vive les mariés de juin sous la pluie', readFileSync(path.join(folder, still?.p ?? ''))))).toBe(
+      'webp',
+    );
+    expect(readableMedia(open(lock, 'vive les mariés de juin sous la pluie', readFileSync(path.join(folder, still?.t ?? ''))))).toBe(
+      'webp',
+    );
     const video = list.photos.find((p) => p.x === 'video/mp4');
-    expect(readableMedia(open(lock, 'vive les mariés', readFileSync(path.join(folder, video?.m ?? ''))))).toBe('mp4');
+    expect(readableMedia(open(lock, 'vive les mariés de juin sous la pluie', readFileSync(path.join(folder, video?.m ?? ''))))).toBe('mp4');
 
     // A guest's photo link leads to the gallery's prompt, then to that photo.
     const link = (await request(s.app).get(`/api/gallery/online/photos/${photos[0]?.id ?? ''}`)).body as { url: string };
@@ -120,14 +127,16 @@ describe('a password per event', () => {
     expect(list.photos.map((p) => p.id)).toContain(id);
 
     // A new password: everything sent again under new names, the old files gone.
-    expect((await put('mariage-secret', { password: 'un autre secret' })).status).toBe(200);
+    expect((await put('mariage-secret', { password: 'un autre secret bien gardé' })).status).toBe(200);
     await s.services.publishing.queue.whenIdle();
     const after = walk(folder);
     expect(after.filter((f) => f.startsWith('media/'))).toHaveLength(3);
     expect(after.filter((f) => files.includes(f) && f !== 'index.html')).toEqual([]);
     const lock2 = lockOf(readFileSync(path.join(folder, 'index.html'), 'utf8'));
-    expect(() => open(lock2, 'vive les mariés', Buffer.from(lock2.sealed, 'base64'))).toThrow();
-    expect(JSON.parse(open(lock2, 'un autre secret', Buffer.from(lock2.sealed, 'base64')).toString('utf8')).photos).toHaveLength(3);
+    expect(() => open(lock2, 'vive les mariés de juin sous la pluie', Buffer.from(lock2.sealed, 'base64'))).toThrow();
+    expect(JSON.parse(open(lock2, 'un autre secret bien gardé', Buffer.from(lock2.sealed, 'base64')).toString('utf8')).photos).toHaveLength(
+      3,
+    );
 
     // No password any more: the plain gallery comes back and no sealed file is left.
     const cleared = await put('mariage-secret', { password: null });
@@ -139,7 +148,7 @@ describe('a password per event', () => {
     expect(readFileSync(path.join(folder, 'index.html'), 'utf8')).toContain('Mariage Secret');
 
     const overview = await request(s.app).get('/api/admin/publish').set('Cookie', s.cookie);
-    for (const text of ['vive les mariés', 'un autre secret']) {
+    for (const text of ['vive les mariés de juin sous la pluie', 'un autre secret bien gardé']) {
       expect(JSON.stringify(overview.body)).not.toContain(text);
       expect(JSON.stringify(s.db.prepare('SELECT * FROM publish_locks').all())).not.toContain(text);
     }
@@ -181,14 +190,19 @@ describe('Tout télécharger', () => {
 
     // With a password the ZIP is sealed like the photos, and the sealed list offers it.
     expect(
-      (await request(s.app).put('/api/admin/publish/events/fete-ete').set('Cookie', s.cookie).send({ password: 'ouvre-toi' })).status,
+      (
+        await request(s.app)
+          .put('/api/admin/publish/events/fete-ete')
+          .set('Cookie', s.cookie)
+          .send({ password: 'ouvre-toi sésame des fêtes' })
+      ).status,
     ).toBe(200);
     await s.services.publishing.queue.whenIdle();
     s.services.publishing.queue.retryNow();
     await s.services.publishing.queue.whenIdle();
     const html = readFileSync(path.join(folder, 'index.html'), 'utf8');
     const lock = lockOf(html);
-    const list = JSON.parse(open(lock, 'ouvre-toi', Buffer.from(lock.sealed, 'base64')).toString('utf8')) as SealedList & {
+    const list = JSON.parse(open(lock, 'ouvre-toi sésame des fêtes', Buffer.from(lock.sealed, 'base64')).toString('utf8')) as SealedList & {
       zip: { name: string; as: string; label: string };
     };
     expect(list.zip.name).toMatch(/^zip\/[A-Za-z0-9_-]{27}\.bin$/);
@@ -196,7 +210,7 @@ describe('Tout télécharger', () => {
     expect(list.zip.label).toMatch(/^Tout télécharger \(3 photos, /);
     const sealed = readFileSync(path.join(folder, list.zip.name));
     expect(sealed.subarray(0, 2).toString('latin1')).not.toBe('PK');
-    expect(await readZip(open(lock, 'ouvre-toi', sealed))).toHaveLength(3);
+    expect(await readZip(open(lock, 'ouvre-toi sésame des fêtes', sealed))).toHaveLength(3);
     expect(walk(folder).filter((f) => f.startsWith('zip/'))).toEqual([list.zip.name]);
   });
 });

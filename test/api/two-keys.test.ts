@@ -26,6 +26,7 @@ describe('the event key and the owner key', () => {
       level: 'owner',
       event_pin_set: false,
       owner_idle_seconds: 120,
+      owner_max_seconds: 900,
     });
     await request(t.app).put('/api/admin/session/event-pin').set('Cookie', owner).send({ pin: EVENT_PIN });
     const renter = await signIn(t.app, EVENT_PIN);
@@ -117,7 +118,8 @@ describe('the event key and the owner key', () => {
 
   it('keeps the owner PIN apart from the event PIN when it changes', async () => {
     const { t, owner } = await twoKeys();
-    const res = await request(t.app).put('/api/admin/session/pin').set('Cookie', owner).send({ current_pin: TEST_PIN, new_pin: EVENT_PIN });
+    await request(t.app).put('/api/admin/session/event-pin').set('Cookie', owner).send({ pin: '246813' });
+    const res = await request(t.app).put('/api/admin/session/pin').set('Cookie', owner).send({ current_pin: TEST_PIN, new_pin: '246813' });
     expect(res.status).toBe(409);
     expect(res.body.error.code).toBe('pin_same_as_event');
   });

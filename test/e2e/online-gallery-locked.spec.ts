@@ -6,7 +6,7 @@ import { expect, isolatedTest as test } from './fixtures.js';
 import { BOOTH_SCREEN, PHONE, unlockConsole } from './helpers.js';
 import { smallTargets } from './screens.helpers.js';
 
-const PASSWORD = 'Lumières 2026';
+const PASSWORD = 'Lumières du soir sur la Loire 2026';
 
 test('a protected gallery asks for its password, refuses a wrong one in French and opens with the right one', async ({ page, service }) => {
   service.services.events.create({ name: 'Gala Privé' });

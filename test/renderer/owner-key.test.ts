@@ -16,6 +16,7 @@ const session = (level: 'event' | 'owner') => ({
   level,
   event_pin_set: true,
   owner_idle_seconds: 120,
+  owner_max_seconds: 900,
 });
 
 /** A server stand-in: the owner-only route refuses until the owner PIN was given, once. */

@@ -18,6 +18,7 @@ const status = (authenticated: boolean, level: AdminKey | null = authenticated ?
   level,
   event_pin_set: true,
   owner_idle_seconds: 120,
+  owner_max_seconds: 900,
 });
 
 /** A read whose answer the test hands back when it chooses, as a slow server would. */

@@ -72,6 +72,8 @@ export async function buildTestApp<C extends Clock = FakeClock>(
     system?: FakeSystem;
     rclone?: RclonePort;
     publish?: Partial<PublishQueueOptions>;
+    /** Where folder destinations may be (anywhere unless given). */
+    publishRoot?: string;
   } = {},
 ): Promise<TestApp<C>> {
   const db = openDatabase(':memory:');
@@ -104,6 +106,8 @@ export async function buildTestApp<C extends Clock = FakeClock>(
       ...options.dashboard,
       print: options.print,
       publish: options.publish,
+      // Any folder, unless the test is about the root (publish-folder-root.test.ts).
+      publishRoot: options.publishRoot ?? '/',
     },
   );
   const pin = options.pin === undefined ? TEST_PIN : options.pin;

@@ -28,7 +28,14 @@ export async function startTestService(
   options: { printer?: PrinterPort; /** The simulator's pace (1: a booth's); 0.01 by default. */ simulatorTimeScale?: number } = {},
 ): Promise<TestService> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-test-'));
-  const config = loadConfig({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_DATA_DIR: dataDir, ...env });
+  const config = loadConfig({
+    BOOTHDECK_PORT: '0',
+    BOOTHDECK_HOST: '127.0.0.1',
+    BOOTHDECK_DATA_DIR: dataDir,
+    // Tests publish to folders of their own under the system's temporary folder.
+    BOOTHDECK_PUBLISH_ROOT: os.tmpdir(),
+    ...env,
+  });
   const system = new FakeSystem();
   const log = createRecordingLogger();
   const relaunches = { count: 0 };

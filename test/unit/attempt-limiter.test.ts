@@ -60,7 +60,7 @@ describe('the PIN attempt limiter', () => {
     expect(waits).toEqual([1, 2, 4, 8, 16, 30, 30]);
   });
 
-  it('forgets the booth’s wrong PINs after a right one', () => {
+  it('forgives a right PIN only its own attempt: the wrong ones before it still count', () => {
     const clock = new FakeClock();
     const limiter = new AttemptLimiter(clock);
     for (let i = 0; i < 4; i++) {
@@ -68,6 +68,21 @@ describe('the PIN attempt limiter', () => {
       clock.advance(30_000);
     }
     limiter.begin('127.0.0.1', true)();
+    fail(limiter, '127.0.0.1', true);
+    expect(() => limiter.begin('127.0.0.1', true)).toThrow(expect.objectContaining({ retryAfterSeconds: 16 }));
+    for (let i = 0; i < 4; i++) limiter.begin('10.0.0.9', false)();
+    for (let i = 0; i < 5; i++) fail(limiter, '10.0.0.9');
+    expect(() => limiter.begin('10.0.0.9', false)).toThrow(TooManyRequestsError);
+  });
+
+  it('lets the booth start afresh once the owner’s PIN was typed right there', () => {
+    const clock = new FakeClock();
+    const limiter = new AttemptLimiter(clock);
+    for (let i = 0; i < 4; i++) {
+      fail(limiter, '127.0.0.1', true);
+      clock.advance(30_000);
+    }
+    limiter.clearLocal();
     fail(limiter, '127.0.0.1', true);
     expect(() => limiter.begin('127.0.0.1', true)).toThrow(expect.objectContaining({ retryAfterSeconds: 1 }));
   });

@@ -22,6 +22,8 @@ export const useKeysStore = defineStore('keys', () => {
 
   async function changeOwnerPin(currentPin: string, newPin: string): Promise<void> {
     await sessionService.changeOwnerPin(currentPin, newPin);
+    // A short owner PIN is flagged until it changes: the flag goes with the fresh status.
+    await session.refresh();
   }
 
   /** The gallery's address and QR code for the card; the card prints without them if they fail. */

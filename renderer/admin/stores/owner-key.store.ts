@@ -65,7 +65,12 @@ export const useOwnerKeyStore = defineStore('ownerKey', () => {
       close(true);
     } catch (err) {
       if (err instanceof ApiError && (err.code === 'wrong_pin' || err.status === 429)) {
-        error.value = err.status === 429 ? t('login.rateLimited') : t('login.wrong');
+        error.value =
+          err.code === 'owner_pin_resting'
+            ? t('ownerKey.resting', { minutes: Math.max(1, Math.ceil((err.retryAfterSeconds ?? 60) / 60)) })
+            : err.status === 429
+              ? t('login.rateLimited')
+              : t('login.wrong');
         if (err.retryAfterSeconds) waitFor(err.retryAfterSeconds);
       } else error.value = describeError(err);
     } finally {

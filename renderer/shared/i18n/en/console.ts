@@ -25,6 +25,8 @@ export const enConsole: Record<keyof typeof frConsole, string> = {
   'login.submit': 'Unlock',
   'login.wrong': 'Wrong PIN',
   'login.rateLimited': 'Too many attempts.',
+  'login.ownerResting':
+    'This PIN does not open the console. The owner’s PIN is resting after too many wrong ones: it can be tried again in {minutes} min.',
   'login.noPin': 'No PIN is set yet. Choose one from the booth’s own screen.',
 
   'pinpad.clear': 'Clear',

@@ -41,6 +41,14 @@ export const enErrors: Record<keyof typeof frErrors, string> = {
   'error.code.pin_same_as_event': 'The owner’s PIN must differ from the event PIN.',
   'error.code.wrong_pin': 'The current PIN is wrong.',
   'error.code.rate_limited': 'Too many attempts. Wait a moment before trying again.',
+  'error.code.owner_pin_resting':
+    'Too many wrong PINs were tried for the owner’s PIN: it cannot be tried for now. Wait before trying again.',
+  'error.code.owner_pin_too_short': 'An event PIN is set: the owner’s PIN must have at least 6 digits.',
+  'error.code.exports_busy': 'Two ZIP exports are already running on the booth: try again when one of them has finished.',
+  'error.code.password_too_weak':
+    'This password is too easy to guess for an online gallery: use a phrase of several words, or the one the console suggests.',
+  'error.code.folder_outside_root':
+    'This folder is not inside the folder chosen for galleries when the booth was installed (/media by default): choose one inside it.',
   'error.code.not_local': 'This can only be done at the booth’s own screen.',
   'error.code.printer_not_permitted':
     'The print system refuses: the booth’s user may not manage printers. Add it to the lpadmin group (see the printing documentation).',

@@ -55,6 +55,7 @@ export const enGallery: Record<keyof typeof frGallery, string> = {
   'events.exporting': 'Export: {done} / {total} {total:photo|photos}',
   'events.exported': 'Export finished: {done} {done:photo|photos}.',
   'events.exportFailed': 'The export stopped.',
+  'events.exportBusy': 'Two exports are already running on the booth: try again when one of them has finished.',
   'events.showPhotos': 'See the photos',
 
   'adminGallery.parts.title': 'Collage shots, for guests',

@@ -24,6 +24,8 @@ export const frConsole = {
   'login.submit': 'Déverrouiller',
   'login.wrong': 'Code PIN incorrect',
   'login.rateLimited': 'Trop d’essais.',
+  'login.ownerResting':
+    'Ce code n’ouvre pas la console. Le code du propriétaire est en pause après trop d’essais faux : il pourra être essayé dans {minutes} min.',
   'login.noPin': 'Aucun code PIN n’est défini. Choisissez-le depuis l’écran de la borne.',
 
   'pinpad.clear': 'Effacer',

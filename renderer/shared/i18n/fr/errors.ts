@@ -42,6 +42,14 @@ export const frErrors = {
   'error.code.pin_same_as_event': 'Le code du propriétaire doit être différent du code de l’événement.',
   'error.code.wrong_pin': 'Le code PIN actuel est incorrect.',
   'error.code.rate_limited': 'Trop d’essais. Patientez un instant avant de recommencer.',
+  'error.code.owner_pin_resting':
+    'Trop de codes faux ont été essayés pour le code du propriétaire : il ne peut pas être essayé pour le moment. Patientez avant de recommencer.',
+  'error.code.owner_pin_too_short': 'Un code d’événement existe : le code du propriétaire doit avoir au moins 6 chiffres.',
+  'error.code.exports_busy': 'Deux exports ZIP sont déjà en cours sur la borne : réessayez quand l’un d’eux est terminé.',
+  'error.code.password_too_weak':
+    'Ce mot de passe est trop facile à deviner pour une galerie en ligne : prenez une phrase de plusieurs mots, ou celle que la console propose.',
+  'error.code.folder_outside_root':
+    'Ce dossier n’est pas dans le dossier choisi pour les galeries à l’installation de la borne (/media par défaut) : choisissez-en un à l’intérieur.',
   'error.code.not_local': 'Cette opération n’est possible que depuis l’écran de la borne.',
   'error.code.printer_not_permitted':
     'Le système d’impression refuse : l’utilisateur de la borne n’a pas le droit de gérer les imprimantes. Ajoutez-le au groupe lpadmin (voir la documentation d’impression).',

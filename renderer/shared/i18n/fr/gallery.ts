@@ -53,6 +53,7 @@ export const frGallery = {
   'events.exporting': 'Export : {done} / {total} {total:photo|photos}',
   'events.exported': 'Export terminé : {done} {done:photo|photos}.',
   'events.exportFailed': 'L’export s’est interrompu.',
+  'events.exportBusy': 'Deux exports sont déjà en cours sur la borne : réessayez quand l’un d’eux est terminé.',
   'events.showPhotos': 'Voir les photos',
 
   'adminGallery.parts.title': 'Prises des collages, côté invités',
