@@ -32,7 +32,7 @@ describe('the database that goes with a release', () => {
 
   it("reads schema_migrations' rows, a row older than the compatibility column as not compatible", () => {
     expect(appliedMigrations([{ version: 1, name: 'initial', applied_at: 'x', backward_compatible: null }, { version: 2, name: 'p', applied_at: 'x', backward_compatible: 1 }])).toEqual([
-      m(1),
+      { version: 1, name: 'initial', backward_compatible: false },
       { version: 2, name: 'p', backward_compatible: true },
     ]);
     expect(appliedMigrations([{ version: 'one', name: 'x' }])).toBeUndefined();
