@@ -2,12 +2,13 @@
 // bundled into one file for the board's own Node (Debian's, 18 on Raspberry Pi OS bookworm: no
 // dependency, no newer syntax), beside its launcher and the units and template each deploy
 // installs. scripts/deploy.sh sends this folder with a release; the pipeline ships it as an artifact.
+//   node scripts/build-deploy.mjs [OUT]   (OUT: dist/deploy)
 import { build } from 'esbuild';
 import { chmodSync, copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 
 const repo = path.resolve(import.meta.dirname, '..');
-const out = path.join(repo, 'dist/deploy');
+const out = path.resolve(process.argv[2] ?? path.join(repo, 'dist/deploy'));
 const KIT = ['boothdeck-deploy', 'boothdeck.service', 'boothdeck-pull.service', 'boothdeck-pull.timer', 'boothdeck-recover.service', 'boothdeck.env.example'];
 
 rmSync(out, { recursive: true, force: true });

@@ -6,7 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
  * the child ends and the kernel releases the lock. No stale lock is ever left behind.
  */
 export interface HeldLock {
-  release(): void;
+  /** Lets the lock go; resolves once it is free again (the holder has exited). */
+  release(): Promise<void>;
 }
 
 export function acquireLock(file: string, wait: boolean): Promise<HeldLock | undefined> {
@@ -26,10 +27,12 @@ export function acquireLock(file: string, wait: boolean): Promise<HeldLock | und
       resolve(lock);
     };
     child.on('error', () => answer(undefined));
+    const exited = new Promise<void>((done) => child.once('exit', () => done()));
     child.stdout?.once('data', () =>
       answer({
         release: () => {
           child.stdin?.end();
+          return exited;
         },
       }),
     );

@@ -13,7 +13,7 @@ import { isBuildDate, isToken } from '../rules/names.js';
 
 async function lockFree(ctx: Ctx): Promise<boolean> {
   const lock = await acquireLock(ctx.paths.lock, false);
-  lock?.release();
+  await lock?.release();
   if (!lock) {
     const holder = readSmall(ctx.paths.lockOwner, 300)?.trim() || 'another deploy';
     ctx.log.note(`REFUSED: another deploy is under way on this booth (${holder}). Try again once it has finished.`);

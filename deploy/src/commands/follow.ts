@@ -19,11 +19,12 @@ export async function startMain(ctx: Ctx, args: string[]): Promise<number> {
   }
   for (const f of ['pid', 'result']) rmSync(path.join(ctx.paths.runs, `${id}.${f}`), { force: true });
   writeFileSync(path.join(ctx.paths.runs, `${id}.log`), '');
-  if (!(await detach(ctx, id, ['run', ...args]))) {
+  const where = await detach(ctx, id, ['run', ...args]);
+  if (!where) {
     ctx.log.note('FAILED: the install could not be started');
     return EXIT.unexpected;
   }
-  ctx.log.note(`The install goes on by itself (${id}): closing this connection no longer stops it`);
+  ctx.log.note(`The install goes on by itself (${where}): closing this connection no longer stops it`);
   return followMain(ctx, [id]);
 }
 

@@ -47,7 +47,7 @@ export async function pullMain(ctx: Ctx): Promise<number> {
     log.note('Pull: another deploy is under way; the next tick looks again');
     return EXIT.done;
   }
-  lock.release();
+  await lock.release();
   // A deploy killed halfway (and not finished by its watcher) is finished by the next tick.
   if (readJournal(ctx)) await startMain(ctx, [newRunId('recover', new Date(), process.pid), 'recover']);
   let text: string;

@@ -20,10 +20,12 @@ export async function recoverMain(ctx: Ctx, args: string[]): Promise<number> {
   const id = newRunId('recover', new Date(), process.pid);
   if (args[0] === '--wait') {
     const lock = await acquireLock(ctx.paths.lock, true);
-    const journal = readJournal(ctx);
-    lock?.release();
-    if (!journal) return EXIT.done;
-    return runMain(ctx, [id, 'recover']);
+    if (!lock) return EXIT.unexpected;
+    if (!readJournal(ctx)) {
+      await lock.release();
+      return EXIT.done;
+    }
+    return runMain(ctx, [id, 'recover'], lock);
   }
   if (args[0] === '--boot') {
     const lock = await acquireLock(ctx.paths.lock, false);
@@ -36,7 +38,7 @@ export async function recoverMain(ctx: Ctx, args: string[]): Promise<number> {
         await recoverInterrupted(ctx, ['switched', 'back-switched']);
       }
     } finally {
-      lock.release();
+      await lock.release();
     }
     await detach(ctx, `watch-${id}`, ['recover', '--wait']);
     return EXIT.done;

@@ -1,13 +1,15 @@
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { FleetEventState, FleetOutcome } from '../../../server/contract/fleet.contract.js';
+import type { FleetEventState } from '../../../server/contract/fleet.contract.js';
 import { eventGuard } from '../booth/checks.js';
-import { dataDir, type Ctx } from '../booth/context.js';
+import { dataDir, livePort, type Ctx } from '../booth/context.js';
+import { probeHealth } from '../booth/health-probe.js';
+import { eventUnderWay } from '../rules/guard.js';
 import { linkOf, writeAtomic } from '../booth/files.js';
 import { fleetPublish, fleetReport, lastFleetEntry } from '../booth/fleet-report.js';
 import { checkFirewall, checkPackages, installKit } from '../booth/kit.js';
 import { trialDatabaseSource, planFor } from '../booth/database.js';
-import { acquireLock } from '../booth/lock.js';
+import { acquireLock, type HeldLock } from '../booth/lock.js';
 import { EXIT } from '../booth/log.js';
 import { markFailed, prune } from '../booth/release-store.js';
 import { stopLeftoverTrial, trialStart } from '../booth/trial.js';
@@ -25,7 +27,7 @@ interface RunResult extends SwitchOutcome {
  * switch); then it does what it was asked. Its result is said last, once the lock is released, so
  * that whoever follows finds the booth settled and free for the next deploy.
  */
-export async function runMain(ctx: Ctx, args: string[]): Promise<number> {
+export async function runMain(ctx: Ctx, args: string[], held?: HeldLock): Promise<number> {
   const [id, action, ...rest] = args;
   if (!id || !isToken(id)) return EXIT.usage;
   const { paths, log } = ctx;
@@ -33,7 +35,7 @@ export async function runMain(ctx: Ctx, args: string[]): Promise<number> {
   log.runId = id;
   log.runLog = path.join(paths.runs, `${id}.log`);
   writeAtomic(path.join(paths.runs, `${id}.pid`), `${process.pid}\n`);
-  const lock = await acquireLock(paths.lock, false);
+  const lock = held ?? (await acquireLock(paths.lock, false));
   if (!lock) {
     log.note('REFUSED: another deploy is under way on this booth; this one changes nothing. Try again once it has finished.');
     return finish(ctx, id, { code: EXIT.busy, outcome: 'busy', detail: 'another deploy was under way' });
@@ -54,13 +56,20 @@ export async function runMain(ctx: Ctx, args: string[]): Promise<number> {
     result = { code: EXIT.unexpected, outcome: settled?.outcome ?? 'failed', detail: `the deploy stopped unexpectedly (${(err as Error).message})` };
   } finally {
     rmSync(path.join(paths.incoming, id), { recursive: true, force: true });
-    lock.release();
+    await lock.release();
   }
   return finish(ctx, id, result);
 }
 
+/** Whether guests are using the booth now, as far as what answers says (the guard's last word otherwise). */
+async function eventNow(ctx: Ctx, fallback: FleetEventState | undefined): Promise<FleetEventState> {
+  const probe = await probeHealth(livePort(ctx.paths));
+  if (probe.kind !== 'answer') return fallback ?? lastFleetEntry(ctx)?.event ?? 'unknown';
+  return eventUnderWay(probe.status, { quietMinutes: ctx.settings.quietMinutes, eventHours: ctx.settings.eventHours }) ? 'under-way' : 'idle';
+}
+
 async function finish(ctx: Ctx, id: string, result: RunResult): Promise<number> {
-  const event = result.event ?? lastFleetEntry(ctx)?.event ?? 'unknown';
+  const event = await eventNow(ctx, result.event);
   fleetReport(ctx, result.outcome, event, result.detail);
   ctx.log.note(`RESULT ${result.code}`);
   writeAtomic(path.join(ctx.paths.runs, `${id}.result`), `${result.code}\n`);
@@ -102,7 +111,7 @@ async function install(ctx: Ctx, id: string, name: string, version: string, forc
   guard = await eventGuard(ctx, force);
   if (!guard.go) return deferred(ctx, `${guard.sentence} Nothing was restarted; ${release} stays on the booth until the event is over.`, guard.event);
   const from = linkOf(paths.root, 'current') ?? null;
-  const outcome = await new Switch(ctx, {
+  const outcome = await Switch.begin(ctx, {
     run: id,
     kind: 'install',
     from: from && versionOf(from) ? from : null,
@@ -111,7 +120,7 @@ async function install(ctx: Ctx, id: string, name: string, version: string, forc
     step: 'prepared',
     force,
     begun: new Date().toISOString(),
-  }).run();
+  });
   return { ...outcome, event: guard.event };
 }
 
@@ -135,7 +144,7 @@ async function rollback(ctx: Ctx, force: boolean): Promise<RunResult> {
   }
   guard = await eventGuard(ctx, force);
   if (!guard.go) return deferred(ctx, `${guard.sentence} Nothing was rolled back.`, guard.event);
-  const outcome = await new Switch(ctx, {
+  const outcome = await Switch.begin(ctx, {
     run: ctx.log.runId ?? 'rollback',
     kind: 'rollback',
     from: from && versionOf(from) ? from : null,
@@ -144,8 +153,7 @@ async function rollback(ctx: Ctx, force: boolean): Promise<RunResult> {
     step: 'prepared',
     force,
     begun: new Date().toISOString(),
-  }).run();
+  });
   return { ...outcome, event: guard.event };
 }
 
-export type { FleetOutcome };

@@ -16,6 +16,7 @@ import { versionOf } from '../rules/names.js';
 import type { UnitState } from '../rules/unit-state.js';
 import { startStep, watchStep, type WatchState } from '../rules/watch.js';
 import { startWatcher } from './watcher.js';
+import { undo } from './undo.js';
 
 /** How a switch ended (or stopped: the journal then stays for the recover watcher). */
 export interface SwitchOutcome {
@@ -71,6 +72,17 @@ export class Switch {
     return (this.journal.from && versionOf(this.journal.from)) ?? 'none';
   }
 
+  /**
+   * A new switch: the recover watcher first (should this process die from here on, it finishes
+   * what the journal says), then the journal, then the steps.
+   */
+  static async begin(ctx: Ctx, journal: Journal): Promise<SwitchOutcome> {
+    await startWatcher(ctx, journal.run);
+    const run = new Switch(ctx, journal);
+    run.save('prepared');
+    return run.run();
+  }
+
   /** Runs the switch to its end; `until`: stops before those steps (the journal stays). */
   async run(until: readonly Step[] = []): Promise<SwitchOutcome> {
     for (;;) {
@@ -79,7 +91,10 @@ export class Switch {
       if (this.ctx.signal.aborted) {
         // Told to stop: nothing stopped yet is left as it is; past the stop, the booth is brought
         // to a running release first, and the watcher finishes the rest.
-        if (step === 'prepared') return this.dropJournal('failed', 'stopped before the switch began: nothing was changed');
+        if (step === 'prepared' || step === 'stopping') {
+          const undone = await undo(this.ctx, this.journal);
+          return { ...undone, code: 70, outcome: undone.outcome === 'recovered' ? 'failed' : undone.outcome, detail: `stopped before the switch: ${undone.detail}` };
+        }
         if (RUNNING.includes(step)) {
           this.ctx.log.note(`Stopped (SIGTERM) at "${step}": a release runs; the recover watcher finishes the switch`);
           return { code: 70, outcome: isBackStep(step) ? 'rolled-back' : 'watching', detail: 'the deploy was stopped; the booth finishes the switch by itself' };
@@ -102,11 +117,10 @@ export class Switch {
     const j = this.journal;
     switch (step) {
       case 'prepared':
-        await startWatcher(ctx, j.run);
         this.save('stopping');
         return;
       case 'stopping':
-        log.note(`Stopping Boothdeck ${this.fromVersion} for the database snapshot`);
+        if (j.from) log.note(`Stopping Boothdeck ${this.fromVersion} for the database snapshot`);
         if (!(await systemd.stop(UNIT))) log.note(`systemctl --user stop ${UNIT} failed`);
         this.save('stopped');
         return;
