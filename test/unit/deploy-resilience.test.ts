@@ -1,5 +1,6 @@
+import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
@@ -31,12 +32,17 @@ else
 fi
 `;
 
-/** A booth running 0.1.0-gaaaaaaa, with 0.1.0-gbbbbbbb built beside it, copied for each case. */
+/** A booth running 0.1.0-gaaaaaaa on a database at migration 9, with 0.1.0-gbbbbbbb built beside it, copied for each case. */
 let seeded: FakeBooth;
 /** What a whole update, uninterrupted, prints (to cut its output after each line). */
 let fullOutput: string[];
 beforeAll(async () => {
   seeded = await FakeBooth.create();
+  mkdirSync(seeded.home('.config/Boothdeck/data'), { recursive: true });
+  const db = new Database(seeded.home('.config/Boothdeck/data/boothdeck.sqlite'));
+  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL, backward_compatible INTEGER NOT NULL DEFAULT 0)');
+  for (let v = 1; v <= 9; v++) db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, 0)').run(v, `m${v}`, 'then');
+  db.close();
   const first = await seeded.deploy([seeded.build(OLD)]);
   expect(first.code, first.out).toBe(0);
   seeded.build(NEW);
@@ -66,19 +72,36 @@ async function expectSettled(expect: ExpectStatic, booth: FakeBooth, why: string
   return running;
 }
 
-/** Deploys NEW (BEHAVIOUR) on a copy of the seeded booth, stopped by SIGNAL at STEP; answers the booth and the deploy's output. */
-async function interrupted(step: string, signal: 'KILL' | 'TERM', behaviour: 'healthy' | 'live-crash' = 'healthy') {
-  const booth = await seeded.clone();
+/** The hook, written into the booth, and the variables that make the deploy run it. */
+function hookEnv(booth: FakeBooth, step: string, signal: 'KILL' | 'TERM'): Record<string, string> {
   const hook = path.join(booth.root, 'step-hook');
   writeFileSync(hook, HOOK);
   chmodSync(hook, 0o755);
-  if (behaviour !== 'healthy') booth.build(NEW, behaviour);
-  const result = await booth.deploy([booth.artifact(NEW)], {
-    BOOTHDECK_DEPLOY_STEP_HOOK: hook,
-    FAKE_KILL_STEP: step,
-    FAKE_KILL_SIGNAL: signal,
-  });
-  return { booth, result };
+  return { BOOTHDECK_DEPLOY_STEP_HOOK: hook, FAKE_KILL_STEP: step, FAKE_KILL_SIGNAL: signal };
+}
+
+type Case = { step: string; signal: 'KILL' | 'TERM' };
+const cases = (steps: readonly string[]): Case[] => steps.flatMap((step) => (['KILL', 'TERM'] as const).map((signal) => ({ step, signal })));
+const withDatabaseSwap = new Set(['restore-ready', 'restore-swap']);
+
+/**
+ * Interrupts a switch at a step, then checks that the booth answers again within 20 s of the
+ * signal, and settles by itself with one release running: the one EXPECTED says.
+ */
+async function interruptAndSettle(expect: ExpectStatic, c: Case, act: (booth: FakeBooth, env: Record<string, string>) => Promise<unknown>, expected: string): Promise<void> {
+  const booth = await seeded.clone();
+  try {
+    const why = `SIG${c.signal} at "${c.step}"`;
+    const result = await act(booth, hookEnv(booth, c.step, c.signal));
+    expect(existsSync(booth.home('.killed')), `${why}: the step was never reached\n${JSON.stringify(result)}\n${booth.deployLog()}`).toBe(true);
+    const killedAt = Number(readFileSync(booth.home('.killed'), 'utf8'));
+    expect(await booth.waitFor(async () => (await booth.liveVersion()) !== undefined, 30_000), why).toBe(true);
+    const dark = (Date.now() - killedAt) / 1000;
+    expect(dark, `${why}: dark for ${dark} s`).toBeLessThan(20);
+    expect(await expectSettled(expect, booth, why), why).toBe(expected);
+  } finally {
+    await booth.dispose();
+  }
 }
 
 describe.concurrent('a deploy that does not go to its end', () => {
@@ -107,45 +130,35 @@ describe.concurrent('a deploy that does not go to its end', () => {
     });
   }, 600_000);
 
-  for (const signal of ['KILL', 'TERM'] as const) {
-    it(`stopped by SIG${signal} at each step of the switch (${FORWARD_STEPS.length} steps): the booth answers again within 20 s, one release running, the switch finished by itself`, async ({ expect }) => {
-      await eachConcurrently(FORWARD_STEPS, AT_ONCE, async (step) => {
-        const { booth, result } = await interrupted(step, signal);
-        try {
-          const why = `SIG${signal} at "${step}"`;
-          expect(existsSync(booth.home('.killed')), `${why}: the step was never reached\n${result.out}`).toBe(true);
-          expect(result.code, `${why}\n${result.out}`).toBe(70);
-          const killedAt = Number(readFileSync(booth.home('.killed'), 'utf8'));
-          expect(await booth.waitFor(async () => (await booth.liveVersion()) !== undefined, 30_000), why).toBe(true);
-          const dark = (Date.now() - killedAt) / 1000;
-          expect(dark, `${why}: dark for ${dark} s`).toBeLessThan(20);
-          const running = await expectSettled(expect, booth, why);
-          // Nothing was stopped yet: the old release stays. From the stop on, the switch is finished.
-          expect(running, why).toBe(FORWARD_STEPS.indexOf(step) < FORWARD_STEPS.indexOf('stopped') ? OLD : NEW);
-          if (running === NEW) expect(existsSync(booth.home('boothdeck/healthy', path.basename(B))), why).toBe(true);
-        } finally {
-          await booth.dispose();
-        }
-      });
-    }, 900_000);
-  }
-
-  it(`killed at each step of going back from a release that died after the switch (${BACK_STEPS.length} steps): the old release answers again within 20 s`, async ({ expect }) => {
-    await eachConcurrently(BACK_STEPS, AT_ONCE, async (step) => {
-      const { booth, result } = await interrupted(step, 'KILL', 'live-crash');
-      try {
-        const why = `SIGKILL at "${step}"`;
-        expect(existsSync(booth.home('.killed')), `${why}: the step was never reached\n${result.out}`).toBe(true);
-        const killedAt = Number(readFileSync(booth.home('.killed'), 'utf8'));
-        expect(await booth.waitFor(async () => (await booth.liveVersion()) === OLD, 30_000), why).toBe(true);
-        expect((Date.now() - killedAt) / 1000, why).toBeLessThan(20);
-        expect(await expectSettled(expect, booth, why)).toBe(OLD);
-        expect(existsSync(booth.home('boothdeck', B)), `${why}: the failed release is not kept`).toBe(false);
-      } finally {
-        await booth.dispose();
-      }
+  const forward = FORWARD_STEPS.filter((step) => !withDatabaseSwap.has(step));
+  it(`an install stopped by SIGKILL or SIGTERM at each step of its switch (${forward.length} steps): the booth answers again within 20 s, one release running, the switch finished or undone by itself`, async ({ expect }) => {
+    await eachConcurrently(cases(forward), AT_ONCE, async (c) => {
+      // Nothing was stopped yet: the old release stays. From the stop on, the switch is finished.
+      const expected = FORWARD_STEPS.indexOf(c.step as never) < FORWARD_STEPS.indexOf('stopped') ? OLD : NEW;
+      await interruptAndSettle(expect, c, (booth, env) => booth.deploy([booth.artifact(NEW)], env), expected);
     });
-  }, 900_000);
+  }, 1_200_000);
+
+  it(`going back from a release that migrated the database and died, stopped at each step (${BACK_STEPS.length} steps, the database swap included): the old release answers again within 20 s`, async ({ expect }) => {
+    await eachConcurrently(cases(BACK_STEPS), AT_ONCE, async (c) => {
+      await interruptAndSettle(expect, c, (booth, env) => booth.deploy([booth.build(NEW, 'live-crash', { knows: 10, migrate: '10:0' })], env), OLD);
+    });
+  }, 1_200_000);
+
+  it('a rollback that puts a database snapshot back, stopped in the middle of the swap: finished, the old release on its database', async ({ expect }) => {
+    await eachConcurrently(cases([...withDatabaseSwap]), AT_ONCE, async (c) => {
+      await interruptAndSettle(
+        expect,
+        c,
+        async (booth, env) => {
+          const installed = await booth.deploy([booth.build(NEW, 'healthy', { knows: 10, migrate: '10:0' })]);
+          expect(installed.code, installed.out).toBe(0);
+          return booth.onBooth('boothdeck-rollback', env);
+        },
+        OLD,
+      );
+    });
+  }, 600_000);
 
   it('two deploys at once: the second is refused while the first installs, and the first ends with the right previous release', async ({ expect }) => {
     const booth = await seeded.clone();

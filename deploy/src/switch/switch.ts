@@ -32,14 +32,15 @@ const RUNNING: readonly Step[] = ['starting', 'watching', 'back-starting'];
  * Runs a program at each step, its name and this process's id as arguments, before the step is
  * done (BOOTHDECK_DEPLOY_STEP_HOOK: the fake board's tests kill or stop the deploy there).
  */
-function stepHook(step: Step): void {
+function stepHook(step: Step): boolean {
   const hook = process.env.BOOTHDECK_DEPLOY_STEP_HOOK;
-  if (!hook) return;
+  if (!hook) return false;
   try {
     execFileSync(hook, [step, String(process.pid)], { stdio: 'ignore', timeout: 30_000 });
   } catch {
     /* the hook's own business */
   }
+  return true;
 }
 
 type WaitResult = { kind: 'answered'; unit: UnitState | undefined } | { kind: 'failed'; why: string } | { kind: 'aborted' };
@@ -89,21 +90,34 @@ export class Switch {
       const { step } = this.journal;
       if (until.includes(step)) return { code: 0, outcome: 'watching', detail: `the switch stands at "${step}"` };
       if (this.ctx.signal.aborted) {
-        // Told to stop: nothing stopped yet is left as it is; past the stop, the booth is brought
-        // to a running release first, and the watcher finishes the rest.
-        if (step === 'prepared' || step === 'stopping') {
-          const undone = await undo(this.ctx, this.journal);
-          return { ...undone, code: 70, outcome: undone.outcome === 'recovered' ? 'failed' : undone.outcome, detail: `stopped before the switch: ${undone.detail}` };
-        }
-        if (RUNNING.includes(step)) {
-          this.ctx.log.note(`Stopped (SIGTERM) at "${step}": a release runs; the recover watcher finishes the switch`);
-          return { code: 70, outcome: isBackStep(step) ? 'rolled-back' : 'watching', detail: 'the deploy was stopped; the booth finishes the switch by itself' };
-        }
+        const stopped = await this.whenStopped(step);
+        if (stopped) return stopped;
       }
-      stepHook(step);
+      if (stepHook(step)) {
+        // A signal sent by the hook is handled on the event loop's next turn: take it before the step.
+        await new Promise((resolve) => setImmediate(resolve));
+        const stopped = this.ctx.signal.aborted ? await this.whenStopped(step) : undefined;
+        if (stopped) return stopped;
+      }
       const done = await this.step(step);
       if (done) return done;
     }
+  }
+
+  /**
+   * Told to stop (SIGTERM) before STEP: nothing stopped yet is left as it is; past the stop, the
+   * booth is brought to a running release first, and the watcher finishes the rest. Undefined: go on.
+   */
+  private async whenStopped(step: Step): Promise<SwitchOutcome | undefined> {
+    if (step === 'prepared' || step === 'stopping') {
+      const undone = await undo(this.ctx, this.journal);
+      return { code: 70, outcome: undone.outcome === 'recovered' ? 'failed' : undone.outcome, detail: `stopped before the switch: ${undone.detail}` };
+    }
+    if (RUNNING.includes(step)) {
+      this.ctx.log.note(`Stopped (SIGTERM) at "${step}": a release runs; the recover watcher finishes the switch`);
+      return { code: 70, outcome: isBackStep(step) ? 'rolled-back' : 'watching', detail: 'the deploy was stopped; the booth finishes the switch by itself' };
+    }
+    return undefined;
   }
 
   private dropJournal(outcome: FleetOutcome, detail: string, code = 1): SwitchOutcome {
