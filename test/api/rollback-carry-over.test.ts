@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFakeHardware } from '../../native/hardware.js';
 import { loadConfig } from '../../server/config.js';
 import type { PrintCarryOver } from '../../server/contract/carry-over.contract.js';
+import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
 import { openDatabase } from '../../server/db/database.js';
 import { carryOverPrintJobs } from '../../server/print/print-carry-over.js';
@@ -20,7 +21,7 @@ afterEach(() => {
 });
 
 const NOW = Date.parse('2026-11-26T18:00:00Z');
-const clock = { now: () => NOW, monotonic: () => 0 };
+const clock = new FakeClock(NOW);
 
 /** A data folder whose database a release left (migrated, with one event), and a rollback's carry-over in it. */
 function restoredFolder(carry: Partial<PrintCarryOver> = {}): { dataDir: string; file: string } {

@@ -208,6 +208,11 @@ export class FakeSystemd {
     s.sub = 'dead';
   }
 
+  /** Stops a unit as `systemctl --user stop` would. */
+  stopUnit(name: string): Promise<void> {
+    return this.stopService(name);
+  }
+
   /** Starts a unit as `systemctl --user start` would (a cloned board's running release). */
   startUnit(name: string): Promise<number> {
     return this.startService(name);

@@ -45,8 +45,18 @@ export function lastFleetEntry(ctx: Ctx): FleetEntry | undefined {
 /** A remote of the booth user's rclone.conf and a folder (`galerie:fleet`), or a local folder: never a connection string. */
 const REMOTE = /^([A-Za-z0-9_-]+:[A-Za-z0-9_./-]*|\/[A-Za-z0-9_./-]+)$/;
 
-/** Uploads this booth's entry and rewrites fleet.json and index.html from every booth's. Never fails a deploy. */
-export async function fleetPublish(ctx: Ctx): Promise<void> {
+let publishing: Promise<void> = Promise.resolve();
+
+/**
+ * Uploads this booth's entry and rewrites fleet.json and index.html from every booth's. Never
+ * fails a deploy. One upload at a time, in order: a later outcome is never overwritten by an earlier one.
+ */
+export function fleetPublish(ctx: Ctx): Promise<void> {
+  publishing = publishing.then(() => publishOnce(ctx));
+  return publishing;
+}
+
+async function publishOnce(ctx: Ctx): Promise<void> {
   const remote = fleetEnv(ctx.paths).BOOTHDECK_FLEET_REMOTE;
   if (!remote) return;
   if (!REMOTE.test(remote) || remote.includes('..')) {

@@ -5,7 +5,7 @@ import { livePort, type Ctx } from '../booth/context.js';
 import { moveLiveAside, planFor, prepareRestore, snapshotDatabase, swapIn } from '../booth/database.js';
 import { writeAtomic } from '../booth/files.js';
 import { pointLink } from '../booth/files.js';
-import { fleetReport } from '../booth/fleet-report.js';
+import { fleetPublish, fleetReport } from '../booth/fleet-report.js';
 import { probeHealth } from '../booth/health-probe.js';
 import { UNIT } from '../booth/paths.js';
 import { sleep } from '../booth/process.js';
@@ -170,6 +170,8 @@ export class Switch {
         log.note(`Boothdeck ${this.toVersion} answers /healthz; watching it for ${ctx.settings.watchSeconds} s`);
         this.save('watching', { answeredAt: monotonicMs(), bootId: bootId(), baseline: answer.unit ?? j.baseline });
         fleetReport(ctx, 'watching', 'idle', `${this.toVersion} answers; watched until ${ctx.settings.watchSeconds} s after the switch`);
+        // On the remote too, while the watch goes on (the run's end waits for it).
+        void fleetPublish(ctx);
         return;
       }
       case 'watching': {
