@@ -9,7 +9,14 @@ import path from 'node:path';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const out = path.resolve(process.argv[2] ?? path.join(repo, 'dist/deploy'));
-const KIT = ['boothdeck-deploy', 'boothdeck.service', 'boothdeck-pull.service', 'boothdeck-pull.timer', 'boothdeck-recover.service', 'boothdeck.env.example'];
+const KIT = [
+  'boothdeck-deploy',
+  'boothdeck.service',
+  'boothdeck-pull.service',
+  'boothdeck-pull.timer',
+  'boothdeck-recover.service',
+  'boothdeck.env.example',
+];
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(path.join(out, 'lib'), { recursive: true });

@@ -37,7 +37,13 @@ async function main(argv: string[]): Promise<number> {
   const [command = '', ...args] = argv;
   const controller = new AbortController();
   const detached = command === 'run' || (command === 'recover' && args.length > 0);
-  const ctx = makeCtx(process.env.HOME ?? os.homedir(), undefined, !detached, { node: process.execPath, script: fileURLToPath(import.meta.url) }, controller.signal);
+  const ctx = makeCtx(
+    process.env.HOME ?? os.homedir(),
+    undefined,
+    !detached,
+    { node: process.execPath, script: fileURLToPath(import.meta.url) },
+    controller.signal,
+  );
   for (const dir of [ctx.paths.releases, ctx.paths.incoming, ctx.paths.runs]) mkdirSync(dir, { recursive: true });
   if (detached) {
     // The connection that started it is not its own: its end must not end the switch. A SIGTERM

@@ -11,11 +11,17 @@ export class PrintCarryOverRepository {
 
   /** Queues the jobs and records their sessions' spent copies; answers how many jobs were added. */
   queue(jobs: readonly CarriedPrintJob[], sessions: readonly CarriedGuestSession[], now: number): number {
-    const columns = new Set((this.db.prepare("SELECT name FROM pragma_table_info('print_jobs')").all() as { name: string }[]).map((c) => c.name));
+    const columns = new Set(
+      (this.db.prepare("SELECT name FROM pragma_table_info('print_jobs')").all() as { name: string }[]).map((c) => c.name),
+    );
     const eventExists = this.db.prepare<[number], { n: number }>('SELECT 1 AS n FROM events WHERE id = ?');
     const sessionExists = this.db.prepare<[string], { n: number }>('SELECT 1 AS n FROM guest_sessions WHERE id = ?');
-    const present = this.db.prepare<[string, number, number], { n: number }>('SELECT 1 AS n FROM print_jobs WHERE photo_id = ? AND created_at = ? AND copies = ?');
-    const addSession = this.db.prepare('INSERT INTO guest_sessions (id, created_at, copies_used) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET copies_used = MAX(copies_used, excluded.copies_used)');
+    const present = this.db.prepare<[string, number, number], { n: number }>(
+      'SELECT 1 AS n FROM print_jobs WHERE photo_id = ? AND created_at = ? AND copies = ?',
+    );
+    const addSession = this.db.prepare(
+      'INSERT INTO guest_sessions (id, created_at, copies_used) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET copies_used = MAX(copies_used, excluded.copies_used)',
+    );
     // The release restored may predate a column (client_address): only the columns it has are written.
     const optional = ['client_address'].filter((c) => columns.has(c));
     const insert = this.db.prepare(

@@ -60,12 +60,16 @@ export function carryOverPrintJobs(db: Db, dataDir: string, clock: Clock, log: L
       const parsed = carryOver.parse(JSON.parse(text.toString('utf8')));
       const age = clock.now() - Date.parse(parsed.written_at);
       if (age > MAX_AGE_MS) {
-        log.warn(`Print jobs carried over by the rollback ${parsed.run} were written ${Math.round(age / 3600_000)} h ago: not printed blindly; kept in ${full}.old`);
+        log.warn(
+          `Print jobs carried over by the rollback ${parsed.run} were written ${Math.round(age / 3600_000)} h ago: not printed blindly; kept in ${full}.old`,
+        );
         renameSync(full, `${full}.old`);
         continue;
       }
       const added = repo.queue(parsed.jobs, parsed.sessions, clock.now());
-      log.info(`Queued again ${added} print job(s) carried over by the rollback ${parsed.run} (${parsed.jobs.length - added} already there)`);
+      log.info(
+        `Queued again ${added} print job(s) carried over by the rollback ${parsed.run} (${parsed.jobs.length - added} already there)`,
+      );
       rmSync(full, { force: true });
     } catch (err) {
       log.error(`A carry-over of print jobs could not be read (${file}); it stays in ${dir}`, err);

@@ -36,8 +36,32 @@ function restoredFolder(carry: Partial<PrintCarryOver> = {}): { dataDir: string;
     written_at: new Date(NOW - 60_000).toISOString(),
     run: 'rollback-1',
     jobs: [
-      { photo_id: 'photo-42', copies: 2, source: 'guest', session_id: 'guest-1', event_id: 3, state: 'queued', created_at: 5000, queued_at: 5000, started_at: null, cups_job_id: null, client_address: '10.0.0.9' },
-      { photo_id: 'photo-43', copies: 1, source: 'admin', session_id: null, event_id: 99, state: 'printing', created_at: 6000, queued_at: 6000, started_at: 6100, cups_job_id: 'PDF-7', client_address: null },
+      {
+        photo_id: 'photo-42',
+        copies: 2,
+        source: 'guest',
+        session_id: 'guest-1',
+        event_id: 3,
+        state: 'queued',
+        created_at: 5000,
+        queued_at: 5000,
+        started_at: null,
+        cups_job_id: null,
+        client_address: '10.0.0.9',
+      },
+      {
+        photo_id: 'photo-43',
+        copies: 1,
+        source: 'admin',
+        session_id: null,
+        event_id: 99,
+        state: 'printing',
+        created_at: 6000,
+        queued_at: 6000,
+        started_at: 6100,
+        cups_job_id: 'PDF-7',
+        client_address: null,
+      },
     ],
     sessions: [{ id: 'guest-1', created_at: 4000, copies_used: 2 }],
     ...carry,
@@ -49,7 +73,11 @@ function restoredFolder(carry: Partial<PrintCarryOver> = {}): { dataDir: string;
 const jobsIn = (dataDir: string): Record<string, unknown>[] => {
   const db = new Database(path.join(dataDir, 'boothdeck.sqlite'), { readonly: true });
   try {
-    return db.prepare('SELECT photo_id, copies, source, session_id, event_id, state, cups_job_id, client_address FROM print_jobs ORDER BY created_at').all() as Record<string, unknown>[];
+    return db
+      .prepare(
+        'SELECT photo_id, copies, source, session_id, event_id, state, cups_job_id, client_address FROM print_jobs ORDER BY created_at',
+      )
+      .all() as Record<string, unknown>[];
   } finally {
     db.close();
   }
@@ -65,12 +93,32 @@ describe('print jobs carried into a database a rollback restored', () => {
     // A second read (a crash between the commit and the file's removal) adds nothing.
     writeFileSync(file, JSON.stringify({ written_at: new Date(NOW).toISOString(), run: 'again', jobs: [], sessions: [] }));
     carryOverPrintJobs(db, dataDir, clock, log);
-    expect((db.prepare("SELECT copies_used FROM guest_sessions WHERE id = 'guest-1'").get() as { copies_used: number }).copies_used).toBe(2);
+    expect((db.prepare("SELECT copies_used FROM guest_sessions WHERE id = 'guest-1'").get() as { copies_used: number }).copies_used).toBe(
+      2,
+    );
     db.close();
     expect(jobsIn(dataDir)).toEqual([
-      { photo_id: 'photo-42', copies: 2, source: 'guest', session_id: 'guest-1', event_id: 3, state: 'queued', cups_job_id: null, client_address: '10.0.0.9' },
+      {
+        photo_id: 'photo-42',
+        copies: 2,
+        source: 'guest',
+        session_id: 'guest-1',
+        event_id: 3,
+        state: 'queued',
+        cups_job_id: null,
+        client_address: '10.0.0.9',
+      },
       // Its event was made under the release rolled back: not in this database.
-      { photo_id: 'photo-43', copies: 1, source: 'admin', session_id: null, event_id: null, state: 'printing', cups_job_id: 'PDF-7', client_address: null },
+      {
+        photo_id: 'photo-43',
+        copies: 1,
+        source: 'admin',
+        session_id: null,
+        event_id: null,
+        state: 'printing',
+        cups_job_id: 'PDF-7',
+        client_address: null,
+      },
     ]);
     expect(log.lines.some((l) => l.includes('Queued again 2 print job(s) carried over by the rollback rollback-1'))).toBe(true);
   });
@@ -110,8 +158,18 @@ describe('print jobs carried into a database a rollback restored', () => {
 
   it('the release that starts on the restored database queues them before its print worker starts', async () => {
     const { dataDir, file } = restoredFolder({ written_at: new Date().toISOString() });
-    const config = loadConfig({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_DATA_DIR: dataDir, BOOTHDECK_CAPTURE_URL: 'simulator' });
-    const handle = await startService(config, { system: new FakeSystem(), hardware: createFakeHardware(), log: createRecordingLogger(), printer: new FakePrinter() });
+    const config = loadConfig({
+      BOOTHDECK_PORT: '0',
+      BOOTHDECK_HOST: '127.0.0.1',
+      BOOTHDECK_DATA_DIR: dataDir,
+      BOOTHDECK_CAPTURE_URL: 'simulator',
+    });
+    const handle = await startService(config, {
+      system: new FakeSystem(),
+      hardware: createFakeHardware(),
+      log: createRecordingLogger(),
+      printer: new FakePrinter(),
+    });
     await handle.stop();
     expect(existsSync(file)).toBe(false);
     expect(jobsIn(dataDir).map((j) => j.photo_id)).toEqual(['photo-42', 'photo-43']);
@@ -130,7 +188,13 @@ describe('photos taken under a release that was rolled back', () => {
       BOOTHDECK_CAPTURE_URL: sim.url,
       BOOTHDECK_CAPTURE_DATA_DIR: sim.dataDir,
     });
-    const start = () => startService(config, { system: new FakeSystem(), hardware: createFakeHardware(), log: createRecordingLogger(), printer: new FakePrinter() });
+    const start = () =>
+      startService(config, {
+        system: new FakeSystem(),
+        hardware: createFakeHardware(),
+        log: createRecordingLogger(),
+        printer: new FakePrinter(),
+      });
     const db = path.join(dataDir, 'boothdeck.sqlite');
     const photos = (): number => {
       const reader = new Database(db, { readonly: true });

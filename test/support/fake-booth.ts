@@ -127,7 +127,8 @@ export class FakeBooth {
   private store: { url: string; close(): Promise<void> } | undefined;
 
   private constructor() {
-    for (const dir of [this.board, this.bin, this.artifacts, this.home('.dpkg'), this.home('.config/boothdeck')]) mkdirSync(dir, { recursive: true });
+    for (const dir of [this.board, this.bin, this.artifacts, this.home('.dpkg'), this.home('.config/boothdeck')])
+      mkdirSync(dir, { recursive: true });
     writeFileSync(this.log, '');
     for (const [name, body] of Object.entries(STUBS)) {
       writeFileSync(path.join(this.bin, name), `#!/bin/sh\n${body}\n`);
@@ -197,7 +198,13 @@ export class FakeBooth {
 
   /** The pull timer fires: the user manager runs the installed boothdeck-pull.service (its ExecStart) to its end. */
   timerFires(env: Record<string, string> = {}): Promise<Outcome> {
-    return this.systemd.runOneshot('boothdeck-pull.service', { BOOTHDECK_HEALTH_ATTEMPTS: '200', BOOTHDECK_HEALTH_WAIT: '0.05', BOOTHDECK_WATCH_SECONDS: '1', BOOTHDECK_GUARD_GAP_SECONDS: '2', ...env });
+    return this.systemd.runOneshot('boothdeck-pull.service', {
+      BOOTHDECK_HEALTH_ATTEMPTS: '200',
+      BOOTHDECK_HEALTH_WAIT: '0.05',
+      BOOTHDECK_WATCH_SECONDS: '1',
+      BOOTHDECK_GUARD_GAP_SECONDS: '2',
+      ...env,
+    });
   }
 
   /** Where build() writes that version. */

@@ -236,7 +236,12 @@ export class FakeSystemd {
     const unit = readUnit(this.unitDir, name, this.home);
     if (!unit?.execStart) return { code: 5, out: `Unit ${name} not found.\n` };
     const [file, ...args] = unit.execStart.split(/\s+/);
-    const child = spawn(file!, args, { env: this.environment(unit, extraEnv), cwd: this.home, detached: !wait, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file!, args, {
+      env: this.environment(unit, extraEnv),
+      cwd: this.home,
+      detached: !wait,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -327,12 +332,15 @@ export class FakeSystemd {
     const options = args.slice(0, dash);
     const argv = args.slice(dash + 1);
     const unit = options.find((o) => o.startsWith('--unit='))?.slice('--unit='.length) ?? 'run';
-    const output = options.find((o) => o.startsWith('--property=StandardOutput=append:'))?.slice('--property=StandardOutput=append:'.length);
+    const output = options
+      .find((o) => o.startsWith('--property=StandardOutput=append:'))
+      ?.slice('--property=StandardOutput=append:'.length);
     const env: NodeJS.ProcessEnv = { ...this.baseEnv(), HOME: this.home, ...pick(callerEnv) };
-    for (const o of options) if (o.startsWith('--setenv=')) {
-      const [k, ...v] = o.slice('--setenv='.length).split('=');
-      if (k) env[k] = v.join('=');
-    }
+    for (const o of options)
+      if (o.startsWith('--setenv=')) {
+        const [k, ...v] = o.slice('--setenv='.length).split('=');
+        if (k) env[k] = v.join('=');
+      }
     const fd = output ? openSync(output, 'a') : 'ignore';
     const child = spawn(argv[0]!, argv.slice(1), { env, cwd: this.home, detached: true, stdio: ['ignore', fd, fd] });
     if (typeof fd === 'number') closeSync(fd);

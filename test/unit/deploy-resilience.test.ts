@@ -40,7 +40,9 @@ beforeAll(async () => {
   seeded = await FakeBooth.create();
   mkdirSync(seeded.home('.config/Boothdeck/data'), { recursive: true });
   const db = new Database(seeded.home('.config/Boothdeck/data/boothdeck.sqlite'));
-  db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL, backward_compatible INTEGER NOT NULL DEFAULT 0)');
+  db.exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL, backward_compatible INTEGER NOT NULL DEFAULT 0)',
+  );
   for (let v = 1; v <= 9; v++) db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, 0)').run(v, `m${v}`, 'then');
   db.close();
   const first = await seeded.deploy([seeded.build(OLD)]);
@@ -60,15 +62,27 @@ afterAll(() => seeded.dispose());
 /** What a booth must always come to: one release answering under the unit, the links saying which, nothing half-done. */
 async function expectSettled(expect: ExpectStatic, booth: FakeBooth, why: string): Promise<string | undefined> {
   // The journal goes once the switch is finished (its watch window included).
-  expect(await booth.waitFor(() => !existsSync(booth.home('boothdeck/deploy.state')), 60_000), `${why}: the journal stays\n${booth.deployLog()}`).toBe(true);
+  expect(
+    await booth.waitFor(() => !existsSync(booth.home('boothdeck/deploy.state')), 60_000),
+    `${why}: the journal stays\n${booth.deployLog()}`,
+  ).toBe(true);
   const running = await booth.liveVersion();
   expect([OLD, NEW], why).toContain(running);
   expect(booth.link('current'), why).toBe(running === NEW ? B : A);
   if (running === NEW) expect(booth.link('previous'), why).toBe(A);
   const releases = booth.releaseProcesses();
-  expect(releases.filter((r) => !r.trial).map((r) => r.version), `${why}: one release runs`).toEqual([running]);
-  expect(releases.filter((r) => r.trial), `${why}: no trial instance is left`).toEqual([]);
-  expect(booth.leftovers().filter((f) => f.endsWith('.part') || f.startsWith('trial')), why).toEqual([]);
+  expect(
+    releases.filter((r) => !r.trial).map((r) => r.version),
+    `${why}: one release runs`,
+  ).toEqual([running]);
+  expect(
+    releases.filter((r) => r.trial),
+    `${why}: no trial instance is left`,
+  ).toEqual([]);
+  expect(
+    booth.leftovers().filter((f) => f.endsWith('.part') || f.startsWith('trial')),
+    why,
+  ).toEqual([]);
   return running;
 }
 
@@ -81,19 +95,27 @@ function hookEnv(booth: FakeBooth, step: string, signal: 'KILL' | 'TERM'): Recor
 }
 
 type Case = { step: string; signal: 'KILL' | 'TERM' };
-const cases = (steps: readonly string[]): Case[] => steps.flatMap((step) => (['KILL', 'TERM'] as const).map((signal) => ({ step, signal })));
+const cases = (steps: readonly string[]): Case[] =>
+  steps.flatMap((step) => (['KILL', 'TERM'] as const).map((signal) => ({ step, signal })));
 const withDatabaseSwap = new Set(['restore-ready', 'restore-swap']);
 
 /**
  * Interrupts a switch at a step, then checks that the booth answers again within 20 s of the
  * signal, and settles by itself with one release running: the one EXPECTED says.
  */
-async function interruptAndSettle(expect: ExpectStatic, c: Case, act: (booth: FakeBooth, env: Record<string, string>) => Promise<unknown>, expected: string): Promise<void> {
+async function interruptAndSettle(
+  expect: ExpectStatic,
+  c: Case,
+  act: (booth: FakeBooth, env: Record<string, string>) => Promise<unknown>,
+  expected: string,
+): Promise<void> {
   const booth = await seeded.clone();
   try {
     const why = `SIG${c.signal} at "${c.step}"`;
     const result = await act(booth, hookEnv(booth, c.step, c.signal));
-    expect(existsSync(booth.home('.killed')), `${why}: the step was never reached\n${JSON.stringify(result)}\n${booth.deployLog()}`).toBe(true);
+    expect(existsSync(booth.home('.killed')), `${why}: the step was never reached\n${JSON.stringify(result)}\n${booth.deployLog()}`).toBe(
+      true,
+    );
     const killedAt = Number(readFileSync(booth.home('.killed'), 'utf8'));
     expect(await booth.waitFor(async () => (await booth.liveVersion()) !== undefined, 30_000), why).toBe(true);
     const dark = (Date.now() - killedAt) / 1000;
@@ -131,7 +153,9 @@ describe.concurrent('a deploy that does not go to its end', () => {
   }, 600_000);
 
   const forward = FORWARD_STEPS.filter((step) => !withDatabaseSwap.has(step));
-  it(`an install stopped by SIGKILL or SIGTERM at each step of its switch (${forward.length} steps): the booth answers again within 20 s, one release running, the switch finished or undone by itself`, async ({ expect }) => {
+  it(`an install stopped by SIGKILL or SIGTERM at each step of its switch (${forward.length} steps): the booth answers again within 20 s, one release running, the switch finished or undone by itself`, async ({
+    expect,
+  }) => {
     await eachConcurrently(cases(forward), AT_ONCE, async (c) => {
       // Nothing was stopped yet: the old release stays. From the stop on, the switch is finished.
       const expected = FORWARD_STEPS.indexOf(c.step as never) < FORWARD_STEPS.indexOf('stopped') ? OLD : NEW;
@@ -139,13 +163,22 @@ describe.concurrent('a deploy that does not go to its end', () => {
     });
   }, 1_200_000);
 
-  it(`going back from a release that migrated the database and died, stopped at each step (${BACK_STEPS.length} steps, the database swap included): the old release answers again within 20 s`, async ({ expect }) => {
+  it(`going back from a release that migrated the database and died, stopped at each step (${BACK_STEPS.length} steps, the database swap included): the old release answers again within 20 s`, async ({
+    expect,
+  }) => {
     await eachConcurrently(cases(BACK_STEPS), AT_ONCE, async (c) => {
-      await interruptAndSettle(expect, c, (booth, env) => booth.deploy([booth.build(NEW, 'live-crash', { knows: 10, migrate: '10:0' })], env), OLD);
+      await interruptAndSettle(
+        expect,
+        c,
+        (booth, env) => booth.deploy([booth.build(NEW, 'live-crash', { knows: 10, migrate: '10:0' })], env),
+        OLD,
+      );
     });
   }, 1_200_000);
 
-  it('a rollback that puts a database snapshot back, stopped in the middle of the swap: finished, the old release on its database', async ({ expect }) => {
+  it('a rollback that puts a database snapshot back, stopped in the middle of the swap: finished, the old release on its database', async ({
+    expect,
+  }) => {
     await eachConcurrently(cases([...withDatabaseSwap]), AT_ONCE, async (c) => {
       await interruptAndSettle(
         expect,
@@ -160,7 +193,9 @@ describe.concurrent('a deploy that does not go to its end', () => {
     });
   }, 600_000);
 
-  it('two deploys at once: the second is refused while the first installs, and the first ends with the right previous release', async ({ expect }) => {
+  it('two deploys at once: the second is refused while the first installs, and the first ends with the right previous release', async ({
+    expect,
+  }) => {
     const booth = await seeded.clone();
     const gatePath = booth.home('.gate');
     execFileSync('mkfifo', [gatePath]);

@@ -37,7 +37,9 @@ async function expectUntouched(expect: ExpectStatic, booth: FakeBooth): Promise<
 // the watch window after each switch lasts a second here: on a busy machine a case with three
 // deploys may take longer than vitest's default.
 describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 120_000 }, () => {
-  it('first deploy: the unit, lingering, the tool for rollbacks and recovery, and the new version running under the unit', async ({ expect }) => {
+  it('first deploy: the unit, lingering, the tool for rollbacks and recovery, and the new version running under the unit', async ({
+    expect,
+  }) => {
     const booth = seeded;
     expect(first.code, first.out).toBe(0);
     expect(booth.link('current')).toBe(A);
@@ -73,7 +75,10 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 120_000
     const booth = await boothFor(context, 'new');
     const kit = path.join(booth.root, 'kit');
     cpSync(booth.kit, kit, { recursive: true });
-    const template = readFileSync(path.join(kit, 'boothdeck.env.example'), 'utf8').replace(/^BOOTHDECK_PORT=.*$/m, `BOOTHDECK_PORT=${booth.port}`);
+    const template = readFileSync(path.join(kit, 'boothdeck.env.example'), 'utf8').replace(
+      /^BOOTHDECK_PORT=.*$/m,
+      `BOOTHDECK_PORT=${booth.port}`,
+    );
     writeFileSync(path.join(kit, 'boothdeck.env.example'), template);
     rmSync(booth.home('.config/boothdeck/boothdeck.env'));
     const { code, out } = await booth.deploy([booth.build('0.1.0-gaaaaaaa')], { BOOTH_KIT: kit });
@@ -97,7 +102,9 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 120_000
     expect(booth.link('current')).toBe(B);
     expect(booth.link('previous')).toBe(A);
     expect(await booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
-    expect(readFileSync(booth.home('.config/boothdeck/boothdeck.env'), 'utf8')).toBe(`BOOTHDECK_ADMIN_PIN="2468"\nBOOTHDECK_PORT=${booth.port}\n`);
+    expect(readFileSync(booth.home('.config/boothdeck/boothdeck.env'), 'utf8')).toBe(
+      `BOOTHDECK_ADMIN_PIN="2468"\nBOOTHDECK_PORT=${booth.port}\n`,
+    );
     expect(readFileSync(booth.home('.config/systemd/user/boothdeck.service.d/override.conf'), 'utf8')).toContain('LANG=fr_FR');
     const trialEnv = readFileSync(booth.home('.trial-env'), 'utf8');
     expect(trialEnv).toContain('BOOTHDECK_ADMIN_PIN=2468\n'); // the live settings, quotes removed as systemd does
@@ -137,7 +144,9 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 120_000
   it('a 200 from another version is not success: only the new version on /healthz counts', async (context) => {
     const { expect } = context;
     const booth = await boothFor(context);
-    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb', { reports: '0.1.0-gaaaaaaa' })], { BOOTH_HEALTH_ATTEMPTS: '10' });
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb', { reports: '0.1.0-gaaaaaaa' })], {
+      BOOTH_HEALTH_ATTEMPTS: '10',
+    });
     expect(code).toBe(1);
     expect(out).toContain(`did not answer /healthz on port ${booth.port + 10000}`);
     expect(booth.link('current')).toBe(A);
@@ -163,7 +172,9 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 120_000
     const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_EVENT_DURING_UPLOAD: '1' });
     expect(code, out).toBe(75);
     expect(out).toContain('Event guard: no event under way (no photo in the last 30 min)'); // the check, before the upload
-    expect(out).toMatch(/REFUSED: an event is under way on the booth \(last photo 0 min ago.* Nothing was started; releases\/Boothdeck-0\.1\.0-gbbbbbbb-arm64\.AppImage stays on the booth/);
+    expect(out).toMatch(
+      /REFUSED: an event is under way on the booth \(last photo 0 min ago.* Nothing was started; releases\/Boothdeck-0\.1\.0-gbbbbbbb-arm64\.AppImage stays on the booth/,
+    );
     expect(existsSync(booth.home('.trial-args'))).toBe(false);
     expect(existsSync(booth.home('boothdeck', B))).toBe(true);
     await expectUntouched(expect, booth);
@@ -229,7 +240,10 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 120_000
     const inbox = path.join(booth.root, 'inbox');
     mkdirSync(inbox);
     // The runner cannot hand the tool variables (sudo's env_reset): the booth owner's fleet.env holds the settings.
-    writeFileSync(booth.home('.config/boothdeck/fleet.env'), `BOOTHDECK_INBOX=${inbox}\nBOOTHDECK_BOOTH_NAME=salle-a\nBOOTHDECK_WATCH_SECONDS=1\nBOOTHDECK_HEALTH_WAIT=0.05\n`);
+    writeFileSync(
+      booth.home('.config/boothdeck/fleet.env'),
+      `BOOTHDECK_INBOX=${inbox}\nBOOTHDECK_BOOTH_NAME=salle-a\nBOOTHDECK_WATCH_SECONDS=1\nBOOTHDECK_HEALTH_WAIT=0.05\n`,
+    );
     const tool = booth.home('boothdeck/bin/boothdeck-deploy');
     const runner = { BOOTH_HOST: '', BOOTH_USER: 'booth-user-x', BOOTH_INBOX: inbox, BOOTH_TOOL: tool };
     const other = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], runner);
@@ -239,7 +253,9 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 120_000
     expect(sudo.length).toBeGreaterThan(0);
     expect(new Set(sudo)).toEqual(new Set([`sudo -n -u booth-user-x ${tool} inbox`]));
     expect(await booth.liveVersion()).toBe('0.1.0-gbbbbbbb');
-    expect(other.out).toMatch(/^FLEET \| salle-a \| 0\.1\.0-gbbbbbbb \| - \| installed \| \S+ \| idle \| installed; stayed up for the 1 s watch window \|$/m);
+    expect(other.out).toMatch(
+      /^FLEET \| salle-a \| 0\.1\.0-gbbbbbbb \| - \| installed \| \S+ \| idle \| installed; stayed up for the 1 s watch window \|$/m,
+    );
     // A request is data: a word that is not a token is refused before anything runs.
     writeFileSync(path.join(inbox, 'request'), 'action=rollback\nid=x;touch${IFS}pwned\nforce=0\n');
     const hostile = await booth.onBooth('boothdeck-deploy inbox');
@@ -252,7 +268,10 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 120_000
   it("without systemd-run the install is detached with setsid, without the runner's tracking id, and still ends on the new version", async (context) => {
     const { expect } = context;
     const booth = await boothFor(context);
-    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_NO_SYSTEMD_RUN: '1', RUNNER_TRACKING_ID: 'github_1234' });
+    const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], {
+      FAKE_NO_SYSTEMD_RUN: '1',
+      RUNNER_TRACKING_ID: 'github_1234',
+    });
     expect(code, out).toBe(0);
     expect(out).toMatch(/The install goes on by itself \(process \d+\)/);
     expect(readFileSync(booth.home('.trial-env'), 'utf8')).not.toContain('RUNNER_TRACKING_ID');
@@ -281,7 +300,9 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 120_000
     writeFileSync(booth.home('.config/boothdeck/deploy.env'), 'APPIMAGE_EXTRACT_AND_RUN=1\n');
     const { code, out } = await booth.deploy([booth.build('0.1.0-gbbbbbbb')], { FAKE_SUDO: '1' });
     expect(code, out).toBe(0);
-    expect(booth.calls()).toContain('sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg libfuse2');
+    expect(booth.calls()).toContain(
+      'sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg libfuse2',
+    );
     expect(out).toContain('ffmpeg: present');
     expect(out).toContain('FUSE 2: present');
     expect(readFileSync(booth.home('.config/boothdeck/deploy.env'), 'utf8')).not.toContain('APPIMAGE_EXTRACT_AND_RUN');

@@ -47,9 +47,12 @@ function stampOf(log: string, text: string): number {
 const liveMigrations = (booth: FakeBooth): string[] => {
   const db = new Database(booth.home(DB), { readonly: true });
   try {
-    return (db.prepare('SELECT version, backward_compatible AS c FROM schema_migrations ORDER BY version').all() as { version: number; c: number }[]).map(
-      (r) => `${r.version}:${r.c}`,
-    );
+    return (
+      db.prepare('SELECT version, backward_compatible AS c FROM schema_migrations ORDER BY version').all() as {
+        version: number;
+        c: number;
+      }[]
+    ).map((r) => `${r.version}:${r.c}`);
   } finally {
     db.close();
   }
@@ -65,7 +68,8 @@ describe.concurrent('the watch window after the switch', { timeout: 240_000 }, (
     const seen = new Set<string>();
     const page = (): string | undefined => {
       try {
-        return (JSON.parse(readFileSync(path.join(remote, 'fleet.json'), 'utf8')) as { booths: { last_outcome: string }[] }).booths[0]?.last_outcome;
+        return (JSON.parse(readFileSync(path.join(remote, 'fleet.json'), 'utf8')) as { booths: { last_outcome: string }[] }).booths[0]
+          ?.last_outcome;
       } catch {
         return undefined;
       }
@@ -91,13 +95,20 @@ describe.concurrent('the watch window after the switch', { timeout: 240_000 }, (
     expect(existsSync(booth.home('boothdeck', B))).toBe(false);
     expect(seen).toContain('watching');
     await expect.poll(page, { timeout: 20_000 }).toBe('rolled-back');
-    expect(booth.fleetEntry()).toMatchObject({ version: OLD, last_outcome: 'rolled-back', detail: expect.stringContaining(`${NEW} failed`) });
+    expect(booth.fleetEntry()).toMatchObject({
+      version: OLD,
+      last_outcome: 'rolled-back',
+      detail: expect.stringContaining(`${NEW} failed`),
+    });
   });
 
   it('a release that migrates the database, then dies in the window: rolled back with the snapshot, the print jobs queued meanwhile carried over, never only in a log', async (context) => {
     const { expect } = context;
     const booth = await boothFor(context);
-    const deploying = booth.deploy([booth.build(NEW, 'dies-after:6', { knows: 10, migrate: '10:0' })], { BOOTH_WATCH_SECONDS: '30', BOOTH_HEALTH_WAIT: '0.3' });
+    const deploying = booth.deploy([booth.build(NEW, 'dies-after:6', { knows: 10, migrate: '10:0' })], {
+      BOOTH_WATCH_SECONDS: '30',
+      BOOTH_HEALTH_WAIT: '0.3',
+    });
     // While it is watched, a guest prints under the new release.
     expect(await booth.waitFor(() => booth.fleetEntry()?.last_outcome === 'watching', 60_000)).toBe(true);
     const db = new Database(booth.home(DB));

@@ -1,5 +1,3 @@
-import { rmSync } from 'node:fs';
-import path from 'node:path';
 import { crashLoopSeen, guardVerdict, type GuardVerdict } from '../rules/guard.js';
 import { roomFor } from '../rules/releases.js';
 import { unitRuns } from '../rules/unit-state.js';
@@ -27,7 +25,11 @@ export async function eventGuard(ctx: Ctx, force: boolean): Promise<GuardVerdict
     [health, unit] = await Promise.all([probeHealth(port), systemd.show(UNIT)]);
   }
   const crashLoop = health.kind === 'nothing-listens' && !!first && !!unit && unitRuns(first) && crashLoopSeen(first, unit);
-  const verdict = guardVerdict({ port, health, unit, crashLoop }, { quietMinutes: settings.quietMinutes, eventHours: settings.eventHours }, force);
+  const verdict = guardVerdict(
+    { port, health, unit, crashLoop },
+    { quietMinutes: settings.quietMinutes, eventHours: settings.eventHours },
+    force,
+  );
   ctx.log.note(verdict.sentence);
   return verdict;
 }
@@ -44,33 +46,18 @@ export async function roomCheck(ctx: Ctx, size: number, copies: number, then: st
     return undefined;
   }
   const links = currentLinks(ctx.paths);
-  const need = { releaseBytes: size, copies, databaseBytes: databaseBytes(dataDir(ctx.paths)), reserveBytes: ctx.settings.reserveMb * 1048576 };
-  const plan = roomFor(need, free, storedReleases(ctx.paths), { current: links.current && baseName(links.current), previous: links.previous && baseName(links.previous) });
+  const need = {
+    releaseBytes: size,
+    copies,
+    databaseBytes: databaseBytes(dataDir(ctx.paths)),
+    reserveBytes: ctx.settings.reserveMb * 1048576,
+  };
+  const plan = roomFor(need, free, storedReleases(ctx.paths), {
+    current: links.current && baseName(links.current),
+    previous: links.previous && baseName(links.previous),
+  });
   for (const name of plan.remove) removeRelease(ctx, name, 'room for the new one');
   if (plan.ok) return undefined;
   const mb = (n: number): number => Math.floor(n / 1048576);
   return `REFUSED: not enough free space on the booth: ${mb(plan.free)} MB free in ${ctx.paths.root}, ${mb(plan.needed)} MB needed (the release, the database's snapshot and trial copy, ${ctx.settings.reserveMb} MB to spare). ${then}`;
-}
-
-/** Removes what uploads that died left behind: a folder whose receiver is gone, or that nothing touched for an hour. */
-export function cleanIncoming(ctx: Ctx, keep: string | undefined, receiverAlive: (dir: string) => boolean | undefined): void {
-  for (const entry of storedIncoming(ctx)) {
-    if (entry === keep) continue;
-    const dir = path.join(ctx.paths.incoming, entry);
-    const state = receiverAlive(dir);
-    if (state === true) continue;
-    if (state === false) {
-      rmSync(dir, { recursive: true, force: true });
-      ctx.log.note(`Removed the leftovers of an interrupted upload (${entry})`);
-    }
-  }
-}
-
-import { readdirSync } from 'node:fs';
-function storedIncoming(ctx: Ctx): string[] {
-  try {
-    return readdirSync(ctx.paths.incoming);
-  } catch {
-    return [];
-  }
 }

@@ -98,7 +98,9 @@ export function swapIn(ctx: Ctx, target: string, tag: string): void {
     fsyncPath(live);
     rmSync(tmp, { recursive: true, force: true });
   }
-  ctx.log.note(`Database: put back the snapshot of ${baseName(target)}; the replaced one is kept in ${path.join(live, 'replaced-databases', tag)}`);
+  ctx.log.note(
+    `Database: put back the snapshot of ${baseName(target)}; the replaced one is kept in ${path.join(live, 'replaced-databases', tag)}`,
+  );
   carryOver(ctx, tag);
   pruneReplaced(ctx);
 }
@@ -127,7 +129,9 @@ function carryOver(ctx: Ctx, tag: string): void {
     ctx.log.note(`Print jobs queued since the snapshot, carried into the restored database (the release queues them again at its start):`);
     for (const j of carried.jobs) ctx.log.note(`  photo ${j.photo_id}, ${j.copies} copies (${j.state})`);
   } catch (err) {
-    ctx.log.note(`WARNING: the print jobs of the replaced database could not be read (${(err as Error).message}): look in ${replacedDir(ctx, tag)}`);
+    ctx.log.note(
+      `WARNING: the print jobs of the replaced database could not be read (${(err as Error).message}): look in ${replacedDir(ctx, tag)}`,
+    );
   }
 }
 

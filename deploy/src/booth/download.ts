@@ -37,7 +37,9 @@ export function fetchFromStore(base: string, name: string, max: number, idleMs =
       } else out.push(chunk);
     });
     child.on('error', (err) => out.destroy(err));
-    child.on('close', (code) => (code === 0 ? out.push(null) : out.destroy(new Error(`the fetch helper failed (exit ${code ?? 'signal'})`))));
+    child.on('close', (code) =>
+      code === 0 ? out.push(null) : out.destroy(new Error(`the fetch helper failed (exit ${code ?? 'signal'})`)),
+    );
     return out;
   }
   const out = new Readable({ read() {} });

@@ -85,7 +85,9 @@ async function publishOnce(ctx: Ctx): Promise<void> {
     await rclone('copyto', path.join(tmp, 'index.html'), `${remote}/index.html`);
     ctx.log.note(`Fleet page updated on ${remote}`);
   } catch (err) {
-    ctx.log.note(`WARNING: the fleet page could not be updated on ${remote} (${(err as Error).message}); the next deploy or pull tries again`);
+    ctx.log.note(
+      `WARNING: the fleet page could not be updated on ${remote} (${(err as Error).message}); the next deploy or pull tries again`,
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }

@@ -29,7 +29,9 @@ export function probeHealth(port: number, timeoutMs = 3000): Promise<HealthProbe
       });
       res.on('error', (err) => done({ kind: 'error', message: err.message }));
     });
-    req.on('error', (err: NodeJS.ErrnoException) => done(err.code === 'ECONNREFUSED' ? { kind: 'nothing-listens' } : { kind: 'error', message: err.code ?? err.message }));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      done(err.code === 'ECONNREFUSED' ? { kind: 'nothing-listens' } : { kind: 'error', message: err.code ?? err.message }),
+    );
     const timer = setTimeout(() => done({ kind: 'timeout' }), timeoutMs);
   });
 }

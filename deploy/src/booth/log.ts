@@ -17,7 +17,9 @@ export class DeployLog {
   ) {}
 
   note(line: string): void {
-    const stamp = this.now().toISOString().replace(/\.\d+Z$/, 'Z');
+    const stamp = this.now()
+      .toISOString()
+      .replace(/\.\d+Z$/, 'Z');
     try {
       appendFileSync(this.paths.log, `${stamp} [${this.runId ?? 'booth'}] ${line}\n`);
     } catch {

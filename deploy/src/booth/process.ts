@@ -20,7 +20,13 @@ export function runCommand(
     const child = execFile(
       file,
       args,
-      { env: options.env ?? process.env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 4 * 1024 * 1024, cwd: options.cwd, killSignal: 'SIGKILL' },
+      {
+        env: options.env ?? process.env,
+        timeout: options.timeoutMs ?? 120_000,
+        maxBuffer: 4 * 1024 * 1024,
+        cwd: options.cwd,
+        killSignal: 'SIGKILL',
+      },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : err.code === 'ENOENT' ? 127 : 1) : 0;
         resolve({ code, stdout: String(stdout), stderr: String(stderr) });
@@ -68,7 +74,12 @@ export const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   });
 
 /** Starts a program in a session of its own, detached from this one: nothing of ours ends it. */
-export function spawnDetached(file: string, args: readonly string[], env: NodeJS.ProcessEnv, output: number | 'ignore'): number | undefined {
+export function spawnDetached(
+  file: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  output: number | 'ignore',
+): number | undefined {
   const child = spawn(file, args, { env, detached: true, stdio: ['ignore', output, output] });
   child.on('error', () => undefined);
   child.unref();

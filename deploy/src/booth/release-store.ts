@@ -8,7 +8,7 @@ import type { BoothPaths } from './paths.js';
 
 /** The releases on the booth, with what this booth knows of each (ran healthy, failed, never tried). */
 export function storedReleases(paths: BoothPaths): StoredRelease[] {
-  let names: string[] = [];
+  let names: string[];
   try {
     names = readdirSync(paths.releases).filter((n) => versionOf(n) !== undefined);
   } catch {
@@ -17,7 +17,11 @@ export function storedReleases(paths: BoothPaths): StoredRelease[] {
   return names.flatMap((name) => {
     try {
       const st = statSync(path.join(paths.releases, name));
-      const state = existsSync(path.join(paths.healthy, name)) ? 'healthy' : existsSync(path.join(paths.failed, name)) ? 'failed' : 'untried';
+      const state = existsSync(path.join(paths.healthy, name))
+        ? 'healthy'
+        : existsSync(path.join(paths.failed, name))
+          ? 'failed'
+          : 'untried';
       return [{ name, mtimeMs: st.mtimeMs, bytes: st.size, state }];
     } catch {
       return [];
@@ -50,7 +54,8 @@ export function markFailed(paths: BoothPaths, release: string): void {
 /** Rolled back on purpose: the pull does not put it back, only a newer release. */
 export const markHeld = (paths: BoothPaths, release: string): void => mark(paths.held, release);
 
-export const isRefused = (paths: BoothPaths, file: string): boolean => existsSync(path.join(paths.failed, file)) || existsSync(path.join(paths.held, file));
+export const isRefused = (paths: BoothPaths, file: string): boolean =>
+  existsSync(path.join(paths.failed, file)) || existsSync(path.join(paths.held, file));
 
 /** Removes one release with what goes with it (its marks, its snapshot). */
 export function removeRelease(ctx: Ctx, name: string, why: string): void {
@@ -84,7 +89,12 @@ function pruneFolder(dir: string, keep: number, key: (name: string) => string | 
   }
   const newest = new Map<string, number>();
   for (const e of entries) newest.set(e.group, Math.max(newest.get(e.group) ?? 0, e.mtime));
-  const kept = new Set([...newest.entries()].sort((a, b) => b[1] - a[1]).slice(0, keep).map(([g]) => g));
+  const kept = new Set(
+    [...newest.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, keep)
+      .map(([g]) => g),
+  );
   for (const e of entries) if (!kept.has(e.group)) rmSync(path.join(dir, e.name), { recursive: true, force: true });
 }
 

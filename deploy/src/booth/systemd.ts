@@ -24,7 +24,10 @@ export class Systemd {
 
   /** The unit's state; undefined when the user's manager cannot be asked. */
   async show(unit: string): Promise<UnitState | undefined> {
-    const { code, stdout } = await this.user(['show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainPID', unit], 15_000);
+    const { code, stdout } = await this.user(
+      ['show', '-p', 'ActiveState', '-p', 'SubState', '-p', 'NRestarts', '-p', 'ExecMainPID', unit],
+      15_000,
+    );
     if (code !== 0) return undefined;
     const props = new Map(
       stdout
@@ -75,7 +78,17 @@ export class Systemd {
     const env = Object.entries(setenv).map(([k, v]) => `--setenv=${k}=${v}`);
     const result = await runCommand(
       'systemd-run',
-      ['--user', '--quiet', '--collect', `--unit=${unitName}`, `--property=StandardOutput=append:${output}`, `--property=StandardError=append:${output}`, ...env, '--', ...argv],
+      [
+        '--user',
+        '--quiet',
+        '--collect',
+        `--unit=${unitName}`,
+        `--property=StandardOutput=append:${output}`,
+        `--property=StandardError=append:${output}`,
+        ...env,
+        '--',
+        ...argv,
+      ],
       { env: this.env, timeoutMs: 30_000 },
     );
     return result.code === 0;

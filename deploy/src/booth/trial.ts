@@ -86,7 +86,9 @@ export async function trialStart(ctx: Ctx, release: string, version: string, dat
   } else result = 'exited';
   if (result === 'ok') log.note(`Trial start: ${version} answered /healthz on port ${port}: ok`);
   else {
-    log.note(result === 'exited' ? `Trial start: ${version} exited at start` : `Trial start: ${version} did not answer /healthz on port ${port}`);
+    log.note(
+      result === 'exited' ? `Trial start: ${version} exited at start` : `Trial start: ${version} did not answer /healthz on port ${port}`,
+    );
     const tail = (readSmall(path.join(dir, 'output.log'), 1 << 20) ?? '').trimEnd().split('\n').slice(-5);
     for (const line of tail) if (line) log.note(`  trial output: ${line.slice(0, 300)}`);
   }
@@ -102,5 +104,6 @@ export async function stopLeftoverTrial(ctx: Ctx): Promise<void> {
     await stopGroup(pid);
   }
   rmSync(ctx.paths.trialPid, { force: true });
-  for (const f of readdirSync(ctx.paths.root)) if (f.startsWith('trial-')) rmSync(path.join(ctx.paths.root, f), { recursive: true, force: true });
+  for (const f of readdirSync(ctx.paths.root))
+    if (f.startsWith('trial-')) rmSync(path.join(ctx.paths.root, f), { recursive: true, force: true });
 }

@@ -55,7 +55,7 @@ export async function checkMain(ctx: Ctx, args: string[]): Promise<number> {
 
 /** Removes what uploads that died left behind: a folder whose receiver is gone, or that nothing touched for an hour. */
 function cleanIncoming(ctx: Ctx, keep: string): void {
-  let entries: string[] = [];
+  let entries: string[];
   try {
     entries = readdirSync(ctx.paths.incoming);
   } catch {
@@ -123,7 +123,7 @@ export async function receiveMain(ctx: Ctx, args: string[], input: AsyncIterable
       if (got > expected) break;
       hash.update(chunk);
       try {
-        for (let off = 0; off < chunk.length; ) off += writeSync(fd, chunk, off);
+        for (let off = 0; off < chunk.length;) off += writeSync(fd, chunk, off);
       } catch {
         writeFailed = true;
         break;
@@ -136,8 +136,10 @@ export async function receiveMain(ctx: Ctx, args: string[], input: AsyncIterable
     closeSync(fd);
   }
   if (writeFailed) return fail(EXIT.noSpace, 'FAILED: the upload could not be written (disk full?): nothing was kept');
-  if (inputFailed) return fail(EXIT.failed, `FAILED: the upload stopped after ${got} of ${expected} bytes (${inputFailed}): nothing was kept`);
-  if (got !== expected) return fail(EXIT.failed, `FAILED: the upload stopped after ${got} of ${expected} bytes (connection lost?): nothing was kept`);
+  if (inputFailed)
+    return fail(EXIT.failed, `FAILED: the upload stopped after ${got} of ${expected} bytes (${inputFailed}): nothing was kept`);
+  if (got !== expected)
+    return fail(EXIT.failed, `FAILED: the upload stopped after ${got} of ${expected} bytes (connection lost?): nothing was kept`);
   if (hash.digest('hex') !== sha) return fail(EXIT.failed, 'FAILED: the upload arrived damaged (checksum differs): nothing was kept');
   renameSync(part, path.join(dir, name));
   rmSync(path.join(dir, 'receiver.pid'), { force: true });

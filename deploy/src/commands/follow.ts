@@ -59,11 +59,15 @@ export async function followMain(ctx: Ctx, args: string[]): Promise<number> {
       if (result) return Number(result[1]);
     }
     if (gone && chunk.length === 0) {
-      process.stdout.write('The install stopped without a result (killed?): the booth finishes the switch by itself; boothdeck-deploy status says where it stands\n');
+      process.stdout.write(
+        'The install stopped without a result (killed?): the booth finishes the switch by itself; boothdeck-deploy status says where it stands\n',
+      );
       return EXIT.unexpected;
     }
     if (Date.now() > deadline) {
-      process.stdout.write(`Still installing after ${followTimeoutSeconds} s: the booth goes on by itself; see ~/boothdeck/deploy.log there\n`);
+      process.stdout.write(
+        `Still installing after ${followTimeoutSeconds} s: the booth goes on by itself; see ~/boothdeck/deploy.log there\n`,
+      );
       return 124;
     }
     await sleep(followIntervalMs);

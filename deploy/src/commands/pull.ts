@@ -60,7 +60,9 @@ export async function pullMain(ctx: Ctx): Promise<number> {
       );
       return EXIT.failed;
     }
-    log.note(`Pull: boothdeck-release.txt could not be read from ${url === 'private' ? 'the private release store' : url} (${(err as Error).message}); the next tick tries again`);
+    log.note(
+      `Pull: boothdeck-release.txt could not be read from ${url === 'private' ? 'the private release store' : url} (${(err as Error).message}); the next tick tries again`,
+    );
     return EXIT.done;
   }
   const manifest = parseManifest(text);
@@ -72,7 +74,12 @@ export async function pullMain(ctx: Ctx): Promise<number> {
   const current = linkOf(paths.root, 'current');
   if (current === `releases/${file}`) {
     const guard = await eventGuard(ctx, false);
-    fleetReport(ctx, guard.crashLoop ? 'crash-loop' : 'up-to-date', guard.event, guard.crashLoop ? `${version} keeps dying under the unit` : `${version} is the newest release`);
+    fleetReport(
+      ctx,
+      guard.crashLoop ? 'crash-loop' : 'up-to-date',
+      guard.event,
+      guard.crashLoop ? `${version} keeps dying under the unit` : `${version} is the newest release`,
+    );
     await fleetPublish(ctx);
     return EXIT.done;
   }
@@ -96,7 +103,11 @@ export async function pullMain(ctx: Ctx): Promise<number> {
     copyFileSync(stored, path.join(paths.incoming, id, file));
     log.note(`Pull: ${file} is already on the booth (stored before an event): nothing to download`);
   } else {
-    const received = await receiveMain(ctx, [id, file, String(size), sha256, ...(date ? [date] : [])], fetchFromStore(url, file, size, 60_000));
+    const received = await receiveMain(
+      ctx,
+      [id, file, String(size), sha256, ...(date ? [date] : [])],
+      fetchFromStore(url, file, size, 60_000),
+    );
     if (received !== EXIT.done) return received;
   }
   rememberReleaseDate(paths, file, date);

@@ -34,7 +34,10 @@ export async function recoverMain(ctx: Ctx, args: string[]): Promise<number> {
       const journal = readJournal(ctx);
       if (!journal) return EXIT.done;
       ctx.log.runId = id;
-      if (needsFilesBeforeStart(journal) || ['stopped', 'snapshotted', 'restored', 'back-stopped', 'back-restored'].includes(journal.step)) {
+      if (
+        needsFilesBeforeStart(journal) ||
+        ['stopped', 'snapshotted', 'restored', 'back-stopped', 'back-restored'].includes(journal.step)
+      ) {
         await recoverInterrupted(ctx, ['switched', 'back-switched']);
       }
     } finally {

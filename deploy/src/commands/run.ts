@@ -53,7 +53,11 @@ export async function runMain(ctx: Ctx, args: string[], held?: HeldLock): Promis
     log.note(`FAILED: the deploy stopped unexpectedly: ${(err as Error).stack ?? String(err)}`);
     // The journal, if the switch had begun, says how to finish: it is finished now, not later.
     const settled = await recoverInterrupted(ctx).catch(() => undefined);
-    result = { code: EXIT.unexpected, outcome: settled?.outcome ?? 'failed', detail: `the deploy stopped unexpectedly (${(err as Error).message})` };
+    result = {
+      code: EXIT.unexpected,
+      outcome: settled?.outcome ?? 'failed',
+      detail: `the deploy stopped unexpectedly (${(err as Error).message})`,
+    };
   } finally {
     rmSync(path.join(paths.incoming, id), { recursive: true, force: true });
     await lock.release();
@@ -65,7 +69,9 @@ export async function runMain(ctx: Ctx, args: string[], held?: HeldLock): Promis
 async function eventNow(ctx: Ctx, fallback: FleetEventState | undefined): Promise<FleetEventState> {
   const probe = await probeHealth(livePort(ctx.paths));
   if (probe.kind !== 'answer') return fallback ?? lastFleetEntry(ctx)?.event ?? 'unknown';
-  return eventUnderWay(probe.status, { quietMinutes: ctx.settings.quietMinutes, eventHours: ctx.settings.eventHours }) ? 'under-way' : 'idle';
+  return eventUnderWay(probe.status, { quietMinutes: ctx.settings.quietMinutes, eventHours: ctx.settings.eventHours })
+    ? 'under-way'
+    : 'idle';
 }
 
 async function finish(ctx: Ctx, id: string, result: RunResult): Promise<number> {
@@ -86,7 +92,8 @@ const deferred = (ctx: Ctx, sentence: string, event: FleetEventState): RunResult
 async function install(ctx: Ctx, id: string, name: string, version: string, force: boolean): Promise<RunResult> {
   const { paths, log } = ctx;
   const kit = path.join(paths.incoming, id);
-  if (!isToken(name) || versionOf(name) !== version) return { code: EXIT.usage, outcome: 'failed', detail: `${name} is not the release of ${version}` };
+  if (!isToken(name) || versionOf(name) !== version)
+    return { code: EXIT.usage, outcome: 'failed', detail: `${name} is not the release of ${version}` };
   if (!existsSync(path.join(kit, name))) {
     log.note(`FAILED: nothing was received for ${name}`);
     return { code: EXIT.failed, outcome: 'failed', detail: `nothing was received for ${name}` };
@@ -99,17 +106,24 @@ async function install(ctx: Ctx, id: string, name: string, version: string, forc
   const release = `releases/${name}`;
   // No second Boothdeck (the trial) while an event is under way: the guard comes first.
   let guard = await eventGuard(ctx, force);
-  if (!guard.go) return deferred(ctx, `${guard.sentence} Nothing was started; ${release} stays on the booth until the event is over.`, guard.event);
+  if (!guard.go)
+    return deferred(ctx, `${guard.sentence} Nothing was started; ${release} stays on the booth until the event is over.`, guard.event);
   await checkPackages(ctx);
   await checkFirewall(ctx);
   if (!(await trialStart(ctx, release, version, dataDir(paths)))) {
     log.note(`FAILED: ${version} did not start beside the running Boothdeck, which was never stopped and keeps serving.`);
     markFailed(paths, release);
     prune(ctx);
-    return { code: EXIT.failed, outcome: 'failed', detail: `${version} failed its trial start; the running release was never stopped`, event: guard.event };
+    return {
+      code: EXIT.failed,
+      outcome: 'failed',
+      detail: `${version} failed its trial start; the running release was never stopped`,
+      event: guard.event,
+    };
   }
   guard = await eventGuard(ctx, force);
-  if (!guard.go) return deferred(ctx, `${guard.sentence} Nothing was restarted; ${release} stays on the booth until the event is over.`, guard.event);
+  if (!guard.go)
+    return deferred(ctx, `${guard.sentence} Nothing was restarted; ${release} stays on the booth until the event is over.`, guard.event);
   const from = linkOf(paths.root, 'current') ?? null;
   const outcome = await Switch.begin(ctx, {
     run: id,
@@ -139,8 +153,15 @@ async function rollback(ctx: Ctx, force: boolean): Promise<RunResult> {
   const plan = planFor(ctx, target);
   log.note(plan.sentence);
   if (!(await trialStart(ctx, target, version, trialDatabaseSource(ctx, target, plan.plan)))) {
-    log.note(`FAILED: ${version} did not start beside the running Boothdeck (a database already moved on by the newer release?): nothing was changed.`);
-    return { code: EXIT.failed, outcome: 'failed', detail: `${version} failed its trial start: nothing was rolled back`, event: guard.event };
+    log.note(
+      `FAILED: ${version} did not start beside the running Boothdeck (a database already moved on by the newer release?): nothing was changed.`,
+    );
+    return {
+      code: EXIT.failed,
+      outcome: 'failed',
+      detail: `${version} failed its trial start: nothing was rolled back`,
+      event: guard.event,
+    };
   }
   guard = await eventGuard(ctx, force);
   if (!guard.go) return deferred(ctx, `${guard.sentence} Nothing was rolled back.`, guard.event);
@@ -156,4 +177,3 @@ async function rollback(ctx: Ctx, force: boolean): Promise<RunResult> {
   });
   return { ...outcome, event: guard.event };
 }
-

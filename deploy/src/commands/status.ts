@@ -16,7 +16,10 @@ export async function statusMain(ctx: Ctx): Promise<number> {
   out(`current:  ${linkOf(ctx.paths.root, 'current') ?? ''}`);
   out(`previous: ${linkOf(ctx.paths.root, 'previous') ?? ''}`);
   const journal = readJournal(ctx);
-  if (journal) out(`a switch (${journal.from ?? 'none'} -> ${journal.to}) stands at "${journal.step}": the recover watcher or boothdeck-deploy recover finishes it`);
+  if (journal)
+    out(
+      `a switch (${journal.from ?? 'none'} -> ${journal.to}) stands at "${journal.step}": the recover watcher or boothdeck-deploy recover finishes it`,
+    );
   try {
     for (const f of readdirSync(ctx.paths.releases).sort()) out(f);
   } catch {

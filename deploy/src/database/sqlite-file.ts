@@ -189,7 +189,7 @@ function leafCell(pages: Pages, page: Uint8Array, at: number): Cell {
 function recordValues(payload: Uint8Array): SqliteValue[] {
   const [headerSize, first] = smallVarint(payload, 0);
   const types: number[] = [];
-  for (let at = first; at < headerSize; ) {
+  for (let at = first; at < headerSize;) {
     const [t, n] = smallVarint(payload, at);
     types.push(t);
     at += n;

@@ -32,18 +32,28 @@ export interface DatabasePlan {
  * The database for going to TARGET, from the migrations of the live database and of the target's
  * snapshot (undefined: could not be read; null: there is no such database).
  */
-export function databasePlan(target: string, live: AppliedMigration[] | undefined | null, snapshot: AppliedMigration[] | undefined | null): DatabasePlan {
+export function databasePlan(
+  target: string,
+  live: AppliedMigration[] | undefined | null,
+  snapshot: AppliedMigration[] | undefined | null,
+): DatabasePlan {
   if (snapshot === null) return { plan: 'live', sentence: `Database: no snapshot of ${target}: the live database stays` };
   if (live === null) return { plan: 'live', sentence: 'Database: no live database yet: nothing to put back' };
   if (live === undefined || snapshot === undefined) {
-    return { plan: 'snapshot', sentence: `Database: cannot compare the live database with the snapshot of ${target}: its snapshot goes back with it` };
+    return {
+      plan: 'snapshot',
+      sentence: `Database: cannot compare the live database with the snapshot of ${target}: its snapshot goes back with it`,
+    };
   }
   const known = snapshot.reduce((max, m) => Math.max(max, m.version), 0);
   const newer = live.filter((m) => m.version > known);
   if (newer.length === 0) return { plan: 'live', sentence: `Database: ${target} knows every migration of the live database: it stays` };
   const list = newer.map((m) => `${m.version}:${m.backward_compatible ? 1 : 0}`).join(' ');
   if (blockingMigrations(live, known).length === 0) {
-    return { plan: 'live', sentence: `Database: the live one's newer migrations are all backward compatible (${list}): it stays, with everything since` };
+    return {
+      plan: 'live',
+      sentence: `Database: the live one's newer migrations are all backward compatible (${list}): it stays, with everything since`,
+    };
   }
   return {
     plan: 'snapshot',
@@ -76,7 +86,8 @@ function jobOf(r: SqliteRow): CarriedPrintJob | undefined {
 }
 
 /** One job, whichever database holds it (ids are not kept from one database to the other). */
-const jobKey = (j: Partial<Record<'photo_id' | 'created_at' | 'copies', unknown>>): string => `${String(j.photo_id)}|${String(j.created_at)}|${String(j.copies)}`;
+const jobKey = (j: Partial<Record<'photo_id' | 'created_at' | 'copies', unknown>>): string =>
+  `${String(j.photo_id)}|${String(j.created_at)}|${String(j.copies)}`;
 
 /**
  * The print jobs waiting in the replaced database (queued, or handed to CUPS) that the restored

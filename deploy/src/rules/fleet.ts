@@ -38,7 +38,11 @@ export function parseFleetEntry(text: string): FleetEntry | undefined {
     version: str(d.version),
     release_date: str(d.release_date),
     // An entry written by an older deploy keeps its words; one it does not know reads as failed.
-    last_outcome: OUTCOMES.includes(d.last_outcome as FleetOutcome) ? (d.last_outcome as FleetOutcome) : d.last_outcome === 'done' ? 'recovered' : 'failed',
+    last_outcome: OUTCOMES.includes(d.last_outcome as FleetOutcome)
+      ? (d.last_outcome as FleetOutcome)
+      : d.last_outcome === 'done'
+        ? 'recovered'
+        : 'failed',
     last_deploy_at: str(d.last_deploy_at),
     event: EVENTS.includes(d.event as FleetEventState) ? (d.event as FleetEventState) : 'unknown',
     detail: str(d.detail, 500),
@@ -52,7 +56,11 @@ const HEADERS = ['Booth', 'Version', 'Release date', 'Last deploy', 'When', 'Eve
 export function fleetPage(entries: readonly FleetEntry[]): { json: string; html: string } {
   const booths = [...entries].sort((a, b) => a.booth.localeCompare(b.booth));
   const rows = booths
-    .map((b) => [b.booth, b.version, b.release_date, b.last_outcome, b.last_deploy_at, b.event, b.detail].map((v) => `<td>${escape(v)}</td>`).join(''))
+    .map((b) =>
+      [b.booth, b.version, b.release_date, b.last_outcome, b.last_deploy_at, b.event, b.detail]
+        .map((v) => `<td>${escape(v)}</td>`)
+        .join(''),
+    )
     .map((cells) => `<tr>${cells}</tr>\n`)
     .join('');
   const html =

@@ -71,7 +71,8 @@ const isPlan = (v: unknown): v is DatabasePlanKind => v === 'live' || v === 'sna
 function unitOf(v: unknown): UnitState | undefined {
   if (typeof v !== 'object' || v === null) return undefined;
   const u = v as Record<string, unknown>;
-  if (typeof u.active !== 'string' || typeof u.sub !== 'string' || typeof u.restarts !== 'number' || typeof u.mainPid !== 'number') return undefined;
+  if (typeof u.active !== 'string' || typeof u.sub !== 'string' || typeof u.restarts !== 'number' || typeof u.mainPid !== 'number')
+    return undefined;
   return { active: u.active, sub: u.sub, restarts: u.restarts, mainPid: u.mainPid };
 }
 
@@ -88,7 +89,14 @@ export function parseJournal(text: string): Journal | undefined {
   if (typeof data !== 'object' || data === null) return undefined;
   const d = data as Record<string, unknown>;
   if (typeof d.run !== 'string' || (d.kind !== 'install' && d.kind !== 'rollback')) return undefined;
-  if (!(d.from === null || isRelease(d.from)) || !isRelease(d.to) || !isPlan(d.plan) || typeof d.step !== 'string' || !STEPS.includes(d.step)) return undefined;
+  if (
+    !(d.from === null || isRelease(d.from)) ||
+    !isRelease(d.to) ||
+    !isPlan(d.plan) ||
+    typeof d.step !== 'string' ||
+    !STEPS.includes(d.step)
+  )
+    return undefined;
   const journal: Journal = {
     run: d.run,
     kind: d.kind,

@@ -22,7 +22,10 @@ export const baseName = (release: string): string => release.slice(release.lastI
 
 /** A deploy run's id: what it does, when (UTC, to the second) and by which process. */
 export function newRunId(what: string, now: Date, pid: number): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${what}-${stamp}-${pid}`;
 }
 

@@ -33,7 +33,8 @@ export function pruneReleases(releases: readonly StoredRelease[], links: KeptLin
     if (r.state === 'healthy') healthy++;
     if (r.name === links.current || r.name === links.previous) continue;
     if (r.state === 'failed') removals.push({ name: r.name, why: 'it failed' });
-    else if (r.state === 'healthy' && healthy > keepHealthy) removals.push({ name: r.name, why: `${keepHealthy} healthy releases are kept` });
+    else if (r.state === 'healthy' && healthy > keepHealthy)
+      removals.push({ name: r.name, why: `${keepHealthy} healthy releases are kept` });
     else if (r.state === 'untried' && ++untried > 1) removals.push({ name: r.name, why: 'a newer one waits to be tried' });
   }
   return removals;

@@ -10,7 +10,12 @@ import { describeProbe, describeUnit } from './unit-state.js';
 export type StartVerdict = { kind: 'waiting' } | { kind: 'answered' } | { kind: 'crashed'; why: string };
 
 /** Once the unit has been started with the new release: has it answered, or died? */
-export function startStep(baseline: UnitState | undefined, unit: UnitState | undefined, health: HealthProbe, version: string): StartVerdict {
+export function startStep(
+  baseline: UnitState | undefined,
+  unit: UnitState | undefined,
+  health: HealthProbe,
+  version: string,
+): StartVerdict {
   if (health.kind === 'answer' && health.status.version === version) return { kind: 'answered' };
   if (!unit) return { kind: 'waiting' };
   // systemd may count restarts again from 0 after a start by hand: below the count before, it did.
@@ -53,7 +58,8 @@ export function watchStep(
       return fail(`the release's process changed (${state.baseline.mainPid} → ${unit.mainPid}): it was restarted`);
     }
   }
-  if (health.kind === 'answer' && health.status.version !== version) return fail(`/healthz reports ${health.status.version}, not ${version}`);
+  if (health.kind === 'answer' && health.status.version !== version)
+    return fail(`/healthz reports ${health.status.version}, not ${version}`);
   // A look that could not read the unit, or got no answer, counts against the release only when
   // it happens again and again.
   const failures = unit && health.kind === 'answer' ? 0 : state.failuresInRow + 1;

@@ -111,11 +111,19 @@ export class Switch {
   private async whenStopped(step: Step): Promise<SwitchOutcome | undefined> {
     if (step === 'prepared' || step === 'stopping') {
       const undone = await undo(this.ctx, this.journal);
-      return { code: 70, outcome: undone.outcome === 'recovered' ? 'failed' : undone.outcome, detail: `stopped before the switch: ${undone.detail}` };
+      return {
+        code: 70,
+        outcome: undone.outcome === 'recovered' ? 'failed' : undone.outcome,
+        detail: `stopped before the switch: ${undone.detail}`,
+      };
     }
     if (RUNNING.includes(step)) {
       this.ctx.log.note(`Stopped (SIGTERM) at "${step}": a release runs; the recover watcher finishes the switch`);
-      return { code: 70, outcome: isBackStep(step) ? 'rolled-back' : 'watching', detail: 'the deploy was stopped; the booth finishes the switch by itself' };
+      return {
+        code: 70,
+        outcome: isBackStep(step) ? 'rolled-back' : 'watching',
+        detail: 'the deploy was stopped; the booth finishes the switch by itself',
+      };
     }
     return undefined;
   }
@@ -218,10 +226,16 @@ export class Switch {
         prune(ctx);
         if (answer.kind === 'answered') {
           log.note(`ROLLED BACK to ${j.from}, which answers /healthz again`);
-          return this.dropJournal('rolled-back', `${this.toVersion} failed (${j.failure ?? 'after the switch'}); ${this.fromVersion} runs again`);
+          return this.dropJournal(
+            'rolled-back',
+            `${this.toVersion} failed (${j.failure ?? 'after the switch'}); ${this.fromVersion} runs again`,
+          );
         }
         log.note(`ROLLED BACK to ${j.from}, but it does not answer either (${answer.why}): look at journalctl --user -u boothdeck`);
-        return this.dropJournal('crash-loop', `${this.toVersion} failed (${j.failure ?? 'after the switch'}), and ${this.fromVersion} does not answer either`);
+        return this.dropJournal(
+          'crash-loop',
+          `${this.toVersion} failed (${j.failure ?? 'after the switch'}), and ${this.fromVersion} does not answer either`,
+        );
       }
     }
   }

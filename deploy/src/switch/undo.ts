@@ -25,7 +25,11 @@ export async function undo(ctx: Ctx, journal: Journal): Promise<{ code: number; 
   if (probe.kind === 'answer' && probe.status.version === fromVersion) {
     rmSync(ctx.paths.journal, { force: true });
     ctx.log.note(`RECOVERED: the switch never happened and ${fromVersion} still runs`);
-    return { code: 0, outcome: 'recovered', detail: `a deploy of ${versionOf(journal.to)} was interrupted before the switch; ${fromVersion} still runs` };
+    return {
+      code: 0,
+      outcome: 'recovered',
+      detail: `a deploy of ${versionOf(journal.to)} was interrupted before the switch; ${fromVersion} still runs`,
+    };
   }
   pointLink(ctx.paths.root, 'current', from);
   const before = await ctx.systemd.show(UNIT);
@@ -36,7 +40,11 @@ export async function undo(ctx: Ctx, journal: Journal): Promise<{ code: number; 
     if (verdict.kind === 'answered') {
       rmSync(ctx.paths.journal, { force: true });
       ctx.log.note(`RECOVERED: ${fromVersion} started again and answers`);
-      return { code: 0, outcome: 'recovered', detail: `a deploy of ${versionOf(journal.to)} was interrupted at the stop; ${fromVersion} runs again` };
+      return {
+        code: 0,
+        outcome: 'recovered',
+        detail: `a deploy of ${versionOf(journal.to)} was interrupted at the stop; ${fromVersion} runs again`,
+      };
     }
     if (verdict.kind === 'crashed') break;
     await sleep(ctx.settings.healthWaitMs, ctx.signal);

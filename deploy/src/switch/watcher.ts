@@ -9,5 +9,9 @@ import { detach } from '../booth/detach.js';
  */
 export async function startWatcher(ctx: Ctx, run: string): Promise<void> {
   const started = await detach(ctx, `watch-${run}`, ['recover', '--wait']);
-  ctx.log.note(started ? 'Recover watcher started: should this deploy be stopped halfway, it finishes the switch' : 'WARNING: the recover watcher could not be started');
+  ctx.log.note(
+    started
+      ? 'Recover watcher started: should this deploy be stopped halfway, it finishes the switch'
+      : 'WARNING: the recover watcher could not be started',
+  );
 }

@@ -8,7 +8,10 @@ const A = 'Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage';
 
 describe('the database that goes with a release', () => {
   it('keeps the live database when the release knows every migration in it', () => {
-    expect(databasePlan(A, upTo(9), upTo(9))).toEqual({ plan: 'live', sentence: `Database: ${A} knows every migration of the live database: it stays` });
+    expect(databasePlan(A, upTo(9), upTo(9))).toEqual({
+      plan: 'live',
+      sentence: `Database: ${A} knows every migration of the live database: it stays`,
+    });
   });
 
   it('keeps the live database over newer migrations that are all backward compatible', () => {
@@ -26,12 +29,20 @@ describe('the database that goes with a release', () => {
   it('takes the safe path when a database cannot be read, and changes nothing when there is no snapshot or no database', () => {
     expect(databasePlan(A, undefined, upTo(9)).plan).toBe('snapshot');
     expect(databasePlan(A, upTo(10), undefined).plan).toBe('snapshot');
-    expect(databasePlan(A, upTo(10), null)).toMatchObject({ plan: 'live', sentence: `Database: no snapshot of ${A}: the live database stays` });
+    expect(databasePlan(A, upTo(10), null)).toMatchObject({
+      plan: 'live',
+      sentence: `Database: no snapshot of ${A}: the live database stays`,
+    });
     expect(databasePlan(A, null, upTo(9)).plan).toBe('live');
   });
 
   it("reads schema_migrations' rows, a row older than the compatibility column as not compatible", () => {
-    expect(appliedMigrations([{ version: 1, name: 'initial', applied_at: 'x', backward_compatible: null }, { version: 2, name: 'p', applied_at: 'x', backward_compatible: 1 }])).toEqual([
+    expect(
+      appliedMigrations([
+        { version: 1, name: 'initial', applied_at: 'x', backward_compatible: null },
+        { version: 2, name: 'p', applied_at: 'x', backward_compatible: 1 },
+      ]),
+    ).toEqual([
       { version: 1, name: 'initial', backward_compatible: false },
       { version: 2, name: 'p', backward_compatible: true },
     ]);
@@ -81,7 +92,12 @@ describe('print jobs carried into a restored database', () => {
   });
 
   it('skips a row that is not a print job rather than carrying a guess', () => {
-    const carried = printCarryOver({ jobs: [job({ photo_id: null }), job({ copies: 0 }), job({ state: 'weird' })], sessions: [] }, [], 'r', new Date(0));
+    const carried = printCarryOver(
+      { jobs: [job({ photo_id: null }), job({ copies: 0 }), job({ state: 'weird' })], sessions: [] },
+      [],
+      'r',
+      new Date(0),
+    );
     expect(carried.jobs).toEqual([]);
   });
 });

@@ -17,8 +17,13 @@ const entry = (over: Partial<FleetEntry> = {}): FleetEntry => ({
 describe('the fleet page', () => {
   it('rebuilds fleet.json and the table from every booth, sorted, each outcome with its time', () => {
     const page = fleetPage([entry({ booth: 'salle-b', last_outcome: 'deferred', event: 'under-way' }), entry()]);
-    expect((JSON.parse(page.json) as { booths: FleetEntry[] }).booths.map((b) => `${b.booth} ${b.last_outcome}`)).toEqual(['salle-a installed', 'salle-b deferred']);
-    expect(page.html).toContain('<td>salle-b</td><td>0.2.0-g1a2b3c4</td><td>2026-11-26T18:00:00Z</td><td>deferred</td><td>2026-11-26T18:20:12Z</td><td>under-way</td>');
+    expect((JSON.parse(page.json) as { booths: FleetEntry[] }).booths.map((b) => `${b.booth} ${b.last_outcome}`)).toEqual([
+      'salle-a installed',
+      'salle-b deferred',
+    ]);
+    expect(page.html).toContain(
+      '<td>salle-b</td><td>0.2.0-g1a2b3c4</td><td>2026-11-26T18:00:00Z</td><td>deferred</td><td>2026-11-26T18:20:12Z</td><td>under-way</td>',
+    );
   });
 
   it("never lets a booth's text into the page as markup", () => {
@@ -38,7 +43,9 @@ describe('the fleet page', () => {
   });
 
   it("is a row of the pipeline's summary whose cells a sentence cannot break", () => {
-    expect(summaryRow(entry({ detail: 'a | b' }))).toBe('| salle-a | 0.2.0-g1a2b3c4 | 2026-11-26T18:00:00Z | installed | 2026-11-26T18:20:12Z | idle | a / b |');
+    expect(summaryRow(entry({ detail: 'a | b' }))).toBe(
+      '| salle-a | 0.2.0-g1a2b3c4 | 2026-11-26T18:00:00Z | installed | 2026-11-26T18:20:12Z | idle | a / b |',
+    );
   });
 });
 
@@ -55,7 +62,13 @@ describe("/healthz's answer", () => {
   });
 
   it("refuses what is not a Boothdeck's answer", () => {
-    for (const body of ['<html>', '{"ok":false,"version":"x","event_active":false}', '{"ok":true,"event_active":false}', '{"ok":true,"version":"x","event_active":"no"}', '{"ok":true,"version":"x","event_active":true,"last_photo_age_seconds":-1}']) {
+    for (const body of [
+      '<html>',
+      '{"ok":false,"version":"x","event_active":false}',
+      '{"ok":true,"event_active":false}',
+      '{"ok":true,"version":"x","event_active":"no"}',
+      '{"ok":true,"version":"x","event_active":true,"last_photo_age_seconds":-1}',
+    ]) {
       expect(parseHealth(body), body).toBeUndefined();
     }
   });

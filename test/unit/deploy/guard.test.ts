@@ -30,11 +30,19 @@ describe('the event guard', () => {
   });
 
   it('defers during an event with a photo in the last 30 minutes, and goes once it is quiet', () => {
-    const busy = guardVerdict(observe({ health: { kind: 'answer', status: status({ event_active: true, last_photo_age_seconds: 600 }) } }), policy, false);
+    const busy = guardVerdict(
+      observe({ health: { kind: 'answer', status: status({ event_active: true, last_photo_age_seconds: 600 }) } }),
+      policy,
+      false,
+    );
     expect(busy).toMatchObject({ go: false, event: 'under-way' });
     expect(busy.sentence).toMatch(/^REFUSED: an event is under way on the booth \(last photo 10 min ago, less than 30 min\)/);
     expect(busy.sentence).toContain('installs the release by itself once the event is over');
-    const quiet = guardVerdict(observe({ health: { kind: 'answer', status: status({ event_active: true, last_photo_age_seconds: 1800 }) } }), policy, false);
+    const quiet = guardVerdict(
+      observe({ health: { kind: 'answer', status: status({ event_active: true, last_photo_age_seconds: 1800 }) } }),
+      policy,
+      false,
+    );
     expect(quiet).toMatchObject({ go: true, event: 'idle' });
   });
 
@@ -71,8 +79,15 @@ describe('the event guard', () => {
   });
 
   it('lets a deploy through when nothing listens and the unit is stopped, or no unit is installed yet', () => {
-    for (const unit of [{ active: 'inactive', sub: 'dead', restarts: 0, mainPid: 0 }, { active: 'failed', sub: 'failed', restarts: 5, mainPid: 0 }, undefined]) {
-      expect(guardVerdict(observe({ health: { kind: 'nothing-listens' }, unit }), policy, false)).toMatchObject({ go: true, event: 'stopped' });
+    for (const unit of [
+      { active: 'inactive', sub: 'dead', restarts: 0, mainPid: 0 },
+      { active: 'failed', sub: 'failed', restarts: 5, mainPid: 0 },
+      undefined,
+    ]) {
+      expect(guardVerdict(observe({ health: { kind: 'nothing-listens' }, unit }), policy, false)).toMatchObject({
+        go: true,
+        event: 'stopped',
+      });
     }
   });
 
@@ -84,7 +99,11 @@ describe('the event guard', () => {
   });
 
   it('force restarts anyway, and says it was forced and why', () => {
-    const v = guardVerdict(observe({ health: { kind: 'answer', status: status({ event_active: true, last_photo_age_seconds: 300 }) } }), policy, true);
+    const v = guardVerdict(
+      observe({ health: { kind: 'answer', status: status({ event_active: true, last_photo_age_seconds: 300 }) } }),
+      policy,
+      true,
+    );
     expect(v).toMatchObject({ go: true, event: 'under-way' });
     expect(v.sentence).toMatch(/^FORCED: an event is under way on the booth \(last photo 5 min ago.*will be restarted anyway$/);
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BACK_STEPS, FORWARD_STEPS, needsFilesBeforeStart, parseJournal, resumeDirection, type Journal } from '../../../deploy/src/rules/journal.js';
+import {
+  BACK_STEPS,
+  FORWARD_STEPS,
+  needsFilesBeforeStart,
+  parseJournal,
+  resumeDirection,
+  type Journal,
+} from '../../../deploy/src/rules/journal.js';
 
 const A = 'releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage';
 const B = 'releases/Boothdeck-0.1.0-gbbbbbbb-arm64.AppImage';
@@ -17,7 +24,12 @@ const journal = (over: Partial<Journal> = {}): Journal => ({
 
 describe("the switch's journal", () => {
   it('reads back what was written, watch times and baseline included', () => {
-    const j = journal({ step: 'watching', answeredAt: 123456, bootId: 'b-1', baseline: { active: 'active', sub: 'running', restarts: 2, mainPid: 77 } });
+    const j = journal({
+      step: 'watching',
+      answeredAt: 123456,
+      bootId: 'b-1',
+      baseline: { active: 'active', sub: 'running', restarts: 2, mainPid: 77 },
+    });
     expect(parseJournal(JSON.stringify(j))).toEqual(j);
   });
 

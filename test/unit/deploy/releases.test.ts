@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { bytesNeeded, pruneReleases, roomFor, type StoredRelease } from '../../../deploy/src/rules/releases.js';
 
 const MB = 1048576;
-const r = (name: string, mtimeMs: number, state: StoredRelease['state'], bytes = 100 * MB): StoredRelease => ({ name, mtimeMs, bytes, state });
+const r = (name: string, mtimeMs: number, state: StoredRelease['state'], bytes = 100 * MB): StoredRelease => ({
+  name,
+  mtimeMs,
+  bytes,
+  state,
+});
 
 describe('which releases the booth keeps', () => {
   it('keeps current, previous and three healthy; a failed one goes at once; of the untried, only the newest', () => {
@@ -36,11 +41,23 @@ describe('room for a release', () => {
 
   it('needs the release twice (download and stored copy), the database twice (snapshot, trial copy) and the reserve', () => {
     expect(bytesNeeded(need)).toBe(230 * MB);
-    expect(roomFor(need, 230 * MB, [], { current: undefined, previous: undefined })).toEqual({ ok: true, needed: 230 * MB, free: 230 * MB, remove: [] });
+    expect(roomFor(need, 230 * MB, [], { current: undefined, previous: undefined })).toEqual({
+      ok: true,
+      needed: 230 * MB,
+      free: 230 * MB,
+      remove: [],
+    });
   });
 
   it('removes the fewest old releases that make room: failed first, then untried, then the oldest healthy; never current or previous', () => {
-    const stored = [r('cur', 9, 'healthy'), r('prev', 8, 'healthy'), r('old', 1, 'healthy'), r('older', 0, 'healthy'), r('bad', 5, 'failed'), r('wait', 6, 'untried')];
+    const stored = [
+      r('cur', 9, 'healthy'),
+      r('prev', 8, 'healthy'),
+      r('old', 1, 'healthy'),
+      r('older', 0, 'healthy'),
+      r('bad', 5, 'failed'),
+      r('wait', 6, 'untried'),
+    ];
     const plan = roomFor(need, 50 * MB, stored, { current: 'cur', previous: 'prev' });
     expect(plan).toMatchObject({ ok: true, remove: ['bad', 'wait'] });
     expect(roomFor(need, 0, stored, { current: 'cur', previous: 'prev' })).toMatchObject({ ok: true, remove: ['bad', 'wait', 'older'] });
@@ -48,6 +65,11 @@ describe('room for a release', () => {
 
   it('refuses, removing nothing, when even removing every old release leaves too little', () => {
     const stored = [r('cur', 9, 'healthy'), r('bad', 5, 'failed', 10 * MB)];
-    expect(roomFor(need, 200 * MB, stored, { current: 'cur', previous: undefined })).toEqual({ ok: false, needed: 230 * MB, free: 200 * MB, remove: [] });
+    expect(roomFor(need, 200 * MB, stored, { current: 'cur', previous: undefined })).toEqual({
+      ok: false,
+      needed: 230 * MB,
+      free: 200 * MB,
+      remove: [],
+    });
   });
 });

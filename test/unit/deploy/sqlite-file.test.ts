@@ -74,10 +74,20 @@ describe('reading a table from SQLite files without SQLite', () => {
     const { db, file } = liveDatabase();
     db.exec(`CREATE TABLE print_jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, photo_id TEXT NOT NULL, copies INTEGER NOT NULL,
       state TEXT NOT NULL CHECK (state IN ('queued', 'printing', 'done')), created_at INTEGER NOT NULL, error_detail TEXT, ratio REAL, big BLOB)`);
-    const insert = db.prepare('INSERT INTO print_jobs (photo_id, copies, state, created_at, error_detail, ratio, big) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    const insert = db.prepare(
+      'INSERT INTO print_jobs (photo_id, copies, state, created_at, error_detail, ratio, big) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     db.transaction(() => {
       for (let i = 0; i < 3000; i++) {
-        insert.run(`photo-${i}`, 1 + (i % 3), i % 2 ? 'queued' : 'done', 1_700_000_000_000 + i, i % 500 === 0 ? 'é'.repeat(6000) : null, i / 7, i % 999 === 0 ? Buffer.alloc(9000, i % 256) : null);
+        insert.run(
+          `photo-${i}`,
+          1 + (i % 3),
+          i % 2 ? 'queued' : 'done',
+          1_700_000_000_000 + i,
+          i % 500 === 0 ? 'é'.repeat(6000) : null,
+          i / 7,
+          i % 999 === 0 ? Buffer.alloc(9000, i % 256) : null,
+        );
       }
     })();
     db.prepare('DELETE FROM print_jobs WHERE id % 10 = 0').run();

@@ -17,7 +17,8 @@ function run(samples: { at: number; unit?: UnitState | undefined; health?: Healt
   for (const s of samples) {
     const r = watchStep(state, { at: s.at, unit: 'unit' in s ? s.unit : up, health: s.health ?? answer(), port: 8080 }, V, policy);
     state = r.state;
-    if (r.verdict.kind !== 'continue') return { verdict: r.verdict.kind, why: r.verdict.kind === 'failed' ? r.verdict.why : undefined, at: s.at };
+    if (r.verdict.kind !== 'continue')
+      return { verdict: r.verdict.kind, why: r.verdict.kind === 'failed' ? r.verdict.why : undefined, at: s.at };
   }
   return { verdict: 'continue', at: samples.at(-1)!.at };
 }
@@ -29,8 +30,12 @@ describe('after the switch: the start, then the watch window', () => {
     expect(startStep(up, up, answer(), V)).toEqual({ kind: 'answered' });
     // Another version answering is not the new release (the trial's twin, a stale instance): wait.
     expect(startStep(up, up, answer('0.1.0-gaaaaaaa'), V)).toEqual({ kind: 'waiting' });
-    expect(startStep(up, { active: 'activating', sub: 'auto-restart', restarts: 1, mainPid: 0 }, { kind: 'nothing-listens' }, V).kind).toBe('crashed');
-    expect(startStep(up, { active: 'failed', sub: 'failed', restarts: 0, mainPid: 0 }, { kind: 'nothing-listens' }, V).kind).toBe('crashed');
+    expect(startStep(up, { active: 'activating', sub: 'auto-restart', restarts: 1, mainPid: 0 }, { kind: 'nothing-listens' }, V).kind).toBe(
+      'crashed',
+    );
+    expect(startStep(up, { active: 'failed', sub: 'failed', restarts: 0, mainPid: 0 }, { kind: 'nothing-listens' }, V).kind).toBe(
+      'crashed',
+    );
     expect(startStep(up, { active: 'active', sub: 'running', restarts: 2, mainPid: 9 }, { kind: 'nothing-listens' }, V)).toMatchObject({
       kind: 'crashed',
       why: 'the unit died at start (active/running, restarted 2 times)',
@@ -47,7 +52,12 @@ describe('after the switch: the start, then the watch window', () => {
   });
 
   it('rolls back a release that dies 8 s after it answers: the unit restarted it', () => {
-    const r = run([{ at: 3_000 }, { at: 5_000 }, { at: 7_000 }, { at: 9_000, unit: { active: 'activating', sub: 'auto-restart', restarts: 1, mainPid: 0 }, health: { kind: 'nothing-listens' } }]);
+    const r = run([
+      { at: 3_000 },
+      { at: 5_000 },
+      { at: 7_000 },
+      { at: 9_000, unit: { active: 'activating', sub: 'auto-restart', restarts: 1, mainPid: 0 }, health: { kind: 'nothing-listens' } },
+    ]);
     expect(r).toMatchObject({ verdict: 'failed', at: 9_000 });
     expect(r.why).toContain('the unit is no longer running (activating/auto-restart, restarted 1 times)');
   });
@@ -59,16 +69,26 @@ describe('after the switch: the start, then the watch window', () => {
 
   it('forgives one slow /healthz on a busy booth, not three in a row', () => {
     const slow = { health: { kind: 'timeout' } as HealthProbe };
-    expect(run([{ at: 3_000, ...slow }, { at: 5_000 }, { at: 7_000, ...slow }, { at: 9_000, ...slow }, { at: 11_000 }])).toMatchObject({ verdict: 'continue' });
-    const r = run([{ at: 3_000, ...slow }, { at: 5_000, ...slow }, { at: 7_000, ...slow }]);
+    expect(run([{ at: 3_000, ...slow }, { at: 5_000 }, { at: 7_000, ...slow }, { at: 9_000, ...slow }, { at: 11_000 }])).toMatchObject({
+      verdict: 'continue',
+    });
+    const r = run([
+      { at: 3_000, ...slow },
+      { at: 5_000, ...slow },
+      { at: 7_000, ...slow },
+    ]);
     expect(r).toMatchObject({ verdict: 'failed', at: 7_000 });
     expect(r.why).toBe('/healthz on port 8080 did not answer within 3 s (a busy booth?), 3 times in a row');
   });
 
   it('counts a unit systemd cannot be asked about like a missed answer', () => {
-    expect(run([{ at: 3_000, unit: undefined }, { at: 5_000, unit: undefined }, { at: 7_000, unit: undefined }]).why).toBe(
-      'systemd could not be asked about the unit, 3 times in a row',
-    );
+    expect(
+      run([
+        { at: 3_000, unit: undefined },
+        { at: 5_000, unit: undefined },
+        { at: 7_000, unit: undefined },
+      ]).why,
+    ).toBe('systemd could not be asked about the unit, 3 times in a row');
   });
 
   it('fails at once when another version answers on the live port', () => {
