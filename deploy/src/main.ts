@@ -41,7 +41,7 @@ async function main(argv: string[]): Promise<number> {
     process.env.HOME ?? os.homedir(),
     undefined,
     !detached,
-    { node: process.execPath, script: fileURLToPath(import.meta.url) },
+    { launcher: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../boothdeck-deploy') },
     controller.signal,
   );
   for (const dir of [ctx.paths.releases, ctx.paths.incoming, ctx.paths.runs]) mkdirSync(dir, { recursive: true });

@@ -170,7 +170,7 @@ export class FakeBooth {
     const mode = typeof behaviour === 'string' ? behaviour : `wrong:${behaviour.reports}`;
     writeFileSync(
       file,
-      `#!/bin/sh\n# fake-release\nexec node "$FAKE_RELEASE" '${version}' '${mode}' '${schema.knows ?? 9}' '${schema.migrate ?? ''}' "$@"\n`,
+      `#!/bin/sh\n# fake-release\nexec "$FAKE_NODE" "$FAKE_RELEASE" '${version}' '${mode}' '${schema.knows ?? 9}' '${schema.migrate ?? ''}' "$@"\n`,
     );
     chmodSync(file, 0o755);
     return file;
@@ -225,6 +225,8 @@ export class FakeBooth {
       FAKE_LOG: this.log,
       FAKE_SYSTEMD: this.systemd.socket,
       FAKE_RELEASE: path.join(this.bin, 'fake-release.cjs'),
+      // The fake releases run on the tests' Node (its better-sqlite3), whichever Node the deploy runs on.
+      FAKE_NODE: process.execPath,
       BOOTH_HOST: 'booth.local',
       BOOTH_USER: 'pi',
       BOOTH_SSH_KEY: 'not a real key',

@@ -14,8 +14,11 @@ export interface Ctx {
   log: DeployLog;
   settings: DeploySettings;
   systemd: Systemd;
-  /** The deploy program itself (this bundle) and the Node that runs it: how it starts itself again. */
-  self: { node: string; script: string };
+  /**
+   * How the deploy starts itself again (a detached run, the watcher): through its launcher, which
+   * finds the board's Node (the one running now may not be on the path of a unit of systemd).
+   */
+  self: { launcher: string };
   /** Aborted on SIGTERM: waits end early and the switch settles. */
   signal: AbortSignal;
 }

@@ -14,7 +14,7 @@ export async function detach(ctx: Ctx, name: string, args: readonly string[]): P
   const { paths, self } = ctx;
   mkdirSync(paths.runs, { recursive: true });
   const output = path.join(paths.runs, `${name}.out`);
-  const argv = [self.node, self.script, ...args];
+  const argv = ['/bin/sh', self.launcher, ...args];
   const setenv: Record<string, string> = { PATH: process.env.PATH ?? '/usr/bin:/bin' };
   for (const key of SETTING_VARIABLES) {
     const value = process.env[key];

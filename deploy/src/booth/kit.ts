@@ -68,7 +68,7 @@ export async function installKit(ctx: Ctx, kit: string): Promise<void> {
   chmodSync(path.join(kit, 'boothdeck-deploy'), 0o755);
   renameSync(path.join(kit, 'boothdeck-deploy'), path.join(paths.bin, 'boothdeck-deploy'));
   renameSync(path.join(kit, 'lib/boothdeck-deploy.mjs'), path.join(paths.bin, 'lib/boothdeck-deploy.mjs'));
-  ctx.self.script = path.join(paths.bin, 'lib/boothdeck-deploy.mjs');
+  ctx.self.launcher = path.join(paths.bin, 'boothdeck-deploy');
   const rollback = path.join(paths.bin, 'boothdeck-rollback');
   if (!isLink(rollback)) {
     rmSync(rollback, { force: true });
