@@ -1,6 +1,17 @@
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
@@ -192,6 +203,42 @@ describe.concurrent('a deploy that does not go to its end', () => {
       );
     });
   }, 600_000);
+
+  it('a power cut in the middle of a database swap: at boot, the recover unit puts the database in place before Boothdeck starts, then the switch is finished', async ({
+    expect,
+  }) => {
+    const booth = await seeded.clone();
+    try {
+      expect((await booth.deploy([booth.build(NEW, 'healthy', { knows: 10, migrate: '10:0' })])).code).toBe(0);
+      // The state a rollback to A left when the power went: B stopped, A's snapshot copied beside
+      // the live files, the live files moved aside, the copy not moved in yet.
+      await booth.systemd.stopUnit('boothdeck.service');
+      const data = booth.home('.config/Boothdeck/data');
+      mkdirSync(path.join(data, 'restore-cut-1.tmp'));
+      copyFileSync(
+        booth.home('boothdeck/snapshots', path.basename(A), 'boothdeck.sqlite'),
+        path.join(data, 'restore-cut-1.tmp/boothdeck.sqlite'),
+      );
+      mkdirSync(path.join(data, 'replaced-databases/cut-1'), { recursive: true });
+      renameSync(path.join(data, 'boothdeck.sqlite'), path.join(data, 'replaced-databases/cut-1/boothdeck.sqlite'));
+      const journal = { run: 'cut-1', kind: 'rollback', from: B, to: A, plan: 'snapshot', step: 'restore-swap', force: false, begun: '' };
+      writeFileSync(booth.home('boothdeck/deploy.state'), JSON.stringify(journal));
+      // boothdeck-recover.service runs before boothdeck.service at boot.
+      const boot = await booth.systemd.runOneshot('boothdeck-recover.service', {
+        BOOTHDECK_WATCH_SECONDS: '1',
+        BOOTHDECK_HEALTH_WAIT: '0.05',
+      });
+      expect(boot.code, boot.out).toBe(0);
+      expect(existsSync(path.join(data, 'boothdeck.sqlite'))).toBe(true);
+      expect(booth.link('current')).toBe(A);
+      expect(await expectSettled(expect, booth, 'after the boot')).toBe(OLD);
+      const db = new Database(path.join(data, 'boothdeck.sqlite'), { readonly: true });
+      expect((db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v).toBe(9);
+      db.close();
+    } finally {
+      await booth.dispose();
+    }
+  }, 120_000);
 
   it('two deploys at once: the second is refused while the first installs, and the first ends with the right previous release', async ({
     expect,
