@@ -4,19 +4,15 @@
 // installs. scripts/deploy.sh sends this folder with a release; the pipeline ships it as an artifact.
 //   node scripts/build-deploy.mjs [OUT]   (OUT: dist/deploy)
 import { build } from 'esbuild';
-import { chmodSync, copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const out = path.resolve(process.argv[2] ?? path.join(repo, 'dist/deploy'));
-const KIT = [
-  'boothdeck-deploy',
-  'boothdeck.service',
-  'boothdeck-pull.service',
-  'boothdeck-pull.timer',
-  'boothdeck-recover.service',
-  'boothdeck.env.example',
-];
+// Every file of deploy/ but the root side (installed by root from its own copy, never from a kit)
+// and the program's sources: the launcher, the units, the template, and any other tool of the booth user's.
+const ROOT_SIDE = ['boothdeck-system', 'boothdeck-fetch', 'sudoers.boothdeck-runner'];
+const KIT = readdirSync(path.join(repo, 'deploy')).filter((f) => !ROOT_SIDE.includes(f) && statSync(path.join(repo, 'deploy', f)).isFile());
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(path.join(out, 'lib'), { recursive: true });
@@ -30,5 +26,7 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
 });
-for (const f of KIT) copyFileSync(path.join(repo, 'deploy', f), path.join(out, f));
-chmodSync(path.join(out, 'boothdeck-deploy'), 0o755);
+for (const f of KIT) {
+  copyFileSync(path.join(repo, 'deploy', f), path.join(out, f));
+  chmodSync(path.join(out, f), statSync(path.join(repo, 'deploy', f)).mode & 0o777);
+}

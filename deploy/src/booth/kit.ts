@@ -1,15 +1,28 @@
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Ctx } from './context.js';
 import { livePort } from './context.js';
 import { writeAtomic } from './files.js';
+import { isToken, versionOf } from '../rules/names.js';
 import { RECOVER_UNIT, UNIT } from './paths.js';
 import { runCommand } from './process.js';
 
 /** The root side's own copy, owned by root: the only boothdeck-system the deploy ever asks sudo to run. */
 export const ROOT_SYSTEM = '/usr/local/libexec/boothdeck/boothdeck-system';
-const USER_UNITS = [UNIT, 'boothdeck-pull.service', 'boothdeck-pull.timer', RECOVER_UNIT];
+const isUnit = (name: string): boolean => /^boothdeck[a-z-]*\.(service|timer)$/.test(name);
 /** What earlier deploys left in ~/boothdeck/bin and no longer belongs there (the root side runs from root's copy). */
 const OBSOLETE = [
   'boothdeck-system',
@@ -52,9 +65,9 @@ export async function installKit(ctx: Ctx, kit: string): Promise<void> {
   }
   for (const dir of [path.join(paths.unitDir, `${UNIT}.d`), paths.confDir, path.join(paths.bin, 'lib')])
     mkdirSync(dir, { recursive: true });
+  const files = readdirSync(kit).filter((f) => isToken(f) && !versionOf(f) && !f.endsWith('.part') && statSync(path.join(kit, f)).isFile());
   let reload = false;
-  for (const unit of USER_UNITS)
-    if (existsSync(path.join(kit, unit)) && put(path.join(kit, unit), path.join(paths.unitDir, unit))) reload = true;
+  for (const unit of files.filter(isUnit)) if (put(path.join(kit, unit), path.join(paths.unitDir, unit))) reload = true;
   if (reload) await systemd.daemonReload();
   if (existsSync(path.join(kit, 'boothdeck.env.example')))
     put(path.join(kit, 'boothdeck.env.example'), path.join(paths.confDir, 'boothdeck.env.example'));
@@ -64,9 +77,12 @@ export async function installKit(ctx: Ctx, kit: string): Promise<void> {
     chmodSync(paths.envFile, 0o600);
     log.note(`Created ${paths.envFile} from the template: set the PIN and capture app there`);
   }
-  // Renamed out of the kit (the same file system): this run keeps the program it already read.
-  chmodSync(path.join(kit, 'boothdeck-deploy'), 0o755);
-  renameSync(path.join(kit, 'boothdeck-deploy'), path.join(paths.bin, 'boothdeck-deploy'));
+  // The tools (the launcher and any other of the booth user's), renamed out of the kit (the same
+  // file system): this run keeps the program it already read.
+  for (const tool of files.filter((f) => !isUnit(f) && f !== 'boothdeck.env.example' && f !== 'receiver.pid')) {
+    chmodSync(path.join(kit, tool), 0o755);
+    renameSync(path.join(kit, tool), path.join(paths.bin, tool));
+  }
   renameSync(path.join(kit, 'lib/boothdeck-deploy.mjs'), path.join(paths.bin, 'lib/boothdeck-deploy.mjs'));
   ctx.self.launcher = path.join(paths.bin, 'boothdeck-deploy');
   const rollback = path.join(paths.bin, 'boothdeck-rollback');

@@ -1,22 +1,23 @@
-import { copyFileSync, createReadStream, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, createReadStream, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fleetEnv, type Ctx } from '../booth/context.js';
 import { readSmall } from '../booth/files.js';
 import { EXIT } from '../booth/log.js';
 import { parseRequest } from '../rules/manifest.js';
+import { isToken, versionOf } from '../rules/names.js';
 import { checkMain, ensureIncoming, receiveMain } from './check.js';
 import { startMain } from './follow.js';
 
-/** The files a kit is made of: only these are copied (never run) from the inbox. */
-export const KIT_FILES = [
-  'boothdeck-deploy',
-  'lib/boothdeck-deploy.mjs',
-  'boothdeck.service',
-  'boothdeck-pull.service',
-  'boothdeck-pull.timer',
-  'boothdeck-recover.service',
-  'boothdeck.env.example',
-];
+/** The kit's files in the inbox: its top-level files with safe names, and the program. Copied, never run, here. */
+function kitFiles(kit: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(kit).filter((f) => isToken(f) && !versionOf(f) && statSync(path.join(kit, f)).isFile());
+  } catch {
+    return [];
+  }
+  return [...names, 'lib/boothdeck-deploy.mjs'];
+}
 
 /**
  * The runner's one command (deploy/sudoers.boothdeck-runner): the runner's own user writes a
@@ -53,7 +54,9 @@ export async function inboxMain(ctx: Ctx): Promise<number> {
       ensureIncoming(ctx, request.id);
       const dir = path.join(ctx.paths.incoming, request.id);
       mkdirSync(path.join(dir, 'lib'), { recursive: true });
-      for (const f of KIT_FILES) if (existsSync(path.join(inbox, 'kit', f))) copyFileSync(path.join(inbox, 'kit', f), path.join(dir, f));
+      for (const f of kitFiles(path.join(inbox, 'kit'))) {
+        if (existsSync(path.join(inbox, 'kit', f))) copyFileSync(path.join(inbox, 'kit', f), path.join(dir, f));
+      }
       const received = await receiveMain(ctx, [request.id, file, String(size), sha256, ...(date ? [date] : [])], createReadStream(upload));
       if (received !== EXIT.done) return received;
       return startMain(ctx, [request.id, 'install', file, version, force]);
