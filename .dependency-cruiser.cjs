@@ -48,6 +48,21 @@ module.exports = {
       to: { pathNot: '^common/' },
     },
     {
+      name: 'deploy-is-standalone',
+      comment:
+        "The booth's deploy program runs on the board's own Node, with no release and no package: it imports only itself, Node, common/ and the contract's types.",
+      severity: 'error',
+      from: { path: '^deploy/' },
+      to: { pathNot: '^(deploy|common|server/contract)/', dependencyTypesNot: ['core'] },
+    },
+    {
+      name: 'deploy-contract-types-only',
+      comment: 'Even from server/contract, the deploy imports types, never runtime values.',
+      severity: 'error',
+      from: { path: '^deploy/' },
+      to: { path: '^server/contract/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'core-imports-no-feature',
       comment: 'Leaf modules (errors, logger, clock, fs, util) are used by every feature and import none.',
       severity: 'error',
@@ -65,7 +80,7 @@ module.exports = {
       name: 'no-test-code-in-product',
       comment: 'Product code never imports the tests or their support.',
       severity: 'error',
-      from: { path: '^(server|native|common|main|renderer)/' },
+      from: { path: '^(server|native|common|main|renderer|deploy)/' },
       to: { path: '^test/' },
     },
   ],

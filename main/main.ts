@@ -22,7 +22,7 @@ export interface KioskHandle {
 }
 
 /**
- * The deploy's trial start (deploy/lib/install.sh): the new release runs its service on a spare
+ * The deploy's trial start (deploy/src/booth/trial.ts): the new release runs its service on a spare
  * port beside the live one, with `--ozone-platform=headless` and no window, so it neither shows
  * on the booth's screen nor holds it awake; only /healthz is asked of it.
  */

@@ -1,13 +1,14 @@
 #!/bin/sh
-# Installs a built AppImage on a booth, or puts its previous release back. The booth side is
-# deploy/boothdeck-deploy (see there): it checks for an event under way and for free space, takes
-# the upload, then installs detached from this connection under one lock, tries the new release
-# on a spare port before it stops the running one, and logs every step to ~/boothdeck/deploy.log.
+# Installs a built AppImage on a booth, or puts its previous release back. The booth side is the
+# deploy program (deploy/src, built into the kit dist/deploy by npm run build:deploy): it checks
+# for an event under way and for free space, takes the upload, then installs detached from this
+# connection under one lock, tries the new release on a spare port before it stops the running
+# one, switches through a journal, watches the new release, and logs every step on the booth.
 #
 #   scripts/deploy.sh release/Boothdeck-0.1.0-g1a2b3c4-arm64.AppImage
 #   scripts/deploy.sh --check Boothdeck-0.1.0-g1a2b3c4-arm64.AppImage SIZE   guard and space only,
 #                                                   before the pipeline downloads the artifact
-#   scripts/deploy.sh --rollback
+#   scripts/deploy.sh --rollback                    (the booth's own installed tool)
 #
 # Where the booth is:
 #   - here (the pipeline's self-hosted runner on the booth): BOOTH_HOST unset. BOOTH_USER is the
@@ -16,10 +17,11 @@
 #     (`sudo -n -u BOOTH_USER ~BOOTH_USER/boothdeck/bin/boothdeck-deploy inbox`; BOOTH_TOOL overrides).
 #   - over ssh (by hand, from the booth's network or a VPN): BOOTH_HOST, BOOTH_USER, BOOTH_SSH_KEY
 #     (private key text), BOOTH_KNOWN_HOSTS.
-# BOOTH_FORCE=1 restarts during an event (rollback too); BOOTH_QUIET_MINUTES (30),
-# BOOTH_HEALTH_ATTEMPTS (60), BOOTH_HEALTH_WAIT (2 s between attempts) tune the guard and the health
-# checks; BOOTH_RELEASE_DATE is the build's date for the fleet page. A FLEET line ends the output;
-# in a GitHub job it becomes a row of the job summary (and BOOTH_FLEET_ROW, a file, gets it too).
+# BOOTH_KIT is the built kit (dist/deploy). BOOTH_FORCE=1 restarts during an event (rollback too);
+# BOOTH_QUIET_MINUTES (30), BOOTH_HEALTH_ATTEMPTS (60), BOOTH_HEALTH_WAIT (2 s between attempts),
+# BOOTH_WATCH_SECONDS (60: how long the new release must stay up) and BOOTH_GUARD_GAP_SECONDS (30)
+# tune the booth's checks; BOOTH_RELEASE_DATE is the build's date for the fleet page. A FLEET line
+# ends the output; in a GitHub job it becomes a row of the job summary (and of BOOTH_FLEET_ROW, a file).
 set -eu
 case "$0" in */*) HERE=${0%/*}/.. ;; *) HERE=.. ;; esac
 MODE=install
@@ -31,9 +33,13 @@ FORCE="${BOOTH_FORCE:-0}"
 case "$FORCE" in true | 1) FORCE=1 ;; *) FORCE=0 ;; esac
 number() { case "$2" in '' | *[!0-9.]*) echo "$1 must be a number" >&2 && exit 64 ;; esac; }
 QUIET="${BOOTH_QUIET_MINUTES:-30}" ATTEMPTS="${BOOTH_HEALTH_ATTEMPTS:-60}" WAIT="${BOOTH_HEALTH_WAIT:-2}"
+WATCH="${BOOTH_WATCH_SECONDS:-60}" GAP="${BOOTH_GUARD_GAP_SECONDS:-30}"
 number BOOTH_QUIET_MINUTES "$QUIET"
 number BOOTH_HEALTH_ATTEMPTS "$ATTEMPTS"
 number BOOTH_HEALTH_WAIT "$WAIT"
+number BOOTH_WATCH_SECONDS "$WATCH"
+number BOOTH_GUARD_GAP_SECONDS "$GAP"
+KIT_DIR="${BOOTH_KIT:-$HERE/dist/deploy}"
 
 if [ "$MODE" != rollback ]; then
   APPIMAGE="${1:?usage: scripts/deploy.sh path/to/Boothdeck-VERSION-arm64.AppImage | --check NAME SIZE | --rollback}"
@@ -49,6 +55,10 @@ if [ "$MODE" != rollback ]; then
     echo "Not a Boothdeck arm64 AppImage: $APPIMAGE" >&2
     exit 64
   fi
+  if [ ! -f "$KIT_DIR/lib/boothdeck-deploy.mjs" ]; then
+    echo "No deploy kit in $KIT_DIR: build it first (npm run build:deploy)" >&2
+    exit 64
+  fi
   ID="$VERSION-$(date -u +%Y%m%dT%H%M%SZ)-$$"
   [ "$MODE" = install ] || ID="check-$ID"
 else
@@ -57,12 +67,9 @@ fi
 
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-KIT_FILES='boothdeck-deploy boothdeck-system boothdeck-fetch boothdeck.service boothdeck-pull.service boothdeck-pull.timer boothdeck.env.example lib/common.sh lib/install.sh lib/trial.sh lib/database.sh lib/fleet.sh lib/fleet.py lib/pull.sh'
-# shellcheck disable=SC2086 # a list of file names
-tar -cf "$WORK/kit.tar" -C "$HERE/deploy" $KIT_FILES
+[ "$MODE" = rollback ] || tar -cf "$WORK/kit.tar" -C "$KIT_DIR" .
 DATE="${BOOTH_RELEASE_DATE:-}"
 case "$DATE" in *[!0-9TZ:.-]*) DATE='' ;; esac
-FORCE_FLAG=$FORCE
 
 # Runs one fixed command line (built only from the checked tokens above) as the booth's user.
 if [ -n "${BOOTH_HOST:-}" ]; then
@@ -86,18 +93,19 @@ else
   booth() { (cd && eval "$1"); }
 fi
 
-TUNING="BOOTHDECK_QUIET_MINUTES=$QUIET BOOTHDECK_HEALTH_ATTEMPTS=$ATTEMPTS BOOTHDECK_HEALTH_WAIT=$WAIT"
+TUNING="BOOTHDECK_QUIET_MINUTES=$QUIET BOOTHDECK_HEALTH_ATTEMPTS=$ATTEMPTS BOOTHDECK_HEALTH_WAIT=$WAIT BOOTHDECK_WATCH_SECONDS=$WATCH BOOTHDECK_GUARD_GAP_SECONDS=$GAP"
 KIT="\"\$HOME/boothdeck/incoming/$ID\""
 TOOL="$TUNING sh $KIT/boothdeck-deploy"
+INSTALLED="$TUNING sh \"\$HOME/boothdeck/bin/boothdeck-deploy\""
 
 # The runner with a user of its own: the request is data in the inbox, and the one command sudoers
 # allows reads it (deploy/sudoers.boothdeck-runner). Nothing else runs as the booth's user.
 inbox_request() {
   rm -rf "${INBOX:?}/request" "$INBOX/kit" "$INBOX"/*.AppImage
   mkdir -p "$INBOX/kit"
-  tar -xf "$WORK/kit.tar" -C "$INBOX/kit"
+  [ "$1" = rollback ] || tar -xf "$WORK/kit.tar" -C "$INBOX/kit"
   {
-    printf 'action=%s\nid=%s\nforce=%s\n' "$1" "$ID" "$FORCE_FLAG"
+    printf 'action=%s\nid=%s\nforce=%s\n' "$1" "$ID" "$FORCE"
     [ "$1" = rollback ] || printf 'version=%s\nfile=%s\nsize=%s\n' "$VERSION" "$NAME" "$SIZE"
     [ "$1" != install ] || printf 'sha256=%s\n' "$SHA"
     [ -z "$DATE" ] || printf 'date=%s\n' "$DATE"
@@ -108,12 +116,12 @@ inbox_request() {
   sudo -n -u "$BOOTH_USER" "$TOOL_PATH" inbox
 }
 
-# The booth's FLEET line, as a row of the job's summary (and of BOOTH_FLEET_ROW for the run's table).
+# The booth's FLEET line is a row of the job's summary (and of BOOTH_FLEET_ROW for the run's table).
 summary() {
-  row=$(printf '%s\n' "$1" | sed -n 's/^FLEET booth=\([^ ]*\) version=\([^ ]*\) released=\([^ ]*\) outcome=\([^ ]*\) event=\([^ ]*\)$/| \1 | \2 | \3 | \4 | \5 |/p' | tail -n 1)
+  row=$(printf '%s\n' "$1" | sed -n 's/^FLEET \(| .* |\)$/\1/p' | tail -n 1)
   [ -n "$row" ] || return 0
   [ -z "${BOOTH_FLEET_ROW:-}" ] || printf '%s\n' "$row" >"$BOOTH_FLEET_ROW"
-  [ -z "${GITHUB_STEP_SUMMARY:-}" ] || printf '| Booth | Version | Release date | Last deploy | Event |\n|---|---|---|---|---|\n%s\n' "$row" >>"$GITHUB_STEP_SUMMARY"
+  [ -z "${GITHUB_STEP_SUMMARY:-}" ] || printf '| Booth | Version | Release date | Last deploy | When | Event | Detail |\n|---|---|---|---|---|---|---|\n%s\n' "$row" >>"$GITHUB_STEP_SUMMARY"
 }
 
 annotate() {
@@ -160,12 +168,12 @@ if [ -n "${RUNNER_INBOX:-}" ]; then
   esac
   exit 0
 fi
-# The kit goes with the first command: one connection for both.
-UNPACK="umask 022 && mkdir -p $KIT && tar -xf - -C $KIT"
 if [ "$MODE" = rollback ]; then
-  step booth "$UNPACK && $TOOL start $ID rollback $FORCE" <"$WORK/kit.tar"
+  step booth "$INSTALLED start $ID rollback $FORCE"
   exit 0
 fi
+# The kit goes with the first command: one connection for both.
+UNPACK="umask 022 && mkdir -p $KIT && tar -xf - -C $KIT"
 if [ "$MODE" = check ]; then
   step booth "$UNPACK && $TOOL check $ID $SIZE $FORCE" <"$WORK/kit.tar"
   exit 0

@@ -1,16 +1,18 @@
 #!/bin/sh
-# The deploy's trial start (trial_start in deploy/lib/install.sh: the very code a booth runs before
-# it stops the release it runs), tried on a built AppImage. Windowless (no DISPLAY, no Wayland),
-# on the spare port, with fake hardware and no database yet, the release must answer /healthz with
-# the version just built; then it is stopped as a deploy stops it.
+# The deploy's trial start (`boothdeck-deploy trial`, deploy/src/booth/trial.ts: the very code a
+# booth runs before it stops the release it runs), tried on a built AppImage. Windowless (no
+# DISPLAY, no Wayland), on the spare port, with fake hardware and no database yet, the release must
+# answer /healthz with the version just built; then it is stopped as a deploy stops it.
 #   scripts/smoke-trial.sh release/Boothdeck-0.1.0-g1a2b3c4-arm64.AppImage 0.1.0-g1a2b3c4
 # SMOKE_TRIAL_TIMEOUT (s, default 240) bounds the wait for /healthz; the whole try ends 60 s later
 # at most. SMOKE_LIVE_PORT (8080) stands for the booth's port: the trial takes it + 10000.
+# SMOKE_KIT is the built deploy kit (dist/deploy, npm run build:deploy).
 set -eu
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 APPIMAGE=$(realpath "$1")
 VERSION="$2"
 LIMIT="${SMOKE_TRIAL_TIMEOUT:-240}"
+KIT="${SMOKE_KIT:-$HERE/dist/deploy}"
 BOOTH=$(mktemp -d)
 # A try cut short by the timeout leaves the trial instance running: its whole process group goes.
 cleanup() {
@@ -31,15 +33,8 @@ chmod 755 "$BOOTH/boothdeck/releases/$NAME"
 printf 'APPIMAGE_EXTRACT_AND_RUN=1\n' >"$BOOTH/.config/boothdeck/deploy.env"
 printf 'BOOTHDECK_PORT=%s\n' "${SMOKE_LIVE_PORT:-8080}" >"$BOOTH/.config/boothdeck/boothdeck.env"
 
-# shellcheck disable=SC2016 # expanded by the inner shell
-if HOME="$BOOTH" BOOTHDECK_HEALTH_ATTEMPTS="$LIMIT" BOOTHDECK_HEALTH_WAIT=1 timeout "$((LIMIT + 60))" sh -c '
-  set -eu
-  . "$0/deploy/lib/common.sh"
-  . "$0/deploy/lib/install.sh"
-  . "$0/deploy/lib/trial.sh"
-  . "$0/deploy/lib/database.sh"
-  RUN_ID=smoke ATTACHED=1
-  trial_start "releases/$1" "$2"' "$HERE" "$NAME" "$VERSION"; then
+if HOME="$BOOTH" BOOTHDECK_HEALTH_ATTEMPTS="$LIMIT" BOOTHDECK_HEALTH_WAIT=1 \
+  timeout "$((LIMIT + 60))" node "$KIT/lib/boothdeck-deploy.mjs" trial "releases/$NAME" "$VERSION"; then
   echo "Trial start passed: $VERSION answered /healthz without a window, then stopped"
 else
   rc=$?

@@ -24,6 +24,7 @@ import { createExecSystem } from './system/system.exec.js';
 import { CupsPrinter } from './print/printer.cups.js';
 import type { PrinterPort } from './print/printer.port.js';
 import type { PrintWorkerOptions } from './print/print-worker.js';
+import { carryOverPrintJobs } from './print/print-carry-over.js';
 import { FfmpegVideoFrames } from './media/video-frame.ffmpeg.js';
 import type { VideoFramePort } from './media/video-frame.port.js';
 import type { RclonePort } from './publish/rclone.port.js';
@@ -221,6 +222,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     });
     cleanup.push(() => services.restarter.stop());
     // Started last and stopped first: a job in flight is left `printing`, settled with CUPS at the next start.
+    carryOverPrintJobs(db, config.dataDir, clock, log);
     services.print.prune();
     services.printWorker.start();
     cleanup.push(() => services.printWorker.stop());

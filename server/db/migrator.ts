@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { blockingMigrations } from '../../common/schema-compat.js';
 
 export interface Migration {
   readonly version: number;
@@ -52,13 +53,20 @@ export function runMigrations(db: Database.Database, list: readonly Migration[])
     db.exec('ALTER TABLE schema_migrations ADD COLUMN backward_compatible INTEGER NOT NULL DEFAULT 0');
   }
   const applied = db.prepare('SELECT version, name, backward_compatible FROM schema_migrations ORDER BY version').all() as AppliedRow[];
+  // The rule the deploy applies too before it puts a release back (common/schema-compat.ts).
+  const blocking = new Set(
+    blockingMigrations(
+      applied.map((r) => ({ version: r.version, name: r.name, backward_compatible: r.backward_compatible === 1 })),
+      list.length,
+    ).map((m) => m.version),
+  );
   applied.forEach((row, i) => {
     const known = list[i];
     if (row.version !== i + 1) {
       throw new MigrationError(`Database migration ${row.version} (${row.name}) is out of sequence; refusing to start`);
     }
     if (!known) {
-      if (row.backward_compatible === 1) return;
+      if (!blocking.has(row.version)) return;
       throw new MigrationError(
         `Database has migration ${row.version} (${row.name}) that this version of Boothdeck does not know; refusing to start`,
       );

@@ -6,113 +6,68 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readFileSync,
   readdirSync,
+  readFileSync,
   readlinkSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import http from 'node:http';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { FAKE_NFT } from './fake-nft.js';
+import { fakeReleaseProgram } from './fake-release.js';
+import { FakeSystemd } from './fake-systemd.js';
+import { startStaticServer } from './static-server.js';
 
 export const repo = path.resolve(import.meta.dirname, '../..');
-export const LIVE_PORT = 8080;
+
+/** Asks the fake user manager over its socket: the arguments, then the caller's environment. */
+const ASK_SYSTEMD = (route: string): string => `nl='
+'
+out=$({ printf '%s\\n' "$@"; printf '\\n\\000\\n'; env -0; } | /usr/bin/curl -sS --max-time 300 --unix-socket "$FAKE_SYSTEMD" --data-binary @- http://systemd/${route}) || exit 1
+code=\${out%%"$nl"*}
+case "$out" in *"$nl"*) body=\${out#*"$nl"} ;; *) body='' ;; esac
+[ -z "$body" ] || printf '%s\\n' "$body"
+exit "$code"`;
 
 /**
- * The commands the deploy reaches for, replaced by recording stand-ins written with shell
- * builtins only (each one is a process the deploy starts; they should cost no more). ssh and sudo
- * run their command here with HOME set to the fake board; systemctl "starts" the release `current`
- * points to; curl answers /healthz as the running release or a trial instance would; df reports
- * the free space a test sets; dpkg-query knows the packages in .dpkg/.
+ * The commands the deploy reaches for besides the user manager, replaced by recording stand-ins:
+ * ssh and sudo run their command here with HOME set to the fake board; df reports the free space a
+ * test sets; dpkg-query knows the packages in .dpkg/.
  */
 const STUBS: Record<string, string> = {
   ssh: `while [ $# -gt 0 ]; do case "$1" in -i|-o) shift 2 ;; -*) shift ;; *) break ;; esac; done
 shift
-printf 'ssh %s\n' "$*" >>"$FAKE_LOG"
+printf 'ssh %s\\n' "$*" >>"$FAKE_LOG"
 cd "$FAKE_BOARD"
 case "$*" in *" receive "*) [ -z "\${FAKE_DISK_FULL_KB:-}" ] || ulimit -f $((FAKE_DISK_FULL_KB * 2)) ;; esac
 HOME="$FAKE_BOARD" sh -c "$*"
 status=$?
 case "$*" in *" receive "*) [ -z "\${FAKE_EVENT_DURING_UPLOAD:-}" ] || echo "true 0" >"$FAKE_BOARD/.event" ;; esac
 exit $status`,
-  sudo: `printf 'sudo %s\n' "$*" >>"$FAKE_LOG"
+  sudo: `printf 'sudo %s\\n' "$*" >>"$FAKE_LOG"
 [ "$1" = -n ] && shift
 case "$1" in
   true) [ -n "\${FAKE_SUDO:-}" ] ;;
-  /bin/sh) [ -n "\${FAKE_SUDO:-}" ] || exit 1; shift; BOOTHDECK_SYSROOT="$FAKE_BOARD/.sysroot" sh "$@" ;;
-  /usr/local/libexec/boothdeck/*)
+  /usr/local/libexec/boothdeck/boothdeck-fetch)
     # Only what boothdeck-system installed, with its sudoers line, as root would run it.
     helper="$FAKE_BOARD/.sysroot$1"; shift
     [ -x "$helper" ] && [ -f "$FAKE_BOARD/.sysroot/etc/sudoers.d/boothdeck-fetch" ] || { echo "sudo: a password is required" >&2; exit 1; }
     BOOTHDECK_SYSROOT="$FAKE_BOARD/.sysroot" "$helper" "$@" ;;
+  /usr/local/libexec/boothdeck/*)
+    [ -n "\${FAKE_SUDO:-}" ] || exit 1
+    helper="$FAKE_BOARD/.sysroot$1"; shift
+    [ -x "$helper" ] || { echo "sudo: $helper: command not found" >&2; exit 1; }
+    BOOTHDECK_SYSROOT="$FAKE_BOARD/.sysroot" "$helper" "$@" ;;
   -u) shift 2; cd "$FAKE_BOARD"; HOME="$FAKE_BOARD" "$@" ;;
-  env) for a; do case "$a" in apt-get|install|update|-y|--no-install-recommends|env|DEBIAN_FRONTEND=*) ;; *) : >"$FAKE_BOARD/.dpkg/$a" ;; esac; done ;;
+  env) [ -n "\${FAKE_SUDO:-}" ] || exit 1; for a; do case "$a" in apt-get|install|update|-y|--no-install-recommends|env|DEBIAN_FRONTEND=*) ;; *) : >"$FAKE_BOARD/.dpkg/$a" ;; esac; done ;;
   *) exit 1 ;;
 esac`,
-  systemctl: `printf 'systemctl %s\n' "$*" >>"$FAKE_LOG"
-case "$*" in
-*boothdeck-firewall.service*)
-  # The system manager, for the unit boothdeck-system installs: runs its ExecStart and ExecStop.
-  unit="$FAKE_BOARD/.sysroot/etc/systemd/system/boothdeck-firewall.service"
-  active="$FAKE_BOARD/.sysroot/.firewall-active"
-  case "$*" in
-    *is-active*) [ -e "$active" ] ;;
-    enable*) [ -f "$unit" ] ;;
-    restart*) line=$(grep '^ExecStart=' "$unit") && eval "\${line#ExecStart=}" && : >"$active" ;;
-    *--now*) line=$(grep '^ExecStop=' "$unit") && line=\${line#ExecStop=} && eval "\${line#-}"; rm -f "$active" ;;
-  esac ;;
-*"--user start boothdeck-pull.service"*)
-  # The user manager when the pull timer fires: the installed unit's ExecStart, %h its home.
-  line=$(grep '^ExecStart=' "$FAKE_BOARD/.config/systemd/user/boothdeck-pull.service") || exit 5
-  line=\${line#ExecStart=}
-  export HOME="$FAKE_BOARD"
-  cd "$FAKE_BOARD" && eval "$(printf '%s' "$line" | sed "s|%h|$FAKE_BOARD|g")" ;;
-*" stop "*) : >"$FAKE_BOARD/.running" ;;
-*" show "*)
-  if [ -e "$FAKE_BOARD/.unit-crashed" ]; then printf 'NRestarts=4\nActiveState=activating\nSubState=auto-restart\n'
-  else printf 'NRestarts=0\nActiveState=active\nSubState=running\n'; fi ;;
-*restart*)
-  target=$(readlink "$FAKE_BOARD/boothdeck/current")
-  behaviour='' knows=9 migrate=''
-  while IFS= read -r line; do case "$line" in BEHAVIOUR=*) behaviour=$line ;; KNOWS=*) knows=\${line#KNOWS=} ;; MIGRATE=*) migrate=\${line#MIGRATE=} ;; esac; done <"$FAKE_BOARD/boothdeck/$target"
-  db="$FAKE_BOARD/.config/Boothdeck/data/boothdeck.sqlite"
-  started=1
-  [ ! -f "$db" ] || python3 "\${0%/*}/fake-migrate.py" "$db" "$knows" "$migrate" || started=''
-  case "$behaviour" in *"'crash'" | *"'live-crash'") started='' ;; esac
-  if [ -n "$started" ]; then echo "$target" >"$FAKE_BOARD/.running"; rm -f "$FAKE_BOARD/.unit-crashed"
-  else : >"$FAKE_BOARD/.running"; : >"$FAKE_BOARD/.unit-crashed"; fi ;;
-esac`,
-  loginctl: `printf 'loginctl %s\n' "$*" >>"$FAKE_LOG"`,
-  'systemd-run': `printf 'systemd-run %s\n' "$*" >>"$FAKE_LOG"
-[ -z "\${FAKE_NO_SYSTEMD_RUN:-}" ] || { echo "Failed to connect to bus: No medium found" >&2; exit 1; }
-while [ "$1" != -- ]; do shift; done
-shift
-# The run leads a session of its own, as in a unit of its own; its output goes where systemd-run's
-# went (runs/ID.out), as the journal would have it.
-setsid "$@" </dev/null &`,
-  curl: `for url; do :; done
-case "$url" in http://127.0.0.1:*) ;; *) printf 'curl %s\n' "$*" >>"$FAKE_LOG" && exec /usr/bin/curl "$@" ;; esac
-[ ! -e "$FAKE_BOARD/.slow" ] || exit 28
-port=\${url#http://127.0.0.1:}; port=\${port%%/*}
-answer=''
-if [ -f "$FAKE_BOARD/.ports/$port" ]; then
-  read -r version pid <"$FAKE_BOARD/.ports/$port"
-  ! kill -0 "$pid" 2>/dev/null || answer=$version
-elif [ "$port" = "\${FAKE_LIVE_PORT:-8080}" ] && [ -s "$FAKE_BOARD/.running" ]; then
-  read -r release <"$FAKE_BOARD/.running"
-  while IFS= read -r line; do
-    case "$line" in
-      VERSION=*) answer=\${line#VERSION=\\'} && answer=\${answer%\\'} ;;
-      BEHAVIOUR=\\'wrong:*) answer=\${line#BEHAVIOUR=\\'wrong:} && answer=\${answer%\\'} ;;
-    esac
-  done <"$FAKE_BOARD/boothdeck/$release"
-fi
-[ -n "$answer" ] || exit 7
-case "$url" in */healthz) ;; *) exit 0 ;; esac
-active=false age=null opened=null
-[ ! -f "$FAKE_BOARD/.event" ] || read -r active age opened <"$FAKE_BOARD/.event"
-printf '{"ok":true,"version":"%s","simulator":false,"event_active":%s,"last_photo_age_seconds":%s,"event_age_seconds":%s}' "$answer" "$active" "$age" "\${opened:-null}"`,
+  systemctl: ASK_SYSTEMD('systemctl'),
+  'systemd-run': ASK_SYSTEMD('systemd-run'),
+  loginctl: `printf 'loginctl %s\\n' "$*" >>"$FAKE_LOG"`,
   nft: `exec python3 "\${0%/*}/fake-nft.py" "$@"`,
   df: `printf 'Filesystem 1024-blocks Used Available Capacity Mounted on\\n/dev/root 30000000 1000 %s 1%% /\\n' "\${FAKE_FREE_KB:-20000000}"`,
   'dpkg-query': `format=''
@@ -126,51 +81,37 @@ for pkg; do
 done`,
 };
 
-/**
- * Wraps every stand-in: inside a detached install (BOOTHDECK_RUN_ID), each call that differs from
- * the one before is a step (a poll repeated until something answers is one step, however many
- * times the machine's speed makes it ask), recorded in .steps-ID; at step FAKE_KILL_AT the hook
- * kills the install's whole process group, as a crash at that line would.
- */
-const STEP_HOOK = `if [ -n "\${BOOTHDECK_RUN_ID:-}" ]; then
-  step="\${0##*/} $*" n=0 last=''
-  state="$FAKE_BOARD/.step-$BOOTHDECK_RUN_ID"
-  [ ! -f "$state" ] || { read -r n && IFS= read -r last; } <"$state"
-  if [ "$step" != "$last" ]; then
-    n=$((n + 1))
-    printf '%s\\n%s\\n' "$n" "$step" >"$state"
-    printf '%s\\n' "$step" >>"$FAKE_BOARD/.steps-$BOOTHDECK_RUN_ID"
-    if [ "$n" = "\${FAKE_KILL_AT:-}" ]; then
-      printf 'killed at step %s: %s\n' "$n" "$step" >>"$FAKE_LOG"
-      read -r _ _ _ _ group _ <"/proc/$$/stat"
-      kill -s KILL -- "-$group"
-    fi
-  fi
-fi
-`;
-
-/**
- * What the systemctl stand-in does with the live database when it starts a release, as the real
- * migrator would: refuses (the unit crashes) a database with a migration beyond what the release
- * knows that is not backward compatible, then applies the release's own migration, if it has one.
- */
-const FAKE_MIGRATE = `import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-knows, migrate = int(sys.argv[2]), sys.argv[3]
-db.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at TEXT, backward_compatible INTEGER NOT NULL DEFAULT 0)")
-rows = db.execute("SELECT version, backward_compatible FROM schema_migrations").fetchall()
-if any(v > knows and not c for v, c in rows):
-    sys.exit(3)
-if migrate:
-    v, c = migrate.split(":")
-    db.execute("INSERT OR IGNORE INTO schema_migrations VALUES (?, ?, ?, ?)", (int(v), "m" + v, "now", int(c)))
-    db.commit()
-`;
-
-export type Behaviour = 'healthy' | 'crash' | 'live-crash' | 'gate' | { reports: string };
+export type Behaviour = 'healthy' | 'crash' | 'live-crash' | 'hang' | 'gate' | `dies-after:${number}` | { reports: string };
 export interface Outcome {
   code: number | null;
   out: string;
+}
+
+let kit: Promise<string> | undefined;
+/** The deploy kit (dist/deploy's content), built once per test process into a folder of its own. */
+export function deployKit(): Promise<string> {
+  kit ??= new Promise((resolve, reject) => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-kit-'));
+    const child = spawn(process.execPath, [path.join(repo, 'scripts/build-deploy.mjs'), out], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`build-deploy failed: ${err}`))));
+  });
+  return kit;
+}
+
+/** A live port whose trial twin (+ 10000) is free too, below the kernel's ephemeral range. */
+async function freePortPair(): Promise<number> {
+  const free = (port: number): Promise<boolean> =>
+    new Promise((resolve) => {
+      const s = createServer();
+      s.once('error', () => resolve(false));
+      s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+  for (;;) {
+    const port = 11000 + Math.floor(Math.random() * 10000);
+    if ((await free(port)) && (await free(port + 10000))) return port;
+  }
 }
 
 /** A folder standing for the booth (its home), stand-ins for what the deploy calls, and builds to deploy. */
@@ -180,17 +121,38 @@ export class FakeBooth {
   readonly bin = path.join(this.root, 'bin');
   readonly artifacts = path.join(this.root, 'release');
   readonly log = path.join(this.root, 'calls.log');
+  readonly systemd: FakeSystemd;
+  port = 0;
+  kit = '';
+  private store: { url: string; close(): Promise<void> } | undefined;
 
-  constructor() {
-    for (const dir of [this.board, this.bin, this.artifacts, this.home('.dpkg'), this.home('.ports')]) mkdirSync(dir, { recursive: true });
+  private constructor() {
+    for (const dir of [this.board, this.bin, this.artifacts, this.home('.dpkg'), this.home('.config/boothdeck')])
+      mkdirSync(dir, { recursive: true });
     writeFileSync(this.log, '');
     for (const [name, body] of Object.entries(STUBS)) {
-      writeFileSync(path.join(this.bin, name), `#!/bin/sh\n${STEP_HOOK}${body}\n`);
+      writeFileSync(path.join(this.bin, name), `#!/bin/sh\n${body}\n`);
       chmodSync(path.join(this.bin, name), 0o755);
     }
-    writeFileSync(path.join(this.bin, 'fake-migrate.py'), FAKE_MIGRATE);
+    // The board's own Node when the run asks for one (BOOTHDECK_TEST_NODE: Debian's 18, as on the booth).
+    if (process.env.BOOTHDECK_TEST_NODE) {
+      writeFileSync(path.join(this.bin, 'node'), `#!/bin/sh\nexec ${process.env.BOOTHDECK_TEST_NODE} "$@"\n`);
+      chmodSync(path.join(this.bin, 'node'), 0o755);
+    }
     writeFileSync(path.join(this.bin, 'fake-nft.py'), FAKE_NFT);
+    writeFileSync(path.join(this.bin, 'fake-release.cjs'), fakeReleaseProgram(path.join(repo, 'node_modules/better-sqlite3')));
     for (const pkg of ['ffmpeg', 'libfuse2']) this.installed(pkg);
+    this.systemd = new FakeSystemd(this.board, () => this.env(), this.log, this.root, this.home('.sysroot'));
+  }
+
+  /** A new fake board with a live port of its own, its user manager listening. */
+  static async create(): Promise<FakeBooth> {
+    const booth = new FakeBooth();
+    booth.port = await freePortPair();
+    booth.kit = await deployKit();
+    writeFileSync(booth.home('.config/boothdeck/boothdeck.env'), `BOOTHDECK_PORT=${booth.port}\n`);
+    await booth.systemd.listen();
+    return booth;
   }
 
   home(...parts: string[]): string {
@@ -202,38 +164,24 @@ export class FakeBooth {
     else rmSync(this.home('.dpkg', pkg), { force: true });
   }
 
-  /** A stand-in AppImage: a script that, started for the trial, answers on its port until stopped. */
+  /** A stand-in AppImage: a script that runs the fake release program (fake-release.ts) as that version. */
   build(version: string, behaviour: Behaviour = 'healthy', schema: { knows?: number; migrate?: string } = {}): string {
     const file = this.artifact(version);
     const mode = typeof behaviour === 'string' ? behaviour : `wrong:${behaviour.reports}`;
     writeFileSync(
       file,
-      `#!/bin/sh
-VERSION='${version}'
-BEHAVIOUR='${mode}'
-KNOWS=${schema.knows ?? 9}
-MIGRATE=${schema.migrate ?? ''}
-case " $* " in *" --boothdeck-trial "*) ;; *) exit 0 ;; esac
-printf '%s\\n' "$*" >"$FAKE_BOARD/.trial-args"
-env >"$FAKE_BOARD/.trial-env"
-[ "$BEHAVIOUR" != crash ] || { echo "SqliteError: database disk image is malformed" >&2; exit 1; }
-[ "$BEHAVIOUR" != gate ] || read -r _ <"$FAKE_BOARD/.gate"
-reported=$VERSION
-case "$BEHAVIOUR" in wrong:*) reported=\${BEHAVIOUR#wrong:} ;; esac
-trap 'rm -f "$FAKE_BOARD/.ports/$BOOTHDECK_PORT"; exit 0' TERM
-echo "$reported $$" >"$FAKE_BOARD/.ports/$BOOTHDECK_PORT"
-tail -f /dev/null & wait $!
-`,
+      `#!/bin/sh\n# fake-release\nexec "$FAKE_NODE" "$FAKE_RELEASE" '${version}' '${mode}' '${schema.knows ?? 9}' '${schema.migrate ?? ''}' "$@"\n`,
     );
     chmodSync(file, 0o755);
     return file;
   }
 
   /**
-   * Builds those versions into a folder standing for the pipeline's published releases, with
-   * boothdeck-release.txt naming the last one as the newest; answers the folder.
+   * Builds those versions into a folder standing for the pipeline's published releases, served
+   * over HTTP on loopback, with boothdeck-release.txt naming the last one as the newest; writes
+   * fleet.env to pull from there; answers the folder.
    */
-  publish(versions: string[]): string {
+  async publish(versions: string[], fleetEnv = 'BOOTHDECK_BOOTH_NAME=salle-a\n'): Promise<string> {
     const dir = path.join(this.root, 'published');
     mkdirSync(dir, { recursive: true });
     for (const version of versions) copyFileSync(this.build(version), path.join(dir, path.basename(this.artifact(version))));
@@ -243,16 +191,18 @@ tail -f /dev/null & wait $!
       path.join(dir, 'boothdeck-release.txt'),
       `version=${versions.at(-1)}\nfile=${path.basename(newest)}\nsize=${bytes.length}\nsha256=${createHash('sha256').update(bytes).digest('hex')}\ndate=2026-11-26T18:00:00Z\n`,
     );
+    this.store ??= await startStaticServer(dir);
+    writeFileSync(this.home('.config/boothdeck/fleet.env'), `${fleetEnv}BOOTHDECK_RELEASES_URL=${this.store.url}\n`);
     return dir;
   }
 
-  /** The pull timer fires: the user manager starts the installed boothdeck-pull.service (its ExecStart). */
+  /** The pull timer fires: the user manager runs the installed boothdeck-pull.service (its ExecStart) to its end. */
   timerFires(env: Record<string, string> = {}): Promise<Outcome> {
-    return this.run(path.join(this.bin, 'systemctl'), ['--user', 'start', 'boothdeck-pull.service'], {
-      ...this.env(env),
-      HOME: this.board,
-      BOOTHDECK_HEALTH_ATTEMPTS: '100',
-      BOOTHDECK_HEALTH_WAIT: '0.02',
+    return this.systemd.runOneshot('boothdeck-pull.service', {
+      BOOTHDECK_HEALTH_ATTEMPTS: '200',
+      BOOTHDECK_HEALTH_WAIT: '0.05',
+      BOOTHDECK_WATCH_SECONDS: '1',
+      BOOTHDECK_GUARD_GAP_SECONDS: '2',
       ...env,
     });
   }
@@ -270,14 +220,22 @@ tail -f /dev/null & wait $!
     return {
       PATH: `${this.bin}:/usr/local/bin:/usr/bin:/bin`,
       LANG: 'C',
+      TMPDIR: os.tmpdir(),
       FAKE_BOARD: this.board,
       FAKE_LOG: this.log,
+      FAKE_SYSTEMD: this.systemd.socket,
+      FAKE_RELEASE: path.join(this.bin, 'fake-release.cjs'),
+      // The fake releases run on the tests' Node (its better-sqlite3), whichever Node the deploy runs on.
+      FAKE_NODE: process.execPath,
       BOOTH_HOST: 'booth.local',
       BOOTH_USER: 'pi',
       BOOTH_SSH_KEY: 'not a real key',
       BOOTH_KNOWN_HOSTS: 'booth.local ssh-ed25519 AAAA',
-      BOOTH_HEALTH_ATTEMPTS: '100',
-      BOOTH_HEALTH_WAIT: '0.02',
+      BOOTH_KIT: this.kit,
+      BOOTH_HEALTH_ATTEMPTS: '200',
+      BOOTH_HEALTH_WAIT: '0.05',
+      BOOTH_WATCH_SECONDS: '1',
+      BOOTH_GUARD_GAP_SECONDS: '2',
       BOOTHDECK_FOLLOW_INTERVAL: '0.05',
       ...extra,
     };
@@ -295,8 +253,10 @@ tail -f /dev/null & wait $!
     return this.run('sh', [this.home('boothdeck/bin', tool!), ...args], {
       ...this.env(env),
       HOME: this.board,
-      BOOTHDECK_HEALTH_ATTEMPTS: '100',
-      BOOTHDECK_HEALTH_WAIT: '0.02',
+      BOOTHDECK_HEALTH_ATTEMPTS: '200',
+      BOOTHDECK_HEALTH_WAIT: '0.05',
+      BOOTHDECK_WATCH_SECONDS: '1',
+      BOOTHDECK_GUARD_GAP_SECONDS: '2',
       ...env,
     });
   }
@@ -321,13 +281,6 @@ tail -f /dev/null & wait $!
       .map((f) => f.slice(0, -'.log'.length));
   }
 
-  /** The steps of a detached run (stand-in calls, repeats folded), in order. */
-  steps(runId: string): string[] {
-    return readFileSync(this.home(`.steps-${runId}`), 'utf8')
-      .split('\n')
-      .filter(Boolean);
-  }
-
   calls(): string[] {
     return readFileSync(this.log, 'utf8').split('\n').filter(Boolean);
   }
@@ -340,17 +293,45 @@ tail -f /dev/null & wait $!
     }
   }
 
-  /** The version answering on the live port, as the curl stand-in sees it. */
-  liveVersion(): string | undefined {
-    const running = existsSync(this.home('.running')) ? readFileSync(this.home('.running'), 'utf8').trim() : '';
-    if (!running) return undefined;
-    const script = readFileSync(this.home('boothdeck', running), 'utf8');
-    if (/BEHAVIOUR='(crash|live-crash)'/.test(script)) return undefined;
-    return /^VERSION='(.*)'$/m.exec(script)?.[1];
+  /** The version answering /healthz on the live port now (undefined when nothing does). */
+  liveVersion(): Promise<string | undefined> {
+    return new Promise((resolve) => {
+      const req = http.get({ host: '127.0.0.1', port: this.port, path: '/healthz', agent: false, timeout: 8000 }, (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => {
+          try {
+            resolve((JSON.parse(body) as { version?: string }).version);
+          } catch {
+            resolve(undefined);
+          }
+        });
+      });
+      req.on('error', () => resolve(undefined));
+      req.on('timeout', () => req.destroy());
+    });
+  }
+
+  /** The fake releases running now, started from this board: the unit's and trial instances. */
+  releaseProcesses(): { pid: number; trial: boolean; version: string }[] {
+    return readdirSync('/proc')
+      .filter((p) => /^\d+$/.test(p))
+      .flatMap((p) => {
+        const argv = readCmdline(Number(p)).split('\0');
+        if (!argv.includes(path.join(this.bin, 'fake-release.cjs')) || !isRunning(Number(p))) return [];
+        const i = argv.indexOf(path.join(this.bin, 'fake-release.cjs'));
+        return [{ pid: Number(p), trial: argv.includes('--boothdeck-trial'), version: argv[i + 1] ?? '' }];
+      });
   }
 
   deployLog(): string {
     return existsSync(this.home('boothdeck/deploy.log')) ? readFileSync(this.home('boothdeck/deploy.log'), 'utf8') : '';
+  }
+
+  /** This booth's line of the fleet page, as it wrote it last. */
+  fleetEntry(name = 'salle-a'): Record<string, string> | undefined {
+    const file = this.home(`boothdeck/fleet/${name}.json`);
+    return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>) : undefined;
   }
 
   leftovers(): string[] {
@@ -364,23 +345,47 @@ tail -f /dev/null & wait $!
     writeFileSync(this.home('.event'), `true ${lastPhotoAgeSeconds ?? 'null'} ${openedSecondsAgo ?? 'null'}`);
   }
 
-  /** A new fake booth whose board and builds are copies of this one's as they are now (a booth in a known state). */
-  clone(): FakeBooth {
+  /**
+   * A new fake board whose board and builds are copies of this one's as they are now, with a live
+   * port of its own: the unit runs there as it runs here (a booth in a known state).
+   */
+  async clone(): Promise<FakeBooth> {
     const other = new FakeBooth();
     rmSync(other.board, { recursive: true, force: true });
     copyTree(this.board, other.board);
     rmSync(other.artifacts, { recursive: true, force: true });
     copyTree(this.artifacts, other.artifacts);
+    other.port = await freePortPair();
+    other.kit = this.kit;
+    const envFile = other.home('.config/boothdeck/boothdeck.env');
+    writeFileSync(envFile, readFileSync(envFile, 'utf8').replace(/^BOOTHDECK_PORT=.*$/m, `BOOTHDECK_PORT=${other.port}`));
+    for (const f of ['.trial-args', '.trial-env']) rmSync(other.home(f), { force: true });
+    await other.systemd.listen();
+    if (this.systemd.show('boothdeck.service').active === 'active') {
+      await other.systemd.startUnit('boothdeck.service');
+      await other.waitFor(async () => (await other.liveVersion()) !== undefined);
+    }
     return other;
   }
 
-  /** Stops the trial instances still answering (only processes started from this board) and removes it all. */
-  dispose(): void {
-    for (const port of existsSync(this.home('.ports')) ? readdirSync(this.home('.ports')) : []) {
-      const pid = Number(readFileSync(this.home('.ports', port), 'utf8').split(' ')[1]);
-      if (!isRunning(pid) || !readCmdline(pid).includes(this.board)) continue;
+  /** Polls until CHECK holds (every 50 ms, at most TIMEOUT ms); answers whether it did. */
+  async waitFor(check: () => Promise<boolean> | boolean, timeout = 20_000): Promise<boolean> {
+    const until = Date.now() + timeout;
+    while (Date.now() < until) {
+      if (await check()) return true;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    return check();
+  }
+
+  /** Stops what this board started (its unit, transient runs, trial instances) and removes it all. */
+  async dispose(): Promise<void> {
+    await this.systemd.close();
+    await this.store?.close();
+    for (const p of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+      if (!readCmdline(Number(p)).includes(this.root)) continue;
       try {
-        process.kill(-pid, 'SIGKILL');
+        process.kill(Number(p), 'SIGKILL');
       } catch {
         /* already gone */
       }
@@ -414,8 +419,8 @@ export function isRunning(pid: number): boolean {
 }
 
 /**
- * Runs fn over the items, at most `limit` at a time (each deploy is a few hundred short processes:
- * more at once only share the same cores), and waits for all of them; then fails with the first
+ * Runs fn over the items, at most `limit` at a time (each deploy is a few dozen processes: more
+ * at once only share the same cores), and waits for all of them; then fails with the first
  * failure, if any.
  */
 export async function eachConcurrently<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

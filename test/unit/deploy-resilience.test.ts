@@ -1,47 +1,140 @@
+import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, existsSync, openSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
+import { BACK_STEPS, FORWARD_STEPS } from '../../deploy/src/rules/journal.js';
 import { eachConcurrently, FakeBooth } from '../support/fake-booth.js';
 
 const A = 'releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage';
 const B = 'releases/Boothdeck-0.1.0-gbbbbbbb-arm64.AppImage';
 const OLD = '0.1.0-gaaaaaaa';
 const NEW = '0.1.0-gbbbbbbb';
-/** Booths at a time within one case; the three cases also run side by side. */
-const AT_ONCE = 2;
+/** Booths at a time within one case; the cases also run side by side. */
+const AT_ONCE = 3;
 
-/** A booth running 0.1.0-gaaaaaaa, with 0.1.0-gbbbbbbb built beside it, copied for each case. */
+/**
+ * Run by the deploy at each step of its switch (BOOTHDECK_DEPLOY_STEP_HOOK), with the step and the
+ * deploy's process id: at FAKE_KILL_STEP, the first time, it kills the deploy's whole process group
+ * (SIGKILL: a crash, the OOM killer) or sends it SIGTERM (its unit stopped, the booth shut down),
+ * and notes when.
+ */
+const HOOK = `#!/bin/sh
+printf '%s\\n' "$1" >>"$FAKE_BOARD/.steps"
+[ "$1" = "$FAKE_KILL_STEP" ] && [ ! -e "$FAKE_BOARD/.killed" ] || exit 0
+date +%s%3N >"$FAKE_BOARD/.killed"
+if [ "$FAKE_KILL_SIGNAL" = KILL ]; then
+  read -r _ _ _ _ group _ <"/proc/$2/stat"
+  kill -s KILL -- "-$group"
+else
+  kill -TERM "$2"
+fi
+`;
+
+/** A booth running 0.1.0-gaaaaaaa on a database at migration 9, with 0.1.0-gbbbbbbb built beside it, copied for each case. */
 let seeded: FakeBooth;
-/** What a whole update, uninterrupted, prints (to cut its output after each line) and does (to kill it at each step). */
+/** What a whole update, uninterrupted, prints (to cut its output after each line). */
 let fullOutput: string[];
-let steps: string[];
 beforeAll(async () => {
-  seeded = new FakeBooth();
+  seeded = await FakeBooth.create();
+  mkdirSync(seeded.home('.config/Boothdeck/data'), { recursive: true });
+  const db = new Database(seeded.home('.config/Boothdeck/data/boothdeck.sqlite'));
+  db.exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL, backward_compatible INTEGER NOT NULL DEFAULT 0)',
+  );
+  for (let v = 1; v <= 9; v++) db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, 0)').run(v, `m${v}`, 'then');
+  db.close();
   const first = await seeded.deploy([seeded.build(OLD)]);
   expect(first.code, first.out).toBe(0);
   seeded.build(NEW);
-  const probe = seeded.clone();
+  const probe = await seeded.clone();
   try {
     const { code, out } = await probe.deploy([probe.artifact(NEW)]);
     expect(code, out).toBe(0);
     fullOutput = out.split('\n').filter(Boolean);
-    const [run] = probe.runs(NEW);
-    steps = probe.steps(run!);
   } finally {
-    probe.dispose();
+    await probe.dispose();
   }
-}, 90_000);
+}, 120_000);
 afterAll(() => seeded.dispose());
 
-/** What a booth must always be: one release answering, the links saying which, nothing half-done. */
-function expectConsistent(expect: ExpectStatic, booth: FakeBooth): void {
-  const running = booth.liveVersion();
-  expect([OLD, NEW]).toContain(running);
-  expect(booth.link('current')).toBe(running === NEW ? B : A);
-  if (running === NEW) expect(booth.link('previous')).toBe(A);
-  expect(existsSync(booth.home('boothdeck/deploy.state'))).toBe(false);
-  expect(booth.leftovers().filter((f) => f.endsWith('.part') || f.startsWith('trial'))).toEqual([]);
+/** What a booth must always come to: one release answering under the unit, the links saying which, nothing half-done. */
+async function expectSettled(expect: ExpectStatic, booth: FakeBooth, why: string): Promise<string | undefined> {
+  // The journal goes once the switch is finished (its watch window included).
+  expect(
+    await booth.waitFor(() => !existsSync(booth.home('boothdeck/deploy.state')), 60_000),
+    `${why}: the journal stays\n${booth.deployLog()}`,
+  ).toBe(true);
+  const running = await booth.liveVersion();
+  expect([OLD, NEW], why).toContain(running);
+  expect(booth.link('current'), why).toBe(running === NEW ? B : A);
+  if (running === NEW) expect(booth.link('previous'), why).toBe(A);
+  const releases = booth.releaseProcesses();
+  expect(
+    releases.filter((r) => !r.trial).map((r) => r.version),
+    `${why}: one release runs`,
+  ).toEqual([running]);
+  expect(
+    releases.filter((r) => r.trial),
+    `${why}: no trial instance is left`,
+  ).toEqual([]);
+  expect(
+    booth.leftovers().filter((f) => f.endsWith('.part') || f.startsWith('trial')),
+    why,
+  ).toEqual([]);
+  return running;
+}
+
+/** The hook, written into the booth, and the variables that make the deploy run it. */
+function hookEnv(booth: FakeBooth, step: string, signal: 'KILL' | 'TERM'): Record<string, string> {
+  const hook = path.join(booth.root, 'step-hook');
+  writeFileSync(hook, HOOK);
+  chmodSync(hook, 0o755);
+  return { BOOTHDECK_DEPLOY_STEP_HOOK: hook, FAKE_KILL_STEP: step, FAKE_KILL_SIGNAL: signal };
+}
+
+type Case = { step: string; signal: 'KILL' | 'TERM' };
+const cases = (steps: readonly string[]): Case[] =>
+  steps.flatMap((step) => (['KILL', 'TERM'] as const).map((signal) => ({ step, signal })));
+const withDatabaseSwap = new Set(['restore-ready', 'restore-swap']);
+
+/**
+ * Interrupts a switch at a step, then checks that the booth answers again within 20 s of the
+ * signal, and settles by itself with one release running: the one EXPECTED says.
+ */
+async function interruptAndSettle(
+  expect: ExpectStatic,
+  c: Case,
+  act: (booth: FakeBooth, env: Record<string, string>) => Promise<unknown>,
+  expected: string,
+): Promise<void> {
+  const booth = await seeded.clone();
+  try {
+    const why = `SIG${c.signal} at "${c.step}"`;
+    const result = await act(booth, hookEnv(booth, c.step, c.signal));
+    expect(existsSync(booth.home('.killed')), `${why}: the step was never reached\n${JSON.stringify(result)}\n${booth.deployLog()}`).toBe(
+      true,
+    );
+    const killedAt = Number(readFileSync(booth.home('.killed'), 'utf8'));
+    expect(await booth.waitFor(async () => (await booth.liveVersion()) !== undefined, 30_000), why).toBe(true);
+    const dark = (Date.now() - killedAt) / 1000;
+    expect(dark, `${why}: dark for ${dark} s`).toBeLessThan(20);
+    expect(await expectSettled(expect, booth, why), why).toBe(expected);
+  } finally {
+    await booth.dispose();
+  }
 }
 
 describe.concurrent('a deploy that does not go to its end', () => {
@@ -49,9 +142,10 @@ describe.concurrent('a deploy that does not go to its end', () => {
     expect(fullOutput.length).toBeGreaterThan(10);
     const received = fullOutput.findIndex((line) => line.startsWith('Received '));
     expect(received).toBeGreaterThan(0);
-    const cuts = Array.from({ length: fullOutput.length }, (_, n) => n);
+    // Every line up to the upload, then every third: past the upload the install goes on by itself.
+    const cuts = Array.from({ length: fullOutput.length }, (_, n) => n).filter((n) => n <= received + 1 || n % 3 === 0);
     await eachConcurrently(cuts, AT_ONCE, async (cut) => {
-      const booth = seeded.clone();
+      const booth = await seeded.clone();
       try {
         await booth.deploy([booth.artifact(NEW)], {}, cut);
         // The install may go on by itself: the booth's own `follow` waits for its result line.
@@ -59,49 +153,97 @@ describe.concurrent('a deploy that does not go to its end', () => {
           const followed = await booth.onBooth(`boothdeck-deploy follow ${run}`);
           expect(followed.code, `cut after ${cut} lines: ${followed.out}`).toBe(0);
         }
-        expectConsistent(expect, booth);
-        // Nothing was sent yet: nothing changed. Once the upload has arrived, a lost connection
-        // no longer stops the install.
-        if (cut === 0) expect(booth.liveVersion(), `cut after ${cut} lines`).toBe(OLD);
-        if (cut > received) expect(booth.liveVersion(), `cut after ${cut} lines`).toBe(NEW);
+        const running = await expectSettled(expect, booth, `cut after ${cut} lines`);
+        // Nothing was sent yet: nothing changed. Once the upload has arrived, a lost connection no longer stops the install.
+        if (cut === 0) expect(running, `cut after ${cut} lines`).toBe(OLD);
+        if (cut > received) expect(running, `cut after ${cut} lines`).toBe(NEW);
       } finally {
-        booth.dispose();
+        await booth.dispose();
       }
     });
-  }, 180_000);
+  }, 600_000);
 
-  it('killed at any step, it leaves the old or the new release answering, and the next run settles the links', async ({ expect }) => {
-    const restart = steps.indexOf('systemctl --user restart boothdeck.service') + 1;
-    const stop = steps.indexOf('systemctl --user stop boothdeck.service') + 1;
-    expect(restart).toBeGreaterThan(5); // packages, trial start and guard come first
-    expect(stop).toBeGreaterThan(5);
-    expect(stop).toBeLessThan(restart); // the database snapshot is taken in between
-    expect(restart).toBeLessThan(steps.length); // and /healthz is asked after it
-    const kills = Array.from({ length: steps.length }, (_, n) => n + 1);
-    await eachConcurrently(kills, AT_ONCE, async (step) => {
-      const booth = seeded.clone();
-      try {
-        const { code, out } = await booth.deploy([booth.artifact(NEW)], { FAKE_KILL_AT: String(step) });
-        expect(booth.calls()).toContain(`killed at step ${step}: ${steps[step - 1]}`);
-        expect(code, out).toBe(70);
-        expect(out).toContain('The install stopped without a result');
-        // Until the stop the old release answers; from the restart on, the new one does. Killed
-        // in between (the database snapshot), the booth is dark until the next run settles it.
-        expect(booth.liveVersion(), `killed at step ${step}`).toBe(step <= stop ? OLD : step <= restart ? undefined : NEW);
-        const recovered = await booth.onBooth('boothdeck-deploy recover');
-        expect(recovered.code, recovered.out).toBe(0);
-        expectConsistent(expect, booth);
-        expect(booth.liveVersion()).toBe(step <= restart ? OLD : NEW);
-      } finally {
-        booth.dispose();
-      }
+  const forward = FORWARD_STEPS.filter((step) => !withDatabaseSwap.has(step));
+  it(`an install stopped by SIGKILL or SIGTERM at each step of its switch (${forward.length} steps): the booth answers again within 20 s, one release running, the switch finished or undone by itself`, async ({
+    expect,
+  }) => {
+    await eachConcurrently(cases(forward), AT_ONCE, async (c) => {
+      // Nothing was stopped yet: the old release stays. From the stop on, the switch is finished.
+      const expected = FORWARD_STEPS.indexOf(c.step as never) < FORWARD_STEPS.indexOf('stopped') ? OLD : NEW;
+      await interruptAndSettle(expect, c, (booth, env) => booth.deploy([booth.artifact(NEW)], env), expected);
     });
-  }, 180_000);
+  }, 1_200_000);
+
+  it(`going back from a release that migrated the database and died, stopped at each step (${BACK_STEPS.length} steps, the database swap included): the old release answers again within 20 s`, async ({
+    expect,
+  }) => {
+    await eachConcurrently(cases(BACK_STEPS), AT_ONCE, async (c) => {
+      await interruptAndSettle(
+        expect,
+        c,
+        (booth, env) => booth.deploy([booth.build(NEW, 'live-crash', { knows: 10, migrate: '10:0' })], env),
+        OLD,
+      );
+    });
+  }, 1_200_000);
+
+  it('a rollback that puts a database snapshot back, stopped in the middle of the swap: finished, the old release on its database', async ({
+    expect,
+  }) => {
+    await eachConcurrently(cases([...withDatabaseSwap]), AT_ONCE, async (c) => {
+      await interruptAndSettle(
+        expect,
+        c,
+        async (booth, env) => {
+          const installed = await booth.deploy([booth.build(NEW, 'healthy', { knows: 10, migrate: '10:0' })]);
+          expect(installed.code, installed.out).toBe(0);
+          return booth.onBooth('boothdeck-rollback', env);
+        },
+        OLD,
+      );
+    });
+  }, 600_000);
+
+  it('a power cut in the middle of a database swap: at boot, the recover unit puts the database in place before Boothdeck starts, then the switch is finished', async ({
+    expect,
+  }) => {
+    const booth = await seeded.clone();
+    try {
+      expect((await booth.deploy([booth.build(NEW, 'healthy', { knows: 10, migrate: '10:0' })])).code).toBe(0);
+      // The state a rollback to A left when the power went: B stopped, A's snapshot copied beside
+      // the live files, the live files moved aside, the copy not moved in yet.
+      await booth.systemd.stopUnit('boothdeck.service');
+      const data = booth.home('.config/Boothdeck/data');
+      mkdirSync(path.join(data, 'restore-cut-1.tmp'));
+      copyFileSync(
+        booth.home('boothdeck/snapshots', path.basename(A), 'boothdeck.sqlite'),
+        path.join(data, 'restore-cut-1.tmp/boothdeck.sqlite'),
+      );
+      mkdirSync(path.join(data, 'replaced-databases/cut-1'), { recursive: true });
+      renameSync(path.join(data, 'boothdeck.sqlite'), path.join(data, 'replaced-databases/cut-1/boothdeck.sqlite'));
+      const journal = { run: 'cut-1', kind: 'rollback', from: B, to: A, plan: 'snapshot', step: 'restore-swap', force: false, begun: '' };
+      writeFileSync(booth.home('boothdeck/deploy.state'), JSON.stringify(journal));
+      // boothdeck-recover.service runs before boothdeck.service at boot.
+      const boot = await booth.systemd.runOneshot('boothdeck-recover.service', {
+        BOOTHDECK_WATCH_SECONDS: '1',
+        BOOTHDECK_HEALTH_WAIT: '0.05',
+      });
+      expect(boot.code, boot.out).toBe(0);
+      expect(existsSync(path.join(data, 'boothdeck.sqlite'))).toBe(true);
+      expect(booth.link('current')).toBe(A);
+      expect(await expectSettled(expect, booth, 'after the boot')).toBe(OLD);
+      const db = new Database(path.join(data, 'boothdeck.sqlite'), { readonly: true });
+      expect((db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v).toBe(9);
+      db.close();
+    } finally {
+      await booth.dispose();
+    }
+  }, 120_000);
 
   it('two deploys at once: the second is refused while the first installs, and the first ends with the right previous release', async ({
     expect,
   }) => {
-    const booth = seeded.clone();
+    const booth = await seeded.clone();
     const gatePath = booth.home('.gate');
     execFileSync('mkfifo', [gatePath]);
     const first = booth.deploy([booth.build(NEW, 'gate')]);
@@ -131,7 +273,7 @@ describe.concurrent('a deploy that does not go to its end', () => {
       expect(existsSync(booth.home('boothdeck/releases/Boothdeck-0.1.0-gccccccc-arm64.AppImage'))).toBe(false);
     } finally {
       await first;
-      booth.dispose();
+      await booth.dispose();
     }
-  }, 60_000);
+  }, 120_000);
 });

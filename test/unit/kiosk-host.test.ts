@@ -106,7 +106,7 @@ describe('the kiosk host', () => {
 
   it("the deploy's trial start serves /healthz on its port with no window, leaving the screen alone", async () => {
     electron.app.userData = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-kiosk-'));
-    expect(TRIAL_SWITCH).toBe('--boothdeck-trial'); // the switch deploy/lib/install.sh passes
+    expect(TRIAL_SWITCH).toBe('--boothdeck-trial'); // the switch the deploy's trial start passes (deploy/src/booth/trial.ts)
     const handle = await runKiosk({ BOOTHDECK_PORT: '0', BOOTHDECK_HOST: '127.0.0.1', BOOTHDECK_HARDWARE: 'fake' }, { trial: true });
     stop = () => handle!.service.stop();
     expect(await (await fetch(`${handle!.service.localUrl}/healthz`)).json()).toMatchObject({ ok: true });

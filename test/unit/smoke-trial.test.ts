@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, it, type TestContext } from 'vitest';
-import { isRunning, repo } from '../support/fake-booth.js';
+import { deployKit, isRunning, repo } from '../support/fake-booth.js';
 
 /** A folder of the case's own, removed when it ends. */
 function folderFor({ onTestFinished }: TestContext): string {
@@ -53,7 +53,7 @@ async function freeTrialPort(): Promise<number> {
 
 async function smoke(dir: string, appImage: string, env: Record<string, string>): Promise<{ code: number | null; out: string }> {
   const child = spawn('sh', [path.join(repo, 'scripts/smoke-trial.sh'), appImage, '0.1.0-gaaaaaaa'], {
-    env: { PATH: process.env.PATH ?? '', TMPDIR: dir, DISPLAY: ':99', ...env },
+    env: { PATH: process.env.PATH ?? '', TMPDIR: dir, DISPLAY: ':99', SMOKE_KIT: await deployKit(), ...env },
   });
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));

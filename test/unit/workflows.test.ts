@@ -144,11 +144,24 @@ describe('the pipeline files', () => {
     expect(pipeline.concurrency).toBeUndefined();
     const deploySteps = pipeline.jobs.deploy!.steps;
     const check = deploySteps.findIndex((s) => s.run?.includes('scripts/deploy.sh --check'));
-    const download = deploySteps.findIndex((s) => s.uses?.startsWith('actions/download-artifact'));
+    const download = deploySteps.findIndex((s) => s.uses?.startsWith('actions/download-artifact') && s.with?.name === 'boothdeck-appimage');
     expect(check).toBeGreaterThan(-1);
-    expect(download).toBeGreaterThan(check); // guard and space before any byte is downloaded
+    expect(download).toBeGreaterThan(check); // guard and space before any byte of the release is downloaded
     expect(deploySteps.map((s) => s.run).filter(Boolean)).toContain('scripts/deploy.sh "release/$FILE"');
     expect(pipeline.jobs.rollback!.steps.map((s) => s.run).filter(Boolean)).toContain('scripts/deploy.sh --rollback');
+  });
+
+  it("the run's fleet table does not wait for a booth that is off: the summary needs no booth's job, and reads what reported within its own limit", () => {
+    const summary = pipeline.jobs.summary!;
+    expect([summary.needs].flat()).not.toContain('deploy');
+    expect([summary.needs].flat()).not.toContain('rollback');
+    expect(summary['timeout-minutes']).toBeLessThanOrEqual(30);
+    expect(JSON.stringify(summary.steps)).toContain('no report within $WAIT_MINUTES min');
+    // The deploy checks with the small kit, and downloads the release only once the booth said yes.
+    const steps = pipeline.jobs.deploy!.steps;
+    const kit = steps.findIndex((s) => s.with?.name === 'boothdeck-deploy-kit');
+    expect(kit).toBeGreaterThan(-1);
+    expect(kit).toBeLessThan(steps.findIndex((s) => s.run?.includes('scripts/deploy.sh --check')));
   });
 
   it('reaches a booth only from main of this repository itself: never a pull request, a branch or a fork', () => {
@@ -175,12 +188,6 @@ describe('the pipeline files', () => {
   it.each([
     'scripts/deploy.sh',
     'deploy/boothdeck-deploy',
-    'deploy/lib/common.sh',
-    'deploy/lib/install.sh',
-    'deploy/lib/trial.sh',
-    'deploy/lib/database.sh',
-    'deploy/lib/fleet.sh',
-    'deploy/lib/pull.sh',
     'deploy/boothdeck-system',
     'deploy/boothdeck-fetch',
     'scripts/build-version.sh',

@@ -1,0 +1,149 @@
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { AppliedMigration } from '../../../common/schema-compat.js';
+import { readTable, type SqliteFiles } from '../database/sqlite-file.js';
+import { appliedMigrations, databasePlan, printCarryOver, type DatabasePlan } from '../rules/database-plan.js';
+import { baseName } from '../rules/names.js';
+import { dataDir, type Ctx } from './context.js';
+import { fsyncPath, writeAtomic } from './files.js';
+import { DB_FILES, DB_NAME } from './paths.js';
+
+/**
+ * The database goes with the release (rules/database-plan.ts decides when). A snapshot is taken
+ * while the release leaving is stopped: nothing writes then, so the files are the database exactly
+ * as it left it. Putting a snapshot back is three journalled steps, each safe to do again: the
+ * copy made ready beside the live files, the live files moved aside, the copy moved in.
+ */
+
+const snapshotDir = (ctx: Ctx, release: string): string => path.join(ctx.paths.snapshots, baseName(release));
+/** Kept in the data folder: a rename there never crosses file systems. */
+const replacedDir = (ctx: Ctx, tag: string): string => path.join(dataDir(ctx.paths), 'replaced-databases', tag);
+const restoreDir = (ctx: Ctx, tag: string): string => path.join(dataDir(ctx.paths), `restore-${tag}.tmp`);
+
+function readFiles(dir: string): SqliteFiles | null {
+  const main = path.join(dir, DB_NAME);
+  if (!existsSync(main)) return null;
+  const wal = `${main}-wal`;
+  return { main: readFileSync(main), wal: existsSync(wal) ? readFileSync(wal) : undefined };
+}
+
+/** The migrations of the database in DIR: null when there is none, undefined when it cannot be read. */
+export function migrationsIn(dir: string): AppliedMigration[] | null | undefined {
+  try {
+    const files = readFiles(dir);
+    return files === null ? null : appliedMigrations(readTable(files, 'schema_migrations'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which database TARGET gets: the live one, or its snapshot put back. */
+export function planFor(ctx: Ctx, target: string): DatabasePlan {
+  const snapshot = snapshotDir(ctx, target);
+  return databasePlan(baseName(target), migrationsIn(dataDir(ctx.paths)), existsSync(snapshot) ? migrationsIn(snapshot) : null);
+}
+
+/** Where the trial start's copy comes from: the live database, or the snapshot that goes back. */
+export const trialDatabaseSource = (ctx: Ctx, target: string, plan: DatabasePlan['plan']): string =>
+  plan === 'snapshot' ? snapshotDir(ctx, target) : dataDir(ctx.paths);
+
+/** Copies the database and its WAL from FROM into TO, synced (the WAL's index is rebuilt by SQLite). */
+export function copyDatabase(from: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  for (const f of [DB_NAME, `${DB_NAME}-wal`]) {
+    if (!existsSync(path.join(from, f))) continue;
+    copyFileSync(path.join(from, f), path.join(to, f));
+    fsyncPath(path.join(to, f));
+  }
+  fsyncPath(to);
+}
+
+/** The live database as RELEASE left it, kept in snapshots/RELEASE/ (taken with Boothdeck stopped). */
+export function snapshotDatabase(ctx: Ctx, release: string): void {
+  const live = dataDir(ctx.paths);
+  if (!existsSync(path.join(live, DB_NAME))) return;
+  const dir = snapshotDir(ctx, release);
+  const tmp = `${dir}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  copyDatabase(live, tmp);
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+  fsyncPath(ctx.paths.snapshots);
+  ctx.log.note(`Database snapshot of ${baseName(release)} kept in snapshots/ (taken with Boothdeck stopped)`);
+}
+
+/** Step 1 of putting TARGET's snapshot back: its copy made ready in the data folder (the slow part). */
+export function prepareRestore(ctx: Ctx, target: string, tag: string): void {
+  const tmp = restoreDir(ctx, tag);
+  rmSync(tmp, { recursive: true, force: true });
+  copyDatabase(snapshotDir(ctx, target), tmp);
+}
+
+/** Step 2: the live files moved aside (kept in replaced-databases/TAG/ for a look). Done again, it moves what is left. */
+export function moveLiveAside(ctx: Ctx, tag: string): void {
+  const live = dataDir(ctx.paths);
+  const aside = replacedDir(ctx, tag);
+  mkdirSync(aside, { recursive: true });
+  for (const f of DB_FILES) if (existsSync(path.join(live, f))) renameSync(path.join(live, f), path.join(aside, f));
+  fsyncPath(live);
+  fsyncPath(aside);
+}
+
+/** Step 3: the copy moved in; then what the replaced database held that the restored one lacks is carried over. */
+export function swapIn(ctx: Ctx, target: string, tag: string): void {
+  const live = dataDir(ctx.paths);
+  const tmp = restoreDir(ctx, tag);
+  if (existsSync(tmp)) {
+    for (const f of DB_FILES) if (existsSync(path.join(tmp, f))) renameSync(path.join(tmp, f), path.join(live, f));
+    fsyncPath(live);
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  ctx.log.note(
+    `Database: put back the snapshot of ${baseName(target)}; the replaced one is kept in ${path.join(live, 'replaced-databases', tag)}`,
+  );
+  carryOver(ctx, tag);
+  pruneReplaced(ctx);
+}
+
+/**
+ * The print jobs waiting in the replaced database that the restored one does not have go to
+ * carry-over/, which the restored release queues again at its start. Photos taken meanwhile are
+ * still in the capture app's folder: the start's rescan indexes them again.
+ */
+function carryOver(ctx: Ctx, tag: string): void {
+  const live = dataDir(ctx.paths);
+  try {
+    const replaced = readFiles(replacedDir(ctx, tag));
+    const restored = readFiles(live);
+    if (!replaced || !restored) return;
+    const carried = printCarryOver(
+      { jobs: readTable(replaced, 'print_jobs') ?? [], sessions: readTable(replaced, 'guest_sessions') ?? [] },
+      readTable(restored, 'print_jobs') ?? [],
+      ctx.log.runId ?? tag,
+      new Date(),
+    );
+    if (carried.jobs.length === 0) return;
+    const dir = path.join(live, 'carry-over');
+    mkdirSync(dir, { recursive: true });
+    writeAtomic(path.join(dir, `print-jobs-${tag}.json`), `${JSON.stringify(carried)}\n`);
+    ctx.log.note(`Print jobs queued since the snapshot, carried into the restored database (the release queues them again at its start):`);
+    for (const j of carried.jobs) ctx.log.note(`  photo ${j.photo_id}, ${j.copies} copies (${j.state})`);
+  } catch (err) {
+    ctx.log.note(
+      `WARNING: the print jobs of the replaced database could not be read (${(err as Error).message}): look in ${replacedDir(ctx, tag)}`,
+    );
+  }
+}
+
+/** Keeps the three newest replaced databases. */
+function pruneReplaced(ctx: Ctx): void {
+  const dir = path.join(dataDir(ctx.paths), 'replaced-databases');
+  try {
+    const all = readdirSync(dir)
+      .map((name) => ({ name, mtime: statSync(path.join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.mtime - a.mtime);
+    for (const old of all.slice(3)) rmSync(path.join(dir, old.name), { recursive: true, force: true });
+  } catch {
+    /* nothing kept yet */
+  }
+}

@@ -1,0 +1,135 @@
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
+import { FakeBooth } from '../support/fake-booth.js';
+
+const A = 'releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage';
+const B = 'releases/Boothdeck-0.1.0-gbbbbbbb-arm64.AppImage';
+const OLD = '0.1.0-gaaaaaaa';
+const NEW = '0.1.0-gbbbbbbb';
+const DB = '.config/Boothdeck/data/boothdeck.sqlite';
+
+/** A booth running 0.1.0-gaaaaaaa on a real SQLite database at migration 9 (print queue included), copied by each case. */
+let seeded: FakeBooth;
+beforeAll(async () => {
+  seeded = await FakeBooth.create();
+  mkdirSync(seeded.home('.config/Boothdeck/data'), { recursive: true });
+  const db = new Database(seeded.home(DB));
+  db.pragma('journal_mode = WAL');
+  db.exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL,
+      backward_compatible INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE guest_sessions (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, copies_used INTEGER NOT NULL DEFAULT 0);
+    CREATE TABLE print_jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, photo_id TEXT NOT NULL, copies INTEGER NOT NULL, source TEXT NOT NULL,
+      session_id TEXT, event_id INTEGER, state TEXT NOT NULL, created_at INTEGER NOT NULL, queued_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+      started_at INTEGER, finished_at INTEGER, cups_job_id TEXT, error TEXT, error_detail TEXT, cleared INTEGER NOT NULL DEFAULT 0, client_address TEXT);`);
+  for (let v = 1; v <= 9; v++) db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, 0)').run(v, `m${v}`, 'then');
+  db.close();
+  writeFileSync(seeded.home('.config/boothdeck/fleet.env'), 'BOOTHDECK_BOOTH_NAME=salle-a\n');
+  const first = await seeded.deploy([seeded.build(OLD)]);
+  if (first.code !== 0) throw new Error(first.out);
+}, 120_000);
+afterAll(() => seeded.dispose());
+
+async function boothFor({ onTestFinished }: TestContext): Promise<FakeBooth> {
+  const booth = await seeded.clone();
+  onTestFinished(() => booth.dispose());
+  return booth;
+}
+
+/** When a line of the deploy log was written (its stamp, to the second). */
+function stampOf(log: string, text: string): number {
+  const line = log.split('\n').find((l) => l.includes(text));
+  if (!line) throw new Error(`no line with "${text}" in:\n${log}`);
+  return Date.parse(line.slice(0, 20));
+}
+
+const liveMigrations = (booth: FakeBooth): string[] => {
+  const db = new Database(booth.home(DB), { readonly: true });
+  try {
+    return (
+      db.prepare('SELECT version, backward_compatible AS c FROM schema_migrations ORDER BY version').all() as {
+        version: number;
+        c: number;
+      }[]
+    ).map((r) => `${r.version}:${r.c}`);
+  } finally {
+    db.close();
+  }
+};
+
+describe.concurrent('the watch window after the switch', { timeout: 240_000 }, () => {
+  it('a release that answers, then dies 8 s after each start, is rolled back within the watch window + 20 s; the fleet page says watching, then rolled back', async (context) => {
+    const { expect } = context;
+    const booth = await boothFor(context);
+    const remote = path.join(booth.root, 'online-gallery/fleet');
+    mkdirSync(remote, { recursive: true });
+    writeFileSync(booth.home('.config/boothdeck/fleet.env'), `BOOTHDECK_BOOTH_NAME=salle-a\nBOOTHDECK_FLEET_REMOTE=${remote}\n`);
+    const seen = new Set<string>();
+    const page = (): string | undefined => {
+      try {
+        return (JSON.parse(readFileSync(path.join(remote, 'fleet.json'), 'utf8')) as { booths: { last_outcome: string }[] }).booths[0]
+          ?.last_outcome;
+      } catch {
+        return undefined;
+      }
+    };
+    const deploying = booth.deploy([booth.build(NEW, 'dies-after:8')], { BOOTH_WATCH_SECONDS: '30', BOOTH_HEALTH_WAIT: '0.5' });
+    let done = false;
+    void deploying.finally(() => (done = true));
+    while (!done) {
+      const outcome = page();
+      if (outcome) seen.add(outcome);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const { code, out } = await deploying;
+    expect(code, out).toBe(1);
+    const log = booth.deployLog();
+    const answered = stampOf(log, `Boothdeck ${NEW} answers /healthz; watching it for 30 s`);
+    const back = stampOf(log, `ROLLED BACK to ${A}, which answers /healthz again`);
+    expect((back - answered) / 1000).toBeLessThanOrEqual(30 + 20);
+    // Seen by the unit: the release died and systemd restarted it, inside the window.
+    expect(out).toMatch(/FAILED during the watch window: the (unit is no longer running|release died and was restarted)/);
+    expect(await booth.liveVersion()).toBe(OLD);
+    expect(booth.link('current')).toBe(A);
+    expect(existsSync(booth.home('boothdeck', B))).toBe(false);
+    expect(seen).toContain('watching');
+    await expect.poll(page, { timeout: 20_000 }).toBe('rolled-back');
+    expect(booth.fleetEntry()).toMatchObject({
+      version: OLD,
+      last_outcome: 'rolled-back',
+      detail: expect.stringContaining(`${NEW} failed`),
+    });
+  });
+
+  it('a release that migrates the database, then dies in the window: rolled back with the snapshot, the print jobs queued meanwhile carried over, never only in a log', async (context) => {
+    const { expect } = context;
+    const booth = await boothFor(context);
+    const deploying = booth.deploy([booth.build(NEW, 'dies-after:6', { knows: 10, migrate: '10:0' })], {
+      BOOTH_WATCH_SECONDS: '30',
+      BOOTH_HEALTH_WAIT: '0.3',
+    });
+    // While it is watched, a guest prints under the new release.
+    expect(await booth.waitFor(() => booth.fleetEntry()?.last_outcome === 'watching', 60_000)).toBe(true);
+    const db = new Database(booth.home(DB));
+    db.prepare("INSERT INTO guest_sessions VALUES ('guest-1', 1000, 2)").run();
+    db.prepare(
+      "INSERT INTO print_jobs (photo_id, copies, source, session_id, event_id, state, created_at, queued_at, updated_at) VALUES ('photo-42', 2, 'guest', 'guest-1', NULL, 'queued', 5000, 5000, 5000)",
+    ).run();
+    db.close();
+    const { code, out } = await deploying;
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/not backward compatible \(10:0\): the database as it left it goes back with it/);
+    expect(out).toContain('Print jobs queued since the snapshot, carried into the restored database');
+    expect(out).toContain('photo photo-42, 2 copies (queued)');
+    expect(liveMigrations(booth).at(-1)).toBe('9:0');
+    expect(await booth.liveVersion()).toBe(OLD);
+    const carried = readdirSync(booth.home('.config/Boothdeck/data/carry-over'));
+    expect(carried).toHaveLength(1);
+    const file = JSON.parse(readFileSync(booth.home('.config/Boothdeck/data/carry-over', carried[0]!), 'utf8'));
+    expect(file.jobs).toEqual([expect.objectContaining({ photo_id: 'photo-42', copies: 2, state: 'queued', session_id: 'guest-1' })]);
+    expect(file.sessions).toEqual([{ id: 'guest-1', created_at: 1000, copies_used: 2 }]);
+    // The replaced database is kept for a look.
+    expect(readdirSync(booth.home('.config/Boothdeck/data/replaced-databases')).length).toBe(1);
+  });
+});
