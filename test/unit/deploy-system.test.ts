@@ -117,10 +117,16 @@ describe.concurrent(
       chmodSync(writable, 0o777);
       expect((await system(booth, ['uninstall'], '', {}, path.join(writable, 'boothdeck-system'))).code).toBe(77);
       expect(existsSync(booth.home('.sysroot/etc/sudoers.d/boothdeck-fetch'))).toBe(true);
-      // The deploy keeps no root side in the booth user's folder, and asks sudo for root's copy only.
+      // The deploy keeps no root side in the booth user's folder (only its own tools: the deploy, the
+      // rollback and the unit's relay-off), and asks sudo for root's copy only.
       const deployed = await booth.deploy([booth.build(NEW)], { FAKE_SUDO: '1' });
       expect(deployed.code, deployed.out).toBe(0);
-      expect(readdirSync(booth.home('boothdeck/bin')).sort()).toEqual(['boothdeck-deploy', 'boothdeck-rollback', 'lib']);
+      expect(readdirSync(booth.home('boothdeck/bin')).sort()).toEqual([
+        'boothdeck-deploy',
+        'boothdeck-relay-off',
+        'boothdeck-rollback',
+        'lib',
+      ]);
       const asRoot = booth.calls().filter((c) => c.startsWith('sudo'));
       for (const call of asRoot) expect(call).toMatch(/^sudo -n (true|\/usr\/local\/libexec\/boothdeck\/boothdeck-system firewall)$/);
     });
