@@ -19,6 +19,9 @@ describe('jobs the capture app fails', () => {
     expect(
       (await request(t.app).put(`/api/admin/actions/${index}`).set('Cookie', t.cookie).send({ 'processing.boomerang': false })).status,
     ).toBe(200);
+    // The change restarts the capture app: the jobs run once its stream is back, as at a booth.
+    await t.restartFinished();
+    await expect.poll(() => t.services.captureLink.state, { timeout: 10_000 }).toBe('connected');
     for (let run = 1; run <= 2; run++) {
       const failed = t.sim.state().failed_jobs;
       await t.client.triggerAction('video', 0);
