@@ -151,4 +151,24 @@ describe('what the capture app announces', () => {
     capture.emit(appEvents.failed());
     expect(phases).toEqual(['countdown', 'capture', 'processing', null, 'countdown', 'processing', null]);
   });
+
+  it('keeps the last phase across a broken stream until the app, back, tells its state or pings with none', () => {
+    const { capture, activity } = setup();
+    capture.emit(appEvents.state('start', 'counting', 'image'));
+    capture.streamState('disconnected');
+    capture.streamState('connected');
+    expect(activity.phase).toBe('countdown');
+    // A job under way is told again before the first ping.
+    capture.emit(appEvents.state('capture', 'capture', 'image'));
+    capture.emit(appEvents.ping());
+    expect(activity.phase).toBe('capture');
+    capture.streamState('disconnected');
+    capture.streamState('connected');
+    capture.emit(appEvents.ping());
+    expect(activity.phase).toBeNull();
+    // Pings while the stream holds say nothing about a job.
+    capture.emit(appEvents.state('start', 'counting', 'image'));
+    capture.emit(appEvents.ping());
+    expect(activity.phase).toBe('countdown');
+  });
 });
