@@ -45,6 +45,7 @@ export class CaptureRestartService {
   private running: Promise<void> | undefined;
   private queuedReasons: string[] = [];
   private readonly listeners = new Set<Listener>();
+  private readonly requestListeners = new Set<(reason: string) => void>();
   private runStartedAt = 0;
   private readonly durationsMs: number[] = [];
   /** The wait for a guest's job, when one runs (none without an activity to watch). */
@@ -87,8 +88,15 @@ export class CaptureRestartService {
     this.listeners.forEach((l) => l(snapshot));
   }
 
+  /** Hears each request, that is each change made to the capture app's configuration. */
+  onRequest(listener: (reason: string) => void): () => void {
+    this.requestListeners.add(listener);
+    return () => this.requestListeners.delete(listener);
+  }
+
   request(reason: string): void {
     if (this.stopped) return;
+    this.requestListeners.forEach((l) => l(reason));
     if (!this.queuedReasons.includes(reason)) this.queuedReasons.push(reason);
     if (this.running) {
       // Changes made while the restart waits for a guest's job join that restart.
