@@ -8,6 +8,7 @@ import { SessionRepository } from './auth/session.repository.js';
 import { CaptureLink } from './capture/capture-link.js';
 import { CaptureActivity } from './capture/capture-activity.js';
 import { CaptureJobs } from './capture/capture-jobs.js';
+import { CaptureJobsRepository } from './capture/capture-jobs.repository.js';
 import type { CaptureAppPort } from './capture/capture.port.js';
 import type { Clock } from './core/clock/clock.port.js';
 import type { Db } from './db/database.js';
@@ -164,7 +165,7 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
   );
   const captureLink = new CaptureLink(ports.capture, ports.log);
   const captureActivity = new CaptureActivity(captureLink);
-  const captureJobs = new CaptureJobs(captureLink, ports.capture, ports.clock, ports.log);
+  const captureJobs = new CaptureJobs(captureLink, ports.capture, ports.clock, ports.log, new CaptureJobsRepository(ports.db));
   captureJobs.onChange((s) => hub.publish('admin', 'capture-jobs', s));
   const eventRepository = new EventRepository(ports.db);
   const disk = new DiskState(ports.clock, options.dataDir);
@@ -179,6 +180,8 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     captureActivity,
   );
   restarter.onChange((s) => hub.publish('admin', 'restart', s));
+  // Each change to the capture app's configuration asks for a restart: the failing marks follow their actions.
+  restarter.onRequest(() => captureJobs.relocate());
   const actions = new ActionsService(ports.capture, new ActionOrderRepository(ports.db), restarter, ports.log);
   const presetRepository = new PresetRepository(ports.db);
   const presets = new PresetsService(presetRepository, actions, ports.clock);

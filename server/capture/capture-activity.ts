@@ -28,18 +28,24 @@ const VERSION = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,39}$/;
  * Whether a guest's job runs in the capture app, read from its event stream: a job is under way
  * from `start → counting` until `finished` or the empty state info of a failed job. A restart
  * then would cost the guest's photo. Also keeps the version the app announces at each
- * connection. A broken stream counts as idle: the app is down or unreachable, and the job, if
- * any, is no longer ours to protect (a client that connects during a job is told its state).
+ * connection.
+ *
+ * A broken stream tells nothing about the job: the app may be down (the job is lost) or only
+ * the stream may have dropped (the job goes on). The last phase is kept until the app says
+ * again: at each connection it tells a job under way (its `initial_emit`, a state to itself)
+ * before its first ping, so a ping with no state before it means no job runs.
  */
 export class CaptureActivity {
   private current: CaptureJobPhase | null = null;
   private announced: string | null = null;
+  /** The stream broke since the app last told its state: `current` is the last phase known. */
+  private stale = false;
   private readonly listeners = new Set<(phase: CaptureJobPhase | null) => void>();
 
   constructor(source: CaptureEventSource) {
     source.on((event) => this.onEvent(event));
     source.onState((state) => {
-      if (state === 'disconnected') this.set(null);
+      if (state === 'disconnected') this.stale = true;
     });
   }
 
@@ -70,7 +76,13 @@ export class CaptureActivity {
       if (typeof version === 'string' && VERSION.test(version)) this.announced = version;
       return;
     }
+    if (name === 'ping') {
+      if (this.stale) this.set(null);
+      this.stale = false;
+      return;
+    }
     if (name !== 'processstateinfo') return;
+    this.stale = false;
     const parsed = processStateInfoSchema.safeParse(event.data);
     // `{}` ends a failed job, `finished` a good one; a state this release does not name is still a job.
     if (!parsed.success || parsed.data.target === 'finished') return this.set(null);

@@ -1,14 +1,18 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { CaptureJobFailure, CaptureJobsStatus, CaptureTrigger, FailingAction } from '../contract/capture.contract.js';
+import type { CaptureJobsStatus, CaptureTrigger } from '../contract/capture.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
 import { asObject, isObject } from '../core/util/json.js';
 import type { CaptureEventSource } from './capture-activity.js';
 import type { CaptureAppPort } from './capture.port.js';
+import type { CaptureJobsRepository, StreakRow } from './capture-jobs.repository.js';
+import { entriesOf, findTrigger, locate } from './capture-jobs.match.js';
 import { ACTION_KINDS, processStateInfoSchema, type ActionKind, type CaptureConfig, type CaptureEvent } from './capture.types.js';
 
 /** Failures kept for the console, newest first. */
 const FAILURES_KEPT = 20;
+/** Failing actions kept (one per action: more than a booth has). */
+const STREAKS_KEPT = 50;
 /** The app's error lines kept per job, and the length of each. */
 const REASONS_KEPT = 5;
 const REASON_CHARS = 300;
@@ -34,35 +38,14 @@ function clean(text: string, max: number): string {
 const textOf = (value: unknown, max: number): string | null => (typeof value === 'string' && value.trim() ? clean(value, max) : null);
 
 /**
- * Which of the capture app's actions a job ran: the job model carries the action's whole entry
- * (`configuration_set`), not its index. The entry equal to it, else the one with its name and
- * button title, else the kind's only action; null when nothing tells.
- */
-export function findTrigger(config: CaptureConfig, kind: ActionKind, action: Record<string, unknown>): CaptureTrigger {
-  const list = asObject(config.actions)[kind];
-  const entries = Array.isArray(list) ? list.map(asObject) : [];
-  const exact = entries.findIndex((e) => isDeepStrictEqual(e, action));
-  if (exact >= 0) return { kind, index: exact };
-  const title = (e: Record<string, unknown>): unknown => asObject(asObject(e.trigger).ui_trigger).title;
-  const alike = entries.flatMap((e, i) => (e.name === action.name && title(e) === title(action) ? [i] : []));
-  if (alike.length === 1) return { kind, index: alike[0] ?? null };
-  return { kind, index: entries.length === 1 ? 0 : null };
-}
-
-const keyOf = (t: CaptureTrigger): string => `${t.kind}:${t.index ?? '?'}`;
-
-/**
  * Follows the guests' jobs on the capture app's stream and keeps those it failed (its error
  * events: the error log lines, then the empty state info), with how many times in a row each
- * action failed. A good run of an action clears its streak. Kept in memory: it tells the
- * operator what happens at this party, and starts empty with Boothdeck.
+ * action failed; a good run of an action clears its streak. Kept in SQLite (the newest few),
+ * so that the console still tells them after Boothdeck restarts. The capture app gives its
+ * actions no id: a streak keeps the action's entry and follows it when the list changes.
  */
 export class CaptureJobs {
   private job: RunningJob | undefined;
-  private failures: CaptureJobFailure[] = [];
-  private readonly streaks = new Map<string, FailingAction>();
-  private nextId = 1;
-  private seen = 0;
   private queue: Promise<void> = Promise.resolve();
   private readonly listeners = new Set<(status: CaptureJobsStatus) => void>();
 
@@ -71,19 +54,24 @@ export class CaptureJobs {
     private readonly capture: CaptureAppPort,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly repo: CaptureJobsRepository,
   ) {
     source.on((event) => this.onEvent(event));
-    // A job cut by a broken stream has no known end: it is neither a failure nor a success.
     source.onState((state) => {
+      // A job cut by a broken stream has no known end: it is neither a failure nor a success.
       if (state === 'disconnected') this.job = undefined;
+      // Back, the app may hold other actions (edited on its own page, or while Boothdeck was away).
+      if (state === 'connected') this.relocate();
     });
   }
 
   status(): CaptureJobsStatus {
     return {
-      failures: this.failures.map((f) => ({ ...f, trigger: { ...f.trigger }, reasons: [...f.reasons] })),
-      failing: [...this.streaks.values()].map((s) => ({ ...s, trigger: { ...s.trigger } })),
-      seen_id: this.seen,
+      failures: this.repo.failures(FAILURES_KEPT),
+      failing: this.repo
+        .streaks()
+        .map((s) => ({ trigger: { kind: s.kind, index: s.index }, name: s.name, in_a_row: s.in_a_row, last_at: s.last_at })),
+      seen_id: this.repo.seenId(),
     };
   }
 
@@ -94,16 +82,29 @@ export class CaptureJobs {
 
   /** The operator has seen the failures up to `id`. */
   markSeen(id: number): CaptureJobsStatus {
-    const last = this.nextId - 1;
-    const next = Math.max(this.seen, Math.min(id, last));
-    if (next !== this.seen) {
-      this.seen = next;
+    const next = Math.min(id, this.repo.lastId());
+    if (next > this.repo.seenId()) {
+      this.repo.markSeen(next);
       this.publish();
     }
     return this.status();
   }
 
-  /** Resolves once every job end seen so far has been recorded (tests). */
+  /** The capture app's actions may have changed (a write, a restart): the marks follow their actions. */
+  relocate(): void {
+    this.enqueue(async () => {
+      if (this.repo.streaks().length === 0) return;
+      let config: CaptureConfig;
+      try {
+        config = await this.capture.getConfig();
+      } catch {
+        return; // Down: the next connection or job end will do it.
+      }
+      this.follow(config);
+    });
+  }
+
+  /** Resolves once every job end and relocation seen so far has been recorded (tests). */
   async settled(): Promise<void> {
     await this.queue;
   }
@@ -153,24 +154,58 @@ export class CaptureJobs {
     });
   }
 
-  private async trigger(job: RunningJob): Promise<CaptureTrigger> {
+  /** Moves each streak to where its action is now in `config`; drops those whose action is gone. */
+  private follow(config: CaptureConfig): void {
+    const streaks = this.repo.streaks();
+    let changed = false;
+    const next = streaks.flatMap((s) => {
+      const entries = entriesOf(config, s.kind);
+      const at = locate(entries, s.entry, s.index);
+      const entry = at === null ? undefined : entries[at];
+      if (at === null || !entry) {
+        changed = true;
+        return [];
+      }
+      const name = textOf(entry.name, NAME_CHARS);
+      if (at !== s.index || name !== s.name || !isDeepStrictEqual(entry, s.entry)) changed = true;
+      return [{ ...s, index: at, name, entry }];
+    });
+    if (!changed) return;
+    this.repo.replaceStreaks(next);
+    this.publish();
+  }
+
+  /** The job's action as the app holds it now, and its streak; the streaks first follow their actions. */
+  private async place(
+    job: RunningJob,
+  ): Promise<{ trigger: CaptureTrigger; entry: Record<string, unknown>; streak: StreakRow | undefined }> {
+    let config: CaptureConfig | undefined;
     try {
-      return findTrigger(await this.capture.getConfig(), job.kind, job.action);
+      config = await this.capture.getConfig();
     } catch {
-      return { kind: job.kind, index: null };
+      config = undefined;
     }
+    if (config) this.follow(config);
+    const trigger = config ? findTrigger(config, job.kind, job.action) : { kind: job.kind, index: null };
+    const entry = (config && trigger.index !== null ? entriesOf(config, job.kind)[trigger.index] : undefined) ?? job.action;
+    const streak = this.repo
+      .streaks()
+      .find((s) => s.kind === job.kind && (trigger.index !== null ? s.index === trigger.index : isDeepStrictEqual(s.entry, job.action)));
+    return { trigger, entry, streak };
   }
 
   private async recordFailure(job: RunningJob): Promise<void> {
-    const trigger = await this.trigger(job);
+    const { trigger, entry, streak } = await this.place(job);
     const at = new Date(this.clock.now()).toISOString();
     const name = textOf(job.action.name, NAME_CHARS);
     const title = textOf(asObject(asObject(job.action.trigger).ui_trigger).title, NAME_CHARS);
-    const key = keyOf(trigger);
-    const inARow = (this.streaks.get(key)?.in_a_row ?? 0) + 1;
-    this.streaks.set(key, { trigger, name, in_a_row: inARow, last_at: at });
-    const failure: CaptureJobFailure = { id: this.nextId++, at, trigger, name, title, in_a_row: inARow, reasons: [...job.errors] };
-    this.failures = [failure, ...this.failures].slice(0, FAILURES_KEPT);
+    const inARow = (streak?.in_a_row ?? 0) + 1;
+    this.repo.recordFailure(
+      { at, trigger, name, title, in_a_row: inARow, reasons: [...job.errors] },
+      { kind: job.kind, index: trigger.index, name: textOf(entry.name, NAME_CHARS), in_a_row: inARow, last_at: at, entry },
+      streak?.id ?? null,
+      { failures: FAILURES_KEPT, streaks: STREAKS_KEPT },
+    );
     this.log.warn(
       `The capture app failed a ${job.kind} job (action ${trigger.index ?? '?'} of its kind, ${inARow} in a row): ${job.errors.join(' | ') || 'no reason given'}`,
     );
@@ -179,8 +214,10 @@ export class CaptureJobs {
 
   private async recordSuccess(job: RunningJob): Promise<void> {
     // Only a streak to end needs the action found (one configuration read).
-    if (this.streaks.size === 0) return;
-    const key = keyOf(await this.trigger(job));
-    if (this.streaks.delete(key)) this.publish();
+    if (this.repo.streaks().length === 0) return;
+    const { streak } = await this.place(job);
+    if (!streak) return;
+    this.repo.deleteStreak(streak.id);
+    this.publish();
   }
 }

@@ -1,5 +1,5 @@
 import type { CaptureConnectionState } from '../capture/capture.port.js';
-import type { SystemCommand } from './system.port.js';
+import type { SystemCommand, SystemPort } from './system.port.js';
 
 export interface ScreenRefresh {
   command: SystemCommand;
@@ -42,4 +42,28 @@ export const defaultRestartOptions: CaptureRestartOptions = {
 export interface LinkWatch {
   onState(listener: (state: CaptureConnectionState) => void): () => void;
   readonly state?: CaptureConnectionState;
+}
+
+/**
+ * Refreshes the booth's screen after a restart: the host's own refresh, else the command.
+ * `refreshed` is null when there is no screen to refresh; `error` says why a refresh failed.
+ */
+export async function refreshBoothScreen(
+  options: Pick<CaptureRestartOptions, 'refresh' | 'refreshScreen'>,
+  system: SystemPort,
+): Promise<{ refreshed: boolean | null; error: string | null }> {
+  if (options.refreshScreen) {
+    try {
+      // The kiosk's reload of the capture screen does not make a reload in process a restart.
+      await options.refreshScreen();
+      return { refreshed: true, error: null };
+    } catch (err) {
+      return { refreshed: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+  const refresh = options.refresh;
+  if (!refresh) return { refreshed: null, error: null };
+  const result = await system.run(refresh.command, refresh.args, { env: refresh.env });
+  if (result.code === 0) return { refreshed: true, error: null };
+  return { refreshed: false, error: result.stderr.trim() || `${refresh.command} exited with ${result.code}` };
 }

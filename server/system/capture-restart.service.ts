@@ -4,8 +4,8 @@ import type { RestartStatus, RestartWaitOutcome } from '../contract/system.contr
 import type { Logger } from '../core/logger.js';
 import type { SystemPort } from './system.port.js';
 import { CaptureTimeoutError } from '../core/errors.js';
-import { waitForJob, type ActivityWatch, type WaitEnd } from './capture-restart.wait.js';
-import { defaultRestartOptions, type CaptureRestartOptions, type LinkWatch } from './capture-restart.options.js';
+import { GuestJobWait, type ActivityWatch, type WaitEnd } from './capture-restart.wait.js';
+import { defaultRestartOptions, refreshBoothScreen, type CaptureRestartOptions, type LinkWatch } from './capture-restart.options.js';
 
 export { defaultRestartOptions };
 export type { ActivityWatch, CaptureRestartOptions, LinkWatch };
@@ -45,10 +45,11 @@ export class CaptureRestartService {
   private running: Promise<void> | undefined;
   private queuedReasons: string[] = [];
   private readonly listeners = new Set<Listener>();
+  private readonly requestListeners = new Set<(reason: string) => void>();
   private runStartedAt = 0;
   private readonly durationsMs: number[] = [];
-  /** Ends the wait for a guest's job, when one is under way. */
-  private endWait: ((outcome: WaitEnd) => void) | undefined;
+  /** The wait for a guest's job, when one runs (none without an activity to watch). */
+  private readonly guestWait: GuestJobWait | undefined;
   /** The next restart goes ahead without waiting for the guest's job (the operator said so). */
   private skipWait = false;
 
@@ -59,8 +60,18 @@ export class CaptureRestartService {
     private readonly log: Logger,
     private readonly options: CaptureRestartOptions = defaultRestartOptions,
     private readonly link?: LinkWatch,
-    private readonly activity?: ActivityWatch,
-  ) {}
+    activity?: ActivityWatch,
+  ) {
+    this.guestWait = activity
+      ? new GuestJobWait({
+          activity,
+          clock,
+          streamState: () => link?.state,
+          isReachable: () => capture.isReachable(),
+          pollMs: options.pollMs,
+        })
+      : undefined;
+  }
 
   status(): RestartStatus {
     return { ...this.current, reasons: [...this.current.reasons] };
@@ -77,12 +88,19 @@ export class CaptureRestartService {
     this.listeners.forEach((l) => l(snapshot));
   }
 
+  /** Hears each request, that is each change made to the capture app's configuration. */
+  onRequest(listener: (reason: string) => void): () => void {
+    this.requestListeners.add(listener);
+    return () => this.requestListeners.delete(listener);
+  }
+
   request(reason: string): void {
     if (this.stopped) return;
+    this.requestListeners.forEach((l) => l(reason));
     if (!this.queuedReasons.includes(reason)) this.queuedReasons.push(reason);
     if (this.running) {
       // Changes made while the restart waits for a guest's job join that restart.
-      if (this.endWait) this.set({ reasons: [...this.queuedReasons] });
+      if (this.guestWait?.waiting) this.set({ reasons: this.withQueued(this.current.reasons) });
       return;
     }
     const now = this.clock.monotonic();
@@ -113,8 +131,7 @@ export class CaptureRestartService {
    * once (the job may be lost: the operator chose). Nothing to do otherwise.
    */
   restartNow(): RestartStatus {
-    if (this.endWait) {
-      this.endWait('operator');
+    if (this.guestWait?.end('operator')) {
       // The restart starts on the next turn; the answer already says it is under way.
       this.set({ state: 'restarting', waiting: null, after_wait: 'operator' });
     } else if (this.timer && !this.running) {
@@ -125,6 +142,11 @@ export class CaptureRestartService {
     return this.status();
   }
 
+  /** `reasons`, then the queued ones not among them. */
+  private withQueued(reasons: readonly string[]): string[] {
+    return [...reasons, ...this.queuedReasons.filter((r) => !reasons.includes(r))];
+  }
+
   /** Resolves once nothing is pending or running. */
   async settled(): Promise<void> {
     while (this.running) await this.running;
@@ -133,7 +155,7 @@ export class CaptureRestartService {
   /** At shutdown: drops what is pending and stops waiting on the capture app. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.endWait?.('stopped');
+    this.guestWait?.end('stopped');
     if (this.timer) this.clock.clearTimeout(this.timer);
     this.timer = undefined;
     this.queuedReasons = [];
@@ -154,32 +176,28 @@ export class CaptureRestartService {
 
   /** Waits for the guest's job to end if one runs, then restarts with every reason gathered meanwhile. */
   private async cycle(): Promise<void> {
-    let outcome: RestartWaitOutcome | null = this.skipWait ? 'operator' : null;
+    // Without a job, the restart starts on this turn: nothing to wait for.
+    const outcome = this.skipWait ? 'operator' : this.guestWait?.jobRuns ? await this.untilNoGuestJob() : null;
     this.skipWait = false;
-    // One bound for the whole wait: a guest who starts a job the moment the last one ended is
-    // waited for too, within what is left of it.
-    const since = new Date(this.clock.now()).toISOString();
-    const deadline = this.clock.monotonic() + this.options.idleWaitMs;
-    while (outcome !== 'operator' && outcome !== 'timeout' && this.activity?.phase) {
-      const left = deadline - this.clock.monotonic();
-      const ended = left > 0 ? await this.waitForIdle(this.activity, since, left) : 'timeout';
-      if (ended === 'stopped') return;
-      outcome = ended;
-    }
+    if (outcome === 'stopped') return;
     const reasons = this.queuedReasons;
     this.queuedReasons = [];
     await this.run(reasons, outcome);
   }
 
-  private async waitForIdle(activity: ActivityWatch, since: string, leftMs: number): Promise<WaitEnd> {
+  /** Waits, at most `idleWaitMs`, for no guest's job to run, saying so while it waits. */
+  private async untilNoGuestJob(): Promise<WaitEnd | null> {
+    if (!this.guestWait) return null;
+    const since = new Date(this.clock.now()).toISOString();
     const maxSeconds = Math.round(this.options.idleWaitMs / 1000);
-    const phase = activity.phase ?? 'processing';
-    const wait = waitForJob(activity, this.clock, leftMs, (next) => this.set({ waiting: { since, max_seconds: maxSeconds, phase: next } }));
-    this.endWait = wait.end;
-    this.log.info(`A guest's job runs in the capture app (${phase}): the restart waits for it, ${Math.ceil(leftMs / 1000)} s at most`);
-    this.set({ state: 'waiting', reasons: [...this.queuedReasons], waiting: { since, max_seconds: maxSeconds, phase } });
-    const outcome = await wait.done;
-    this.endWait = undefined;
+    const outcome = await this.guestWait.untilIdle(this.options.idleWaitMs, (phase) => {
+      const waiting = { since, max_seconds: maxSeconds, phase };
+      if (this.current.state === 'waiting') return this.set({ waiting });
+      this.log.info(`A guest's job runs in the capture app (${phase}): the restart waits for it, ${maxSeconds} s at most`);
+      // Before the reload, the reasons of the restart under way are shown with the new ones.
+      this.set({ state: 'waiting', reasons: this.withQueued(this.current.state === 'restarting' ? this.current.reasons : []), waiting });
+    });
+    if (outcome === 'timeout') this.log.warn('The guest’s job did not end in time: the capture app is restarted anyway');
     return outcome;
   }
 
@@ -208,7 +226,6 @@ export class CaptureRestartService {
   }
 
   private async run(reasons: string[], afterWait: RestartWaitOutcome | null): Promise<void> {
-    if (afterWait === 'timeout') this.log.warn('The guest’s job did not end in time: the capture app is restarted anyway');
     this.runStartedAt = this.clock.monotonic();
     this.set({ state: 'restarting', reasons, waiting: null, after_wait: afterWait });
     let linkDropped = false;
@@ -222,7 +239,7 @@ export class CaptureRestartService {
         await this.wait(this.options.pollMs);
       }
       linkDropped = false;
-      await this.restartAndRefresh(() => linkDropped);
+      await this.restartAndRefresh(reasons, afterWait, () => linkDropped);
     } finally {
       unwatch?.();
     }
@@ -234,7 +251,7 @@ export class CaptureRestartService {
    * the gap, Boothdeck reloads it in process (its triggers are read again) and says so. A call
    * that timed out may be restarting: the gap is awaited first, so the app never restarts twice.
    */
-  private async restartAndRefresh(dropped: () => boolean): Promise<void> {
+  private async restartAndRefresh(reasons: string[], afterWait: RestartWaitOutcome | null, dropped: () => boolean): Promise<void> {
     let method: 'api' | 'systemctl' | 'reload' = 'api';
     let warning: string | null = null;
     let fallback = false;
@@ -248,6 +265,8 @@ export class CaptureRestartService {
     }
     if (!fallback && !(await this.wentDown(dropped))) {
       this.log.warn('The capture app did not go down after the restart request; reloading it in process');
+      // A guest may have started a job while the app was watched for a restart that did not come.
+      if (!(await this.beforeReload(reasons, afterWait))) return;
       try {
         await this.capture.reload();
         method = 'reload';
@@ -277,6 +296,24 @@ export class CaptureRestartService {
       return;
     }
     await this.refreshAndFinish(method, warning);
+  }
+
+  /**
+   * Just before the in-process reload: waits again for a guest's job that started meanwhile
+   * (unless the operator chose to go ahead), and takes in the changes made until now, which the
+   * reload reads too, so that they do not ask for another restart. False at shutdown.
+   */
+  private async beforeReload(reasons: string[], afterWait: RestartWaitOutcome | null): Promise<boolean> {
+    let outcome: WaitEnd | null = afterWait;
+    if (afterWait !== 'operator') {
+      const again = await this.untilNoGuestJob();
+      if (again === 'stopped') return false;
+      outcome = again ?? afterWait;
+    }
+    const all = this.withQueued(reasons);
+    this.queuedReasons = [];
+    this.set({ state: 'restarting', reasons: all, waiting: null, after_wait: outcome });
+    return !this.stopped;
   }
 
   /**
@@ -312,36 +349,11 @@ export class CaptureRestartService {
   }
 
   private async refreshAndFinish(method: 'api' | 'systemctl' | 'reload', warning: string | null): Promise<void> {
-    const refresh = this.options.refresh;
-    const hook = this.options.refreshScreen;
-    if (hook) {
-      this.set({ state: 'refreshing', method });
-      try {
-        await hook();
-      } catch (err) {
-        this.finish('failed', `Screen refresh failed: ${err instanceof Error ? err.message : String(err)}`, method, false);
-        return;
-      }
-      // The kiosk's reload of the capture screen does not make a reload in process a restart.
-      this.finish(warning ? 'warning' : 'done', warning, method, true);
-      return;
-    }
-    if (!refresh) {
-      this.finish(warning ? 'warning' : 'done', warning ?? 'No booth screen to refresh (simulated capture app)', method, null);
-      return;
-    }
-    this.set({ state: 'refreshing', method });
-    const result = await this.system.run(refresh.command, refresh.args, { env: refresh.env });
-    if (result.code !== 0) {
-      this.finish(
-        'failed',
-        `Screen refresh failed: ${result.stderr.trim() || `${refresh.command} exited with ${result.code}`}`,
-        method,
-        false,
-      );
-      return;
-    }
-    this.finish(warning ? 'warning' : 'done', warning, method, true);
+    if (this.options.refreshScreen || this.options.refresh) this.set({ state: 'refreshing', method });
+    const { refreshed, error } = await refreshBoothScreen(this.options, this.system);
+    if (error !== null) return this.finish('failed', `Screen refresh failed: ${error}`, method, false);
+    const note = refreshed === null ? (warning ?? 'No booth screen to refresh (simulated capture app)') : warning;
+    this.finish(warning ? 'warning' : 'done', note, method, refreshed);
   }
 
   private finish(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptureConfig } from '../../server/capture/capture.types.js';
 import type { RestartStatus } from '../../server/contract/system.contract.js';
-import { startBooth, until, type Booth } from './support/booth.js';
+import { startBooth, until, type Booth, type JobRun } from './support/booth.js';
 
 type Json = Record<string, unknown>;
 
@@ -195,6 +195,45 @@ describe('restarting the capture app after a change', () => {
     );
     expect(await b.client.getMediaItem(photo?.id ?? '')).not.toBeNull();
     expect(at(lists(await held()).image?.[0], 'trigger', 'ui_trigger', 'title')).toBe('Pendant le décompte');
+    expect(b.service.services.captureJobs.status().failures).toEqual([]);
+  });
+
+  it('a guest who presses the button while the restart looks for the app to go down is waited for before the reload', async () => {
+    // Long enough to outlast what is left of the ten seconds the restart looks for a gap.
+    expect((await b.operator.put('/api/admin/actions/0', { 'general.countdown': 15 })).status).toBe(200);
+    await settled();
+    const statuses: RestartStatus[] = [];
+    let job: Promise<JobRun> | undefined;
+    const off = b.service.services.restarter.onChange((s) => {
+      statuses.push(s);
+      // The restart endpoint is called now: it restarts nothing here, and the app stays up.
+      if (s.state === 'restarting' && !job) job = b.booth.job('image', 0);
+    });
+    expect((await b.operator.put('/api/admin/actions/0', { 'ui_trigger.title': 'Pendant la recherche' })).status).toBe(200);
+    await until(
+      () => job !== undefined,
+      (pressed) => pressed,
+      30_000,
+      'the restart to start',
+    );
+    if (!job) throw new Error('The guest never pressed the button');
+    const run = await job;
+    const final = await settled();
+    off();
+    expect(run.ok, run.states.join(', ')).toBe(true);
+    const seen = statuses.map((s) => s.state);
+    expect(seen.slice(seen.indexOf('restarting'))).toContain('waiting');
+    expect(final).toMatchObject({ state: 'warning', method: 'reload', after_wait: 'job_done' });
+    const photo = run.inserted.at(-1);
+    expect(photo?.media_type).toBe('image');
+    const guest = b.guest();
+    await until(
+      () => guest.get('/api/gallery/photos'),
+      (r) => (r.body.photos ?? []).some((p: { id: string }) => p.id === photo?.id),
+      60_000,
+      'the guest’s photo in the gallery',
+    );
+    expect(at(lists(await held()).image?.[0], 'trigger', 'ui_trigger', 'title')).toBe('Pendant la recherche');
     expect(b.service.services.captureJobs.status().failures).toEqual([]);
   });
 });

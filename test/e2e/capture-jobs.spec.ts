@@ -72,6 +72,10 @@ test('“restart now” cuts the wait short, at the operator’s word', async ({
   await inApproval(service);
   await page.request.post('/api/admin/system/capture-restart');
   await expect(page.getByTestId('restart-banner')).toHaveAttribute('data-state', 'waiting', { timeout: 10_000 });
+  // The home card says the restart waits for the guest, not that it is under way.
+  await expect(page.getByTestId('home-capture-state')).toHaveText('Redémarrera après la photo en cours');
+  await expect(page.getByTestId('home-restart-capture')).toBeDisabled();
+  await page.screenshot({ path: 'test-screens/home-restart-waiting-800x480.png' });
   await page.getByTestId('restart-now').click();
   await expect(page.getByTestId('restart-banner')).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
   expect(service.simulator!.state().restarts).toBe(1);

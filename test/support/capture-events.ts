@@ -36,6 +36,10 @@ export const appEvents = {
       data: { time: '28.Nov.26 14:48:45', level, message, name: 'photobooth.services.processing', funcName, lineno: '178' },
     };
   },
+  /** The stream's ping (every second; at a connection, after the state of a job under way). */
+  ping(): CaptureEvent {
+    return { event: 'ping', data: '2026-11-28 13:48:45.123456+00:00' };
+  },
   hello(version: unknown): CaptureEvent {
     return { event: 'OnetimeInformationRecord', data: { version, platform_system: 'Linux', model: 'unknown' } };
   },

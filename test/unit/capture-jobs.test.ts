@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CaptureActivity } from '../../server/capture/capture-activity.js';
-import { CaptureJobs, findTrigger } from '../../server/capture/capture-jobs.js';
+import { CaptureJobs } from '../../server/capture/capture-jobs.js';
+import { findTrigger } from '../../server/capture/capture-jobs.match.js';
+import { CaptureJobsRepository } from '../../server/capture/capture-jobs.repository.js';
+import { openDatabase } from '../../server/db/database.js';
 import { CaptureLink } from '../../server/capture/capture-link.js';
 import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import type { CaptureJobsStatus } from '../../server/contract/capture.contract.js';
@@ -10,13 +13,13 @@ import { appEvents } from '../support/capture-events.js';
 
 type Json = Record<string, unknown>;
 
-function setup() {
+function setup(db = openDatabase(':memory:')) {
   const capture = new FakeCaptureApp();
   const clock = new FakeClock(Date.UTC(2026, 10, 28, 13, 48, 45));
   const log = createRecordingLogger();
   const link = new CaptureLink(capture, log);
   link.start();
-  const jobs = new CaptureJobs(link, capture, clock, log);
+  const jobs = new CaptureJobs(link, capture, clock, log, new CaptureJobsRepository(db));
   const activity = new CaptureActivity(link);
   const published: CaptureJobsStatus[] = [];
   jobs.onChange((s) => published.push(s));
@@ -25,7 +28,7 @@ function setup() {
     for (const e of events) capture.emit(e);
     await jobs.settled();
   };
-  return { capture, clock, log, jobs, activity, published, actions, play };
+  return { capture, clock, log, db, link, jobs, activity, published, actions, play };
 }
 
 describe('a job the capture app fails', () => {
@@ -108,6 +111,82 @@ describe('a job the capture app fails', () => {
   });
 });
 
+describe('the failing mark of an action', () => {
+  /** Two video actions; the first fails every run. */
+  function twoVideos() {
+    const t = setup();
+    const first = t.actions.video?.[0] ?? {};
+    const second = { ...structuredClone(first), name: 'Boomerang', trigger: { ui_trigger: { title: 'Boomerang' } } };
+    t.actions.video = [first, second];
+    return { ...t, first, second };
+  }
+
+  it('follows its action when a reorder moves it within its kind, and only that action’s good run clears it', async () => {
+    const { jobs, actions, play, first, second } = twoVideos();
+    await play(appEvents.failedJob('video', first));
+    await play(appEvents.failedJob('video', first));
+    expect(jobs.status().failing).toMatchObject([{ trigger: { kind: 'video', index: 0 }, name: 'Video', in_a_row: 2 }]);
+    // The operator moves the failing action after the other one.
+    actions.video = [second, first];
+    jobs.relocate();
+    await jobs.settled();
+    expect(jobs.status().failing).toMatchObject([{ trigger: { kind: 'video', index: 1 }, name: 'Video', in_a_row: 2 }]);
+    // The action now first works: the mark stays on the one that fails.
+    await play(appEvents.goodJob('video', second));
+    expect(jobs.status().failing).toMatchObject([{ trigger: { kind: 'video', index: 1 }, in_a_row: 2 }]);
+    await play(appEvents.failedJob('video', first));
+    expect(jobs.status().failing).toMatchObject([{ trigger: { kind: 'video', index: 1 }, in_a_row: 3 }]);
+    expect(jobs.status().failures[0]).toMatchObject({ trigger: { kind: 'video', index: 1 }, in_a_row: 3 });
+    await play(appEvents.goodJob('video', first));
+    expect(jobs.status().failing).toEqual([]);
+  });
+
+  it('stays on an action edited in place, and goes with an action deleted', async () => {
+    const { jobs, actions, play, first, second } = twoVideos();
+    await play(appEvents.failedJob('video', first));
+    const fixed = { ...structuredClone(first), processing: { boomerang: true } };
+    actions.video = [fixed, second];
+    jobs.relocate();
+    await jobs.settled();
+    expect(jobs.status().failing).toMatchObject([{ trigger: { kind: 'video', index: 0 }, name: 'Video' }]);
+    await play(appEvents.goodJob('video', fixed));
+    expect(jobs.status().failing).toEqual([]);
+
+    await play(appEvents.failedJob('video', second));
+    actions.video = [fixed];
+    jobs.relocate();
+    await jobs.settled();
+    expect(jobs.status().failing).toEqual([]);
+  });
+});
+
+describe('the failures after Boothdeck restarts', () => {
+  it('are still told, with their marks and what the operator has seen', async () => {
+    const first = setup();
+    const video = first.actions.video?.[0] ?? {};
+    await first.play(appEvents.failedJob('video', video));
+    await first.play(appEvents.failedJob('video', video));
+    first.jobs.markSeen(1);
+    const before = first.jobs.status();
+    first.link.stop();
+
+    const again = setup(first.db);
+    expect(again.jobs.status()).toEqual(before);
+    expect(before).toMatchObject({ seen_id: 1, failing: [{ in_a_row: 2 }] });
+    // The streak goes on where it was, and ids are never given twice.
+    await again.play(appEvents.failedJob('video', again.actions.video?.[0] ?? video));
+    expect(again.jobs.status().failures[0]).toMatchObject({ id: 3, in_a_row: 3 });
+  });
+
+  it('keeps only the newest twenty', async () => {
+    const { jobs, actions, play } = setup();
+    for (let run = 0; run < 23; run++) await play(appEvents.failedJob('video', actions.video?.[0] ?? {}));
+    const { failures } = jobs.status();
+    expect(failures).toHaveLength(20);
+    expect(failures.map((f) => f.id)).toEqual(Array.from({ length: 20 }, (_, i) => 23 - i));
+  });
+});
+
 describe('which action a job ran', () => {
   const config = {
     actions: {
@@ -150,5 +229,25 @@ describe('what the capture app announces', () => {
     capture.emit(appEvents.state('counting', 'someday', 'image'));
     capture.emit(appEvents.failed());
     expect(phases).toEqual(['countdown', 'capture', 'processing', null, 'countdown', 'processing', null]);
+  });
+
+  it('keeps the last phase across a broken stream until the app, back, tells its state or pings with none', () => {
+    const { capture, activity } = setup();
+    capture.emit(appEvents.state('start', 'counting', 'image'));
+    capture.streamState('disconnected');
+    capture.streamState('connected');
+    expect(activity.phase).toBe('countdown');
+    // A job under way is told again before the first ping.
+    capture.emit(appEvents.state('capture', 'capture', 'image'));
+    capture.emit(appEvents.ping());
+    expect(activity.phase).toBe('capture');
+    capture.streamState('disconnected');
+    capture.streamState('connected');
+    capture.emit(appEvents.ping());
+    expect(activity.phase).toBeNull();
+    // Pings while the stream holds say nothing about a job.
+    capture.emit(appEvents.state('start', 'counting', 'image'));
+    capture.emit(appEvents.ping());
+    expect(activity.phase).toBe('countdown');
   });
 });

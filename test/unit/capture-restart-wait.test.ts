@@ -42,7 +42,7 @@ function setup() {
   };
   const photo = capture.config.actions as { image: Record<string, unknown>[] };
   const send = (...events: ReturnType<typeof appEvents.state>[]): void => events.forEach((e) => capture.emit(e));
-  return { capture, restarter, states, run, send, action: photo.image[0] ?? {} };
+  return { capture, clock, restarter, states, run, send, action: photo.image[0] ?? {} };
 }
 
 describe('a restart asked for while a guest’s job runs', () => {
@@ -154,17 +154,98 @@ describe('a restart asked for while a guest’s job runs', () => {
     expect(capture.restarts).toBe(1);
   });
 
-  it('stops waiting when the capture app’s stream breaks (it is down: nothing left to protect)', async () => {
-    const { capture, restarter, run, send, action } = setup();
+  it('stops waiting when the capture app is down (its stream broken, it does not answer): the job is lost anyway', async () => {
+    const { capture, restarter, run, send, action, clock } = setup();
     send(appEvents.state('start', 'counting', 'image', action));
     restarter.request('actions');
     await run(1100);
     expect(restarter.status().state).toBe('waiting');
+    capture.down = true;
+    capture.streamState('disconnected');
+    clock.setTimeout(() => (capture.down = false), 500);
+    await run(3000);
+    expect(restarter.status()).toMatchObject({ state: 'done', after_wait: 'job_done' });
+  });
+
+  it('keeps waiting when only the stream dropped and the app, back on it, tells the job goes on', async () => {
+    const { capture, restarter, run, send, action } = setup();
+    send(appEvents.state('start', 'counting', 'image', action));
+    restarter.request('actions');
+    await run(1100);
+    capture.streamState('disconnected');
+    await run(2000);
+    expect(restarter.status()).toMatchObject({ state: 'waiting', waiting: { phase: 'countdown' } });
+    // Reconnected: the app tells the job under way (a state to itself), then pings.
+    capture.streamState('connected');
+    send(appEvents.state('capture', 'capture', 'image', action, 1), appEvents.ping());
+    await run(3000);
+    expect(restarter.status()).toMatchObject({ state: 'waiting', waiting: { phase: 'capture' } });
+    expect(capture.restarts).toBe(0);
+    send(appEvents.state('present', 'finished', 'image', action, 1));
+    await run(1500);
+    expect(capture.restarts).toBe(1);
+    expect(restarter.status()).toMatchObject({ state: 'done', after_wait: 'job_done' });
+  });
+
+  it('ends the wait when the stream comes back with no job under way (a ping, no state before it)', async () => {
+    const { capture, restarter, run, send, action } = setup();
+    send(appEvents.state('start', 'counting', 'image', action));
+    restarter.request('actions');
+    await run(1100);
     capture.streamState('disconnected');
     capture.streamState('connected');
-    await run(3000);
+    await run(2000);
+    expect(capture.restarts).toBe(0);
+    send(appEvents.ping());
+    await run(1500);
     expect(capture.restarts).toBe(1);
-    expect(restarter.status()).toMatchObject({ after_wait: 'job_done' });
+    expect(restarter.status()).toMatchObject({ state: 'done', after_wait: 'job_done' });
+  });
+
+  it('waits again for a guest who starts while the app is watched for a restart that does not come, then reloads once with every change', async () => {
+    const { capture, restarter, run, send, action } = setup();
+    // Not a systemd unit: the restart endpoint answers and restarts nothing.
+    capture.onRestart = () => undefined;
+    restarter.request('actions');
+    await run(1100);
+    expect(capture.restarts).toBe(1);
+    // The next guest presses the button during the second the restart is looked for.
+    send(appEvents.state('start', 'counting', 'image', action));
+    restarter.request('gallery settings');
+    await run(3000);
+    expect(capture.reloads).toBe(0);
+    expect(restarter.status()).toMatchObject({
+      state: 'waiting',
+      reasons: ['actions', 'gallery settings'],
+      waiting: { phase: 'countdown' },
+    });
+    send(...appEvents.goodJob('image', action).slice(1));
+    await run(1500);
+    expect(capture.reloads).toBe(1);
+    expect(restarter.status()).toMatchObject({
+      state: 'warning',
+      method: 'reload',
+      reasons: ['actions', 'gallery settings'],
+      after_wait: 'job_done',
+    });
+    // The change made during the wait was read by that reload: nothing more to restart.
+    await run(5000);
+    expect(capture.restarts).toBe(1);
+    expect(capture.reloads).toBe(1);
+  });
+
+  it('lets "restart now" cut that second wait short too', async () => {
+    const { capture, restarter, run, send, action } = setup();
+    capture.onRestart = () => undefined;
+    restarter.request('actions');
+    await run(1100);
+    send(appEvents.state('start', 'counting', 'image', action));
+    await run(3000);
+    expect(restarter.status().state).toBe('waiting');
+    restarter.restartNow();
+    await run(500);
+    expect(capture.reloads).toBe(1);
+    expect(restarter.status()).toMatchObject({ state: 'warning', after_wait: 'operator' });
   });
 
   it('drops the wait at shutdown without restarting', async () => {

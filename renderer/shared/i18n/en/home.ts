@@ -13,6 +13,7 @@ export const enHome: Record<keyof typeof frHome, string> = {
   'glance.capture.restart': 'Restart',
   'glance.capture.address': 'Address: {url}',
   'glance.capture.restarting': 'Restarting…',
+  'glance.capture.waiting': 'Restarts after the photo under way',
 
   'glance.printer.title': 'Printer',
   'glance.printer.queue': '{count} {count:job|jobs} waiting',

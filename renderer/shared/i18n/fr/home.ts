@@ -12,6 +12,7 @@ export const frHome = {
   'glance.capture.restart': 'Redémarrer',
   'glance.capture.address': 'Adresse : {url}',
   'glance.capture.restarting': 'Redémarrage en cours…',
+  'glance.capture.waiting': 'Redémarrera après la photo en cours',
 
   'glance.printer.title': 'Imprimante',
   'glance.printer.queue': '{count} {count:travail|travaux} en attente',
