@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -132,13 +132,18 @@ describe('work goes on when a worker dies', () => {
 
 describe('as many workers as the board can take', () => {
   it('runs two at once on a calm board, one on a busy one', async () => {
-    // Four tasks: two workers share them.
+    // Two tasks that finish only once both run: two workers at once, however slowly the second starts.
+    const met = path.join(dir, 'met');
+    mkdirSync(met);
     const onePool = testPool(calm);
-    const shared = await Promise.all(Array.from({ length: 4 }, () => onePool.run<number>('hold', { ms: 400 })));
+    const shared = await Promise.all(Array.from({ length: 2 }, () => onePool.run<number>('meet', { dir: met, count: 2 })));
     expect(new Set(shared).size).toBe(2);
+    // On a busy board, never two at once: each task sees only its own file.
+    const running = path.join(dir, 'running');
+    mkdirSync(running);
     const busyPool = testPool(busy);
-    const alone = await Promise.all(Array.from({ length: 3 }, () => busyPool.run<number>('hold', { ms: 200 })));
-    expect(new Set(alone).size).toBe(1);
+    const seen = await Promise.all(Array.from({ length: 3 }, () => busyPool.run<number>('overlap', { dir: running, ms: 100 })));
+    expect(seen).toEqual([1, 1, 1]);
   });
 });
 
