@@ -29,13 +29,19 @@ export function treeOf(pid: number): number[] {
   return all;
 }
 
-export interface MemoryPeak {
-  /** The largest sum of resident memory seen over the tree (shared pages counted in each process). */
+export interface MemoryPart {
+  label: string;
   rss: number;
-  /** The largest sum of proportional memory (shared pages counted once), the board's own count. */
   pss: number;
-  /** At the resident peak: each process by what it is, in bytes. */
-  parts: [string, number][];
+}
+
+export interface MemoryPeak {
+  /** The largest sum of resident memory seen over the tree (a page shared by two processes counted twice). */
+  rss: number;
+  /** The largest sum of proportional memory (a shared page split among its processes): what the board gives Boothdeck. */
+  pss: number;
+  /** At the peak (shared pages counted once): each process by what it is, resident and proportional bytes. */
+  parts: MemoryPart[];
   samples: number;
 }
 
@@ -62,25 +68,31 @@ export class MemorySampler {
   }
 
   private sample(): void {
-    const tree = treeOf(this.pid);
-    const parts: [string, number][] = tree.map((pid) => [pid === this.pid ? 'the service' : childLabel(pid), rssOf(pid)]);
-    const rss = parts.reduce((sum, [, bytes]) => sum + bytes, 0);
-    const pss = tree.reduce((sum, pid) => sum + pssOf(pid), 0);
+    const parts: MemoryPart[] = treeOf(this.pid).map((pid) => ({
+      label: pid === this.pid ? 'the service' : childLabel(pid),
+      rss: rssOf(pid),
+      pss: pssOf(pid),
+    }));
+    const rss = parts.reduce((sum, p) => sum + p.rss, 0);
+    const pss = parts.reduce((sum, p) => sum + p.pss, 0);
     this.peak.samples++;
-    if (rss > this.peak.rss) this.peak = { ...this.peak, rss, parts };
-    this.peak.pss = Math.max(this.peak.pss, pss);
+    if (pss > this.peak.pss) this.peak = { ...this.peak, pss, parts };
+    this.peak.rss = Math.max(this.peak.rss, rss);
   }
 }
 
-/** The parts of a peak by program, largest first: "the service 96 MB, the background workers 2 × 61 MB". */
-export function describeParts(parts: [string, number][]): string {
-  const byLabel = new Map<string, number[]>();
-  for (const [label, bytes] of parts) byLabel.set(label, [...(byLabel.get(label) ?? []), bytes]);
-  const mb = (bytes: number): string => `${Math.round(bytes / 1048576)} MB`;
+/** The parts of a peak by program, largest first: "the service 96 MB (PSS 71), the background workers 2 × 61 MB (PSS 40)". */
+export function describeParts(parts: MemoryPart[]): string {
+  const byLabel = new Map<string, MemoryPart[]>();
+  for (const part of parts) byLabel.set(part.label, [...(byLabel.get(part.label) ?? []), part]);
+  const mb = (bytes: number): string => `${Math.round(bytes / 1048576)}`;
+  const total = (list: MemoryPart[]): number => list.reduce((sum, p) => sum + p.pss, 0);
   return [...byLabel]
-    .sort((a, b) => b[1].reduce((s, n) => s + n, 0) - a[1].reduce((s, n) => s + n, 0))
-    .map(([label, sizes]) =>
-      sizes.length === 1 ? `${label} ${mb(sizes[0] as number)}` : `${label} ${sizes.length} × ${mb(Math.max(...sizes))} at most`,
-    )
-    .join(', ');
+    .sort((a, b) => total(b[1]) - total(a[1]))
+    .map(([label, list]) => {
+      const rss = Math.max(...list.map((p) => p.rss));
+      const pss = Math.max(...list.map((p) => p.pss));
+      return `${label} ${list.length > 1 ? `${list.length} × ` : ''}${mb(rss)} MB resident, ${mb(pss)} MB own share`;
+    })
+    .join('; ');
 }

@@ -42,12 +42,20 @@ const DEATHS_PER_TASK = 2;
 const FAILED_STARTS_BEFORE_INLINE = 3;
 
 /**
+ * glibc's allocator gives each thread that allocates an arena of its own (up to eight per core),
+ * and libvips' and libuv's threads each leave one holding freed memory: a worker that drew a
+ * camera photo kept tens of megabytes it no longer used. Two arenas hold what a worker needs (its
+ * work is one task at a time) within a 2 GB Pi's budget; the service's own host sets its own.
+ */
+const WORKER_MALLOC_ARENAS = '2';
+
+/**
  * What a worker may see of the service's environment: where programs, files and the locale are.
  * No PIN, password or token of the service's reaches it. An Electron host's executable runs as
  * plain Node only when told so.
  */
 export function workerEnvironment(): Record<string, string> {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { MALLOC_ARENA_MAX: WORKER_MALLOC_ARENAS };
   for (const name of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'NODE_ENV']) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
