@@ -29,9 +29,10 @@ const RETRY = Buffer.from('retry: 3000\n\n');
 /**
  * Streams one hub channel to a browser as server-sent events; `initial` events go first. A stream
  * silent for KEEP_ALIVE_MS gets a comment, so that nothing on the way closes it: the hub's one
- * timer beats at half that for every stream, and a stream that had an event since writes nothing. Each stream takes one of the hub's slots
- * (a 429 when the client or the booth has too many), freed on close. A client whose unread bytes
- * pass MAX_UNREAD_BYTES is dropped: the others never wait for it.
+ * timer beats at half that for every stream, and a stream that had an event since writes nothing.
+ * Each stream takes one of the hub's slots (a 429 when the client or the booth has too many),
+ * freed on close. A client whose unread bytes pass MAX_UNREAD_BYTES is dropped: the others never
+ * wait for it.
  */
 export function streamChannel<C extends StreamChannel>(
   hub: EventHub,
