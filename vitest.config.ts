@@ -13,6 +13,10 @@ export default defineConfig({
     // expect.poll waits for what the test expects, however slowly it comes (Vitest's own 1 s is a
     // quiet machine's); a test that must see something never happen says so with a fake clock.
     expect: { poll: { timeout: 30_000 } },
+    // Background work at the suite's own priority: beside another load on every core, work at
+    // SCHED_IDLE never runs (server/core/background/own-priority.ts). The tests of that lowering
+    // ask for it themselves.
+    env: { BOOTHDECK_BACKGROUND_PRIORITY: 'normal' },
     reporters: ['default'],
   },
 });

@@ -8,6 +8,6 @@ import { vi } from 'vitest';
 export const EVENTUALLY_MS = 30_000;
 
 /** vi.waitFor with a bound sized for a busy machine (Vitest's own is 1 s): retries `check` until it passes. */
-export function eventually<T>(check: () => T | Promise<T>): Promise<T> {
-  return vi.waitFor(check, { timeout: EVENTUALLY_MS, interval: 50 });
+export function eventually<T>(check: () => T | Promise<T>, timeoutMs = EVENTUALLY_MS): Promise<T> {
+  return vi.waitFor(check, { timeout: timeoutMs, interval: 50 });
 }
