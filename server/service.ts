@@ -12,7 +12,6 @@ import { startSimulator, type SimulatorHandle } from './capture/simulator/simula
 import type { Clock } from './core/clock/clock.port.js';
 import { createSystemClock } from './core/clock/clock.system.js';
 import { openFileLimit } from './core/stream-slots.js';
-import { keepConnections } from './http/keep-alive.js';
 import type { ServiceConfig } from './config.js';
 import { openDatabase } from './db/database.js';
 import { createFileLogger, type Logger } from './core/logger.js';
@@ -184,7 +183,6 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     const server: Server = await new Promise((resolve, reject) => {
       const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
     });
-    keepConnections(server);
     cleanup.push(
       () =>
         new Promise<void>((resolve) => {
