@@ -155,7 +155,7 @@ export interface Services {
 /** Repositories and services, wired once. Nothing here listens or starts a timer. */
 export function buildServices(ports: Ports, options: ServiceOptions): Services {
   const settingsRepository = new SettingsRepository(ports.db);
-  const hub = new EventHub();
+  const hub = new EventHub(undefined, ports.clock);
   const auth = new AuthService(
     settingsRepository,
     new SessionRepository(ports.db),
@@ -285,16 +285,17 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     { job: (row) => print.publishJob(row), printer: (status) => print.publishPrinter(status) },
     {
       ...defaultWorkerOptions,
-      // The printer is asked every 2 s only while someone may read its state: a browser holding a
-      // live stream (a console, a guest's gallery), a job under way; at rest, twice a minute (issue
-      // 36). Browsers' streams are counted by their slots: the hub also has listeners of its own.
-      watchAttentive: () => hub.slots.open > 0 || printRepository.next() !== undefined,
+      // The printer is asked every 2 s only while someone reads its state: a console holding its
+      // live stream, a job under way, a guest who just opened the print dialog; never at rest
+      // (issue 46). A guest's open gallery reads nothing of the printer until that dialog asks.
+      // Browsers' streams are counted by their slots: the hub also has listeners of its own.
+      watchAttentive: () => hub.slots.openOn('admin') > 0 || printRepository.next() !== undefined,
       ...options.print,
     },
   );
   print.attach(printWorker);
-  // A browser that opens a live stream reads the printer's state next: a resting watch asks CUPS now.
-  hub.slots.onAcquire(() => printWorker.watch.attend());
+  // A console that opens its live stream reads the printer's state next: a resting watch asks CUPS now.
+  hub.slots.onAcquire((channel) => channel === 'admin' && printWorker.watch.attend());
   // A printer, paper or policy just saved is read at once; prints meanwhile wait for that reading.
   settings.onChange(async () => void (await printWorker.settingsChanged()));
   const printerResume = new PrinterResumeService(ports.printer, printWorker, printRepository, ports.clock, ports.log);

@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { childLabel, childrenOf, EXPORT_PROCESS } from './cpu.js';
 import type { RecordFn } from './print.js';
+import { rssOf } from './memory.js';
 import { percentile, round, seedCaptureFolder } from './seed.js';
 import { adminCookie, seedEvents, tempDir } from './setup.js';
 import { startServiceProcess } from './service-process.js';
@@ -55,18 +55,6 @@ async function httpExport(url: string, cookie: string): Promise<Timed> {
       res.on('end', () => process.stdout.write(JSON.stringify({ bytes, ms: performance.now() - t0 })));
     });`;
   return JSON.parse(await run(process.execPath, ['-e', client, url, cookie])) as Timed;
-}
-
-/** Resident memory of a process, from the kernel. */
-function rssOf(pid: number): number {
-  let status: string;
-  try {
-    status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  } catch {
-    return 0; // gone meanwhile
-  }
-  const line = status.split('\n').find((l) => l.startsWith('VmRSS:'));
-  return Number(line?.replace(/\D+/g, '') ?? 0) * 1024;
 }
 
 /**

@@ -57,12 +57,15 @@ export async function startServiceProcess(
   dataDir: string,
   captureDataDir: string,
   expectedCount: number,
-  /** A capture app of its own (the share bench's, in another process) instead of the bundled simulator. */
-  options: { captureUrl?: string } = {},
+  /**
+   * A capture app of its own (the share bench's, in another process) instead of the bundled
+   * simulator; options for Node itself (`--cpu-prof` to profile the service).
+   */
+  options: { captureUrl?: string; nodeArgs?: string[] } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [ENTRY], {
+  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ENTRY], {
     cwd: path.dirname(ENTRY),
     env: {
       ...process.env,

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { StreamChannel } from '../contract/stream.contract.js';
 import { TooManyRequestsError } from './errors.js';
 import { clientKey } from './util/client-key.js';
 
@@ -36,13 +37,14 @@ export function defaultStreamSlots(fdLimit = openFileLimit()): StreamSlotOptions
  */
 export class StreamSlots {
   private readonly byClient = new Map<string, number>();
+  private readonly byChannel = new Map<StreamChannel, number>();
   private count = 0;
-  private readonly acquired = new Set<() => void>();
+  private readonly acquired = new Set<(channel: StreamChannel) => void>();
 
   constructor(readonly options: StreamSlotOptions = defaultStreamSlots()) {}
 
-  /** Takes a slot, or throws a 429; call the returned function once when the stream ends. */
-  acquire(address: string, isLocal: boolean): () => void {
+  /** Takes a slot for a stream of `channel`, or throws a 429; call the returned function once when the stream ends. */
+  acquire(address: string, isLocal: boolean, channel: StreamChannel = 'gallery'): () => void {
     const key = clientKey(address);
     const held = this.byClient.get(key) ?? 0;
     const max = isLocal ? this.options.perLocalClient : this.options.perClient;
@@ -53,26 +55,33 @@ export class StreamSlots {
       throw new TooManyRequestsError('Too many live streams on the booth; try again shortly', 10, 'too_many_streams');
     }
     this.byClient.set(key, held + 1);
+    this.byChannel.set(channel, (this.byChannel.get(channel) ?? 0) + 1);
     this.count++;
-    for (const listener of this.acquired) listener();
+    for (const listener of this.acquired) listener(channel);
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.count--;
+      this.byChannel.set(channel, (this.byChannel.get(channel) ?? 1) - 1);
       const left = (this.byClient.get(key) ?? 1) - 1;
       if (left > 0) this.byClient.set(key, left);
       else this.byClient.delete(key);
     };
   }
 
-  /** Tells `listener` each time a browser opens a stream: what it is about to read should be fresh. */
-  onAcquire(listener: () => void): () => void {
+  /** Tells `listener` each time a browser opens a stream, and of which channel: what it is about to read should be fresh. */
+  onAcquire(listener: (channel: StreamChannel) => void): () => void {
     this.acquired.add(listener);
     return () => this.acquired.delete(listener);
   }
 
   get open(): number {
     return this.count;
+  }
+
+  /** Streams browsers hold open on one channel (the console's, the guests'). */
+  openOn(channel: StreamChannel): number {
+    return this.byChannel.get(channel) ?? 0;
   }
 }

@@ -11,22 +11,28 @@ import { clientInfo } from './request-context.js';
  */
 export const MAX_UNREAD_BYTES = 256 * 1024;
 
-/** One serialisation per event, shared by every stream it goes to (200 phones, one stringify). */
-const framed = new WeakMap<object, string>();
-function frame(message: StreamMessage<StreamChannel>): string {
-  let text = framed.get(message);
-  if (text === undefined) {
-    text = `event: ${message.event}\ndata: ${JSON.stringify(message.data)}\n\n`;
-    framed.set(message, text);
+/** One serialisation per event, shared by every stream it goes to (200 phones, one encoding). */
+const framed = new WeakMap<object, Buffer>();
+function frame(message: StreamMessage<StreamChannel>): Buffer {
+  let bytes = framed.get(message);
+  if (bytes === undefined) {
+    bytes = Buffer.from(`event: ${message.event}\ndata: ${JSON.stringify(message.data)}\n\n`);
+    framed.set(message, bytes);
   }
-  return text;
+  return bytes;
 }
 
+/** The comment a silent stream gets: the same bytes for every stream. */
+const KEEP_ALIVE = Buffer.from(': keep-alive\n\n');
+const RETRY = Buffer.from('retry: 3000\n\n');
+
 /**
- * Streams one hub channel to a browser as server-sent events. A comment every 15 s keeps
- * proxies and phones from closing an idle stream; `initial` events go first. Each stream takes
- * one of the hub's slots (a 429 when the client or the booth has too many), freed on close.
- * A client whose unread bytes pass MAX_UNREAD_BYTES is dropped: the others never wait for it.
+ * Streams one hub channel to a browser as server-sent events; `initial` events go first. A stream
+ * silent for KEEP_ALIVE_MS gets a comment, so that nothing on the way closes it: the hub's one
+ * timer beats at half that for every stream, and a stream that had an event since writes nothing.
+ * Each stream takes one of the hub's slots (a 429 when the client or the booth has too many),
+ * freed on close. A client whose unread bytes pass MAX_UNREAD_BYTES is dropped: the others never
+ * wait for it.
  */
 export function streamChannel<C extends StreamChannel>(
   hub: EventHub,
@@ -36,32 +42,36 @@ export function streamChannel<C extends StreamChannel>(
   initial: StreamMessage<C>[] = [],
 ): void {
   const client = clientInfo(req);
-  const release = hub.slots.acquire(client.address, client.isLocal);
+  const release = hub.slots.acquire(client.address, client.isLocal, channel);
   res.writeHead(200, {
     'Content-Type': 'text/event-stream; charset=utf-8',
     'Cache-Control': 'no-store',
     Connection: 'keep-alive',
     'X-Accel-Buffering': 'no',
   });
-  const write = (text: string): void => {
+  /** Beats of the hub's keep-alive since anything was written: two (one interval) means silence. */
+  let silentBeats = 0;
+  const write = (bytes: Buffer): void => {
     if (res.destroyed) return;
-    if (res.writableLength + text.length > MAX_UNREAD_BYTES) {
+    if (res.writableLength + bytes.length > MAX_UNREAD_BYTES) {
       res.destroy();
       return;
     }
-    res.write(text);
+    silentBeats = 0;
+    res.write(bytes);
   };
   const send = (message: StreamMessage<C>): void => write(frame(message as StreamMessage<StreamChannel>));
-  write('retry: 3000\n\n');
+  write(RETRY);
   initial.forEach(send);
   const unsubscribe = hub.subscribe(channel, send);
-  const heartbeat = setInterval(() => write(': keep-alive\n\n'), 15_000);
-  heartbeat.unref();
+  const leave = hub.keepAlive.join(() => {
+    if (++silentBeats >= 2) write(KEEP_ALIVE);
+  });
   let closed = false;
   const close = (): void => {
     if (closed) return;
     closed = true;
-    clearInterval(heartbeat);
+    leave();
     unsubscribe();
     release();
   };

@@ -11,6 +11,7 @@ import { MAX_SOURCE_BYTES, MAX_VIDEO_BYTES } from './image-limits.js';
 import { mediaVersion } from './media-version.js';
 import type { PhotoRow } from './photo.repository.js';
 import type { PosterStore, VideoSource } from './poster.store.js';
+import { PreviewCache } from './preview.cache.js';
 import { UnreadableMediaError, type ThumbnailPriority, type ThumbnailStore } from './thumbnail.store.js';
 
 /** A picture to send: the version it shows, and whether it is a stand-in (never cached for long). */
@@ -35,6 +36,8 @@ const POSTER_SIZE = { width: 1200, height: 800 };
  * that cannot be drawn from gets a placeholder, never an error page.
  */
 export class PhotoMedia {
+  private readonly previews: PreviewCache;
+
   constructor(
     private readonly capture: CaptureAppPort,
     private readonly thumbnails: ThumbnailStore,
@@ -42,7 +45,9 @@ export class PhotoMedia {
     private readonly captureDataDir: string,
     /** The photo's version now, undefined once it left the index: a copy of anything else is not kept. */
     private readonly currentVersion: (id: string) => string | undefined,
-  ) {}
+  ) {
+    this.previews = new PreviewCache(capture);
+  }
 
   localFile(row: Pick<PhotoRow, 'file'>): string | undefined {
     const full = captureMediaPath(this.captureDataDir, row.file);
@@ -110,9 +115,9 @@ export class PhotoMedia {
   async preview(row: PhotoRow): Promise<Preview> {
     const version = mediaVersion(row);
     if (row.kind !== 'video') {
-      const file = await this.capture.openMedia('preview', row.id);
-      if (!file) throw new NotFoundError('The photo’s file is missing');
-      return { remote: file, version };
+      // Fetched from the capture app once per version, however many phones open it.
+      const preview = await this.previews.get(row.id, version, () => this.currentVersion(row.id) === version);
+      return 'remote' in preview ? { remote: preview.remote, version } : { ...preview, version, placeholder: false };
     }
     const poster = await this.poster(row, version);
     if (poster) return { local: poster, contentType: 'image/jpeg', version };
@@ -147,6 +152,7 @@ export class PhotoMedia {
   /** Forgets the copies made of a photo: of one replaced version, or of all (the photo is gone). */
   async forget(id: string, replaced?: string): Promise<void> {
     const keep = replaced === undefined ? undefined : this.currentVersion(id);
+    this.previews.forget(id, replaced);
     await Promise.all([
       replaced === undefined ? this.thumbnails.remove(id) : this.thumbnails.remove(id, replaced),
       this.posters.remove(id, keep),

@@ -194,26 +194,25 @@ export class PhotoService {
     return this.page(rows, filters.limit, this.withAdminParts(rows));
   }
 
-  /** Public pages as last read, valid while no row of the database has changed since. */
-  private publicPages = new Map<string, PublicPage>();
-  private publicPagesStamp = -1;
+  /** Public pages as last read, and the database's change count they were checked at. */
+  private publicPages = new Map<string, { page: PublicPage; stamp: number; text: string }>();
 
   /**
-   * The current event's photos only, once processed: guests never see another event. Every phone asks for the
-   * same first pages: they are answered from memory until anything is written.
+   * The current event's photos only, once processed: guests never see another event. Every phone
+   * asks for the same first pages: they are answered from memory until the database changes, and
+   * a page read again after a change that left it as it was (a print job, an upload's progress)
+   * is still the same object, so that its encoded body, tag and compressed gallery page are kept.
    */
   listPublic(cursor: string | undefined, limit: number): PublicPage {
     const stamp = this.photos.changeCount();
-    if (stamp !== this.publicPagesStamp) {
-      this.publicPages = new Map();
-      this.publicPagesStamp = stamp;
-    }
     const key = `${cursor ?? ''}:${limit}`;
     const cached = this.publicPages.get(key);
-    if (cached) return cached;
-    const page = this.readPublic(cursor, limit);
-    if (this.publicPages.size >= PUBLIC_PAGES_KEPT) this.publicPages.clear();
-    this.publicPages.set(key, page);
+    if (cached?.stamp === stamp) return cached.page;
+    const fresh = this.readPublic(cursor, limit);
+    const text = JSON.stringify(fresh);
+    const page = cached?.text === text ? cached.page : fresh;
+    if (!cached && this.publicPages.size >= PUBLIC_PAGES_KEPT) this.publicPages.clear();
+    this.publicPages.set(key, { page, stamp, text });
     return page;
   }
 

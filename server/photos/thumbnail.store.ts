@@ -63,6 +63,8 @@ interface Ticket {
 export class ThumbnailStore {
   private readonly files: DerivedFiles;
   private readonly inFlight = new Map<string, { work: Promise<Buffer>; ticket: Ticket }>();
+  /** Thumbnails being read back from disk into memory, by key. */
+  private readonly reading = new Map<string, Promise<Buffer>>();
   private readonly unreadableAt = new Map<string, number>();
   private readonly memory = new ByteCache(MEMORY_BYTES);
   private running = 0;
@@ -109,15 +111,19 @@ export class ThumbnailStore {
     if (priority === 'request') this.lastRequestAt = this.clock.monotonic();
     const kept = this.memory.get(key);
     if (kept) return Promise.resolve(kept);
-    if (existsSync(file)) return this.readKept(key, file);
-    const failed = this.unreadableAt.get(key);
-    if (failed !== undefined && this.clock.monotonic() - failed < UNREADABLE_RETRY_MS) {
-      return Promise.reject(new UnreadableMediaError('This file was found unreadable a moment ago'));
-    }
+    // Two hundred phones ask for a new photo's thumbnail within a second: they share one making
+    // or one read, and none looks at the disk while it is made.
     const pending = this.inFlight.get(key);
     if (pending) {
       this.promote(pending.ticket, priority);
       return pending.work;
+    }
+    const reading = this.reading.get(key);
+    if (reading) return reading;
+    if (existsSync(file)) return this.readKept(key, file);
+    const failed = this.unreadableAt.get(key);
+    if (failed !== undefined && this.clock.monotonic() - failed < UNREADABLE_RETRY_MS) {
+      return Promise.reject(new UnreadableMediaError('This file was found unreadable a moment ago'));
     }
     const ticket: Ticket = { priority };
     const work = this.slot(ticket, async () => {
@@ -156,17 +162,28 @@ export class ThumbnailStore {
   async remove(id: string, version?: string): Promise<void> {
     if (version !== undefined) {
       this.memory.delete(`${id}-${version}`);
+      this.reading.delete(`${id}-${version}`);
       await fsp.rm(this.pathOf(id, version), { force: true }).catch(() => undefined);
       return;
     }
     this.memory.deleteWhere((key) => key.startsWith(id));
+    for (const key of [...this.reading.keys()]) if (key.startsWith(id)) this.reading.delete(key);
     await this.files.removeAll(id);
   }
 
-  private async readKept(key: string, file: string): Promise<Buffer> {
-    const data = await fsp.readFile(file);
-    this.memory.set(key, data);
-    return data;
+  private readKept(key: string, file: string): Promise<Buffer> {
+    const work = fsp
+      .readFile(file)
+      .then((data) => {
+        // Removed while it was read (remove() forgets the read): not kept.
+        if (this.reading.get(key) === work) this.memory.set(key, data);
+        return data;
+      })
+      .finally(() => {
+        if (this.reading.get(key) === work) this.reading.delete(key);
+      });
+    this.reading.set(key, work);
+    return work;
   }
 
   private canStart(ticket: Ticket): boolean {

@@ -23,7 +23,7 @@ export interface PrintWorkerOptions {
   maxFileBytes: number;
   /** How often the printer is watched while nothing prints (a pause shows within this). */
   watchMs: number;
-  /** Whether anyone reads the printer's state; the watch rests (PrinterWatch.restEveryMs) while not. */
+  /** Whether anyone reads the printer's state; the watch rests (asks nothing) while not. */
   watchAttentive?: () => boolean;
 }
 

