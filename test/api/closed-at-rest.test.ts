@@ -163,6 +163,8 @@ describe('secrets in the database', () => {
     service = s = await start();
     s.services.publishing.queue.retryNow();
     await expect.poll(() => s.services.publishing.service.overview().status.state, { timeout: 30_000 }).toBe('waiting');
+    // Said to the owner as what to do, not as a cipher's "Invalid key length".
+    expect(s.services.publishing.service.overview().status.last_error?.reason).toBe('gallery_key_lost');
     for (const name of readdirSync(published, { recursive: true, encoding: 'utf8' })) {
       const file = path.join(published, name);
       if (lstatSync(file).isDirectory()) continue;
