@@ -1,6 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -84,6 +96,27 @@ describe('the data folder at rest', () => {
     for (const file of [path.join(dataDir, 'boothdeck.sqlite'), rcloneFile, path.join(dataDir, 'secrets', 'boothdeck.key')]) {
       expect(readAsNobody(file), file).not.toBe(true);
     }
+  });
+});
+
+describe('a data folder the service cannot keep closed', () => {
+  it('is closed where it leads when given as a link', async () => {
+    const dataDir = openDataDir();
+    const link = path.join(path.dirname(dataDir), 'link-to-data');
+    symlinkSync(dataDir, link);
+    service = await startTestService({ BOOTHDECK_DATA_DIR: link, BOOTHDECK_ADMIN_PIN: PIN });
+    expect((await service.atRest).refused).toEqual([]);
+    expect(modes(dataDir).filter((e) => (e.mode & 0o077) !== 0)).toEqual([]);
+  });
+
+  it.runIf(process.getuid?.() === 0)('is refused when another user owns it, in a sentence, and nothing is written in it', async () => {
+    const dataDir = openDataDir();
+    chownSync(dataDir, 65534, 65534);
+    await expect(startTestService({ BOOTHDECK_DATA_DIR: dataDir, BOOTHDECK_ADMIN_PIN: PIN })).rejects.toThrow(
+      /belongs to another user \(uid 65534\).*Give the folder to the booth's user/,
+    );
+    expect(lstatSync(dataDir).mode & 0o777).toBe(0o755);
+    expect(readdirSync(dataDir).sort()).toEqual(['rclone', 'thumbnails']);
   });
 });
 
