@@ -47,8 +47,13 @@ trial_start() {
   STEP="trial start of $version"
   TRIAL_DIR="$ROOT/trial-$RUN_ID"
   [ ! -e "$TRIAL_DIR" ] || rm -rf "$TRIAL_DIR"
+  # The copy holds the PIN hashes: closed to other users from its first byte, as the data folder is
+  # (the deploy's own umask, 022, is for the releases it installs).
+  deploy_umask=$(umask)
+  umask 077
   mkdir -p "$TRIAL_DIR/data" "$TRIAL_DIR/config"
   copy_database "$TRIAL_DIR/data" "$rel"
+  umask "$deploy_umask"
   spare_port
   port=$SPARE_PORT
   note "Trial start of $version on port $port (live settings, copied data, fake hardware, no printer, no window)"

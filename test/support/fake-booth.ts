@@ -216,6 +216,7 @@ MIGRATE=${schema.migrate ?? ''}
 case " $* " in *" --boothdeck-trial "*) ;; *) exit 0 ;; esac
 printf '%s\\n' "$*" >"$FAKE_BOARD/.trial-args"
 env >"$FAKE_BOARD/.trial-env"
+stat -c '%a %n' "$BOOTHDECK_DATA_DIR" "$BOOTHDECK_DATA_DIR"/* >"$FAKE_BOARD/.trial-modes" 2>/dev/null || true
 [ "$BEHAVIOUR" != crash ] || { echo "SqliteError: database disk image is malformed" >&2; exit 1; }
 [ "$BEHAVIOUR" != gate ] || read -r _ <"$FAKE_BOARD/.gate"
 reported=$VERSION

@@ -86,6 +86,10 @@ describe.concurrent('scripts/deploy.sh against a fake board', { timeout: 90_000 
     expect(trialEnv).not.toContain('WAYLAND_DISPLAY');
     expect(readFileSync(booth.home('.trial-args'), 'utf8').trim()).toBe('--boothdeck-trial --ozone-platform=headless');
     expect(out).toMatch(/Copied the database/);
+    // The copy (PIN hashes) is closed to other users before the release even starts on it.
+    const modes = readFileSync(booth.home('.trial-modes'), 'utf8').trim().split('\n');
+    expect(modes.map((line) => line.split(' ')[0])).toEqual(['700', '600']);
+    expect(modes[1]).toMatch(/\/boothdeck\.sqlite$/);
     // The unit had not changed: systemd was not asked to read it again.
     expect(booth.calls()).not.toContain('systemctl --user daemon-reload');
     expect(booth.leftovers()).toEqual([]);
