@@ -18,6 +18,10 @@ db_files() {
   done
 }
 
+# Snapshots hold the PIN hashes, and those taken before the secrets were sealed hold them in clear
+# (kept so, for going back to their release): the booth user's alone, old ones included.
+close_snapshots() { [ ! -d "$SNAPSHOTS" ] || chmod -R go-rwx "$SNAPSHOTS" 2>/dev/null || true; }
+
 # The folder of a release's snapshot: snapshots/Boothdeck-….AppImage/.
 snapshot_dir() { SNAP_DIR="$SNAPSHOTS/${1##*/}"; }
 
@@ -25,12 +29,17 @@ snapshot_dir() { SNAP_DIR="$SNAPSHOTS/${1##*/}"; }
 # snapshot of RELEASE, through a temporary folder renamed into place. Call with Boothdeck stopped.
 snapshot_database() {
   data_dir
+  close_snapshots
   [ -n "$1" ] && [ -f "$DATA_DIR/$DB_NAME" ] || return 0
   snapshot_dir "$1"
   tmp="$SNAP_DIR.tmp"
   rm -rf "$tmp"
+  deploy_umask=$(umask)
+  umask 077
   mkdir -p "$tmp"
   db_files 'cp -p' "$DATA_DIR" "$tmp"
+  umask "$deploy_umask"
+  close_snapshots
   sync "$tmp"/* 2>/dev/null || sync
   rm -rf "$SNAP_DIR"
   mv "$tmp" "$SNAP_DIR"
@@ -102,11 +111,15 @@ restore_database() {
   aside="$SNAPSHOTS/replaced-$RUN_ID"
   incoming="$DATA_DIR/restore-$RUN_ID.tmp"
   rm -rf "$aside" "$incoming"
+  deploy_umask=$(umask)
+  umask 077
   mkdir -p "$aside" "$incoming"
   # The copy (the slow part) first, beside the live files; then two renames on the same disk.
   db_files 'cp -p' "$SNAP_DIR" "$incoming"
+  umask "$deploy_umask"
   db_files 'mv -f' "$DATA_DIR" "$aside"
   db_files 'mv -f' "$incoming" "$DATA_DIR"
+  close_snapshots
   rmdir "$incoming"
   sync "$DATA_DIR/$DB_NAME" 2>/dev/null || sync
   note "Database: put back the snapshot of ${1##*/}; the replaced one is kept in snapshots/replaced-$RUN_ID/"

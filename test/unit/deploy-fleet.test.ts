@@ -66,6 +66,9 @@ describe.concurrent(
     it('a release that migrates the database then fails live: the booth ends on the old release and its database, answering', async (context) => {
       const { expect } = context;
       const booth = boothFor(context);
+      // A snapshot an earlier deploy left open to other users (the secrets were in clear then).
+      mkdirSync(booth.home('boothdeck/snapshots/Boothdeck-0.0.9-g0000000-arm64.AppImage'), { recursive: true, mode: 0o755 });
+      writeFileSync(booth.home('boothdeck/snapshots/Boothdeck-0.0.9-g0000000-arm64.AppImage/boothdeck.sqlite'), '', { mode: 0o644 });
       const { code, out } = await booth.deploy([booth.build(NEW, 'live-crash', { knows: 10, migrate: '10:0' })]);
       expect(code).toBe(1);
       expect(out).toContain('Database snapshot of Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage kept');
@@ -78,6 +81,12 @@ describe.concurrent(
       // The failed release is not kept, and its database is kept aside for a look.
       expect(existsSync(booth.home('boothdeck', B))).toBe(false);
       expect(readdirSync(booth.home('boothdeck/snapshots')).some((d) => d.startsWith('replaced-'))).toBe(true);
+      // Every copy of the database (PIN hashes, and secrets in clear in the old ones) is the booth user's alone.
+      const snapshots = booth.home('boothdeck/snapshots');
+      const open = [snapshots, ...readdirSync(snapshots, { recursive: true, encoding: 'utf8' }).map((f) => path.join(snapshots, f))].filter(
+        (f) => (statSync(f).mode & 0o077) !== 0,
+      );
+      expect(open.map((f) => `${path.relative(snapshots, f)} ${(statSync(f).mode & 0o777).toString(8)}`)).toEqual([]);
     });
 
     it('a crash loop is seen from the unit and rolled back within 20 s, long before /healthz gives up', async (context) => {
