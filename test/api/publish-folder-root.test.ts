@@ -68,6 +68,21 @@ describe('a folder destination', () => {
     expect((await b.test(inside)).body).toMatchObject({ ok: true });
   });
 
+  it('is refused with .. or as a relative path, and taken under a root not mounted yet', async () => {
+    const parent = temp('boothdeck-media-');
+    const root = path.join(parent, 'usb');
+    const b = await booth(root);
+    for (const p of [`${root}/../etc`, `${root}/stick/../../x`, 'galeries', './galeries']) {
+      const saved = await b.save(p);
+      expect(saved.status, p).toBe(400);
+      expect(saved.body.error.details.issues[0].field, p).toBe('destination.path');
+    }
+    expect(b.destination()).toBeNull();
+    // The stick is plugged in later: a folder on it is taken now, and the root's own parent untouched.
+    expect((await b.save(path.join(root, 'galeries'))).status).toBe(200);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
   it('saved before the rule outside the root, stops the queue with a reason the console says in words', async () => {
     const root = temp('boothdeck-root-');
     const elsewhere = temp('boothdeck-elsewhere-');
