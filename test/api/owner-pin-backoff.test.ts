@@ -142,6 +142,22 @@ describe('guessing the owner PIN between sign-ins with the event PIN', () => {
     await expect(fresh.signIn(TEST_PIN, network(1))).rejects.toMatchObject({ code: 'owner_pin_resting' });
   });
 
+  it('checks five of twenty guesses sent at once from twenty addresses, and none after', async () => {
+    const { t } = await renterBooth();
+    const auth = new AuthService(new SettingsRepository(t.db), new SessionRepository(t.db), new AttemptLimiter(t.clock), t.clock);
+    const codes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        auth.signIn(guess(i), { address: `10.6.${i}.1`, isLocal: false }).then(
+          () => 'opened',
+          (err: { code: string }) => err.code,
+        ),
+      ),
+    );
+    expect(codes.filter((c) => c === 'unauthorized')).toHaveLength(5);
+    expect(codes.filter((c) => c === 'owner_pin_resting')).toHaveLength(15);
+    await expect(auth.signIn(TEST_PIN, { address: '10.6.99.1', isLocal: false })).rejects.toMatchObject({ code: 'owner_pin_resting' });
+  });
+
   it('shows the owner how many wrong PINs were typed since their last visit, once', async () => {
     const { t } = await renterBooth();
     for (let i = 0; i < 3; i++) {
