@@ -106,7 +106,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
   // Closed at rest: what the service and its children create is its user's alone, and the data
   // folder (the database, the secrets) is checked before anything is opened in it.
   closeUmask();
-  const dataDirWasOpen = closeDataDir(config.dataDir);
+  const atStart = closeDataDir(config.dataDir);
   const logDir = path.join(config.dataDir, 'logs');
   // The given logger (the tests' recorder) still sees every line; the file is always written.
   const fileLog = await createFileLogger(logDir, overrides.log ? { echo: overrides.log } : { stdout: true });
@@ -186,9 +186,16 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
       },
     );
     if (config.adminPin !== undefined) await services.auth.applyConfiguredPin(config.adminPin);
-    const atRest = dataDirWasOpen ? closeTree(config.dataDir) : Promise.resolve({ closed: 0, refused: [] });
+    const atRest = (atStart.wasOpen ? closeTree(atStart.dir) : Promise.resolve({ closed: 0, refused: [] })).then((tree) => ({
+      closed: tree.closed,
+      refused: [...new Set([...atStart.stillOpen, ...tree.refused])],
+    }));
     void atRest.then(({ closed, refused }) => {
-      if (dataDirWasOpen) log.warn(`The data folder was open to other users: it is closed now (${closed} folders and files closed)`);
+      if (atStart.stillOpen.includes(atStart.dir))
+        log.error(
+          `The data folder ${atStart.dir} stays open to other users (its file system may keep no modes, as FAT does): keep Boothdeck's data on the board's own file system`,
+        );
+      else if (atStart.wasOpen) log.warn(`The data folder was open to other users: it is closed now (${closed} folders and files closed)`);
       if (refused.length > 0) log.warn(`Files of the data folder that could not be closed to other users: ${refused.join(', ')}`);
     });
     // Node raises its own soft descriptor limit to the hard one at start; only the hard limit

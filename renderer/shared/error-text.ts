@@ -158,6 +158,18 @@ const CODE_KEYS: Record<string, MessageKey> = {
   folder_outside_root: 'error.code.folder_outside_root',
 };
 
+/**
+ * Codes whose own sentence says more than their field's (« cette valeur n’est pas acceptée »): the
+ * field is named for the form, but why it is refused is the code's to say.
+ */
+const CODE_OVER_ISSUES: ReadonlySet<string> = new Set(['owner_pin_too_short', 'password_too_weak', 'folder_outside_root']);
+
+/** The folder galleries must be in, as the refusal names it. */
+const rootOf = (details: unknown): string | undefined => {
+  const root = (details as { root?: unknown } | undefined)?.root;
+  return typeof root === 'string' && root.length > 0 ? root : undefined;
+};
+
 /** The sentence a server error code is told in, or null when the code has none of its own. */
 export function codeKey(code: string, options: DescribeOptions = {}): MessageKey | null {
   if (code === 'capture_app_unavailable') {
@@ -187,6 +199,8 @@ export function describeError(err: unknown, options: DescribeOptions = {}): stri
   if (err.status === 0) return t('error.code.network');
   if (err.code === 'capture_app_unavailable') return t(codeKey(err.code, options) ?? 'error.code.server');
   const issues = issuesOf(err.details);
-  if (issues.length > 0 && err.status === 400) return issues.map(issueSentence).join(' ');
+  if (issues.length > 0 && err.status === 400 && !CODE_OVER_ISSUES.has(err.code)) return issues.map(issueSentence).join(' ');
+  const root = err.code === 'folder_outside_root' ? rootOf(err.details) : undefined;
+  if (root !== undefined) return t('error.code.folder_outside_root.named', { root });
   return t(codeKey(err.code) ?? byStatus(err.status));
 }

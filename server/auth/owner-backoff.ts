@@ -26,6 +26,11 @@ interface DoorState {
   lastMono: number;
   /** The same moment on the wall clock: what is stored. */
   lastAt: number;
+  /**
+   * From when the count's FORGET_AFTER_MS runs, on the monotonic clock: the last wrong PIN, or this
+   * run's start for a count read back after a restart (the wall clock cannot say how long it lay).
+   */
+  keptFromMono: number;
 }
 
 interface Stored {
@@ -79,8 +84,10 @@ export interface OwnerAttempt {
  *
  * The doors are apart so that a guest on the Wi-Fi can never keep the owner out at the booth's own
  * screen. The counts are stored (SQLite), so pulling the plug does not reset them: after a restart
- * the time since the last wrong PIN is read on the wall clock, and a wall clock that now reads
- * earlier (a Pi without a real-time clock) counts as no time passed. Within a run, the monotonic clock.
+ * the time since the last wrong PIN is read on the wall clock for the wait alone (a wall clock that
+ * now reads earlier, a Pi without a real-time clock, counts as no time passed), and the count is
+ * kept whatever the wall clock says, so a clock set forward across a restart ends one wait at most.
+ * Within a run, the monotonic clock.
  *
  * Every wrong owner PIN is also added to what the owner is shown on their next visit.
  */
@@ -96,15 +103,17 @@ export class OwnerBackoff {
     const now = clock.now();
     const mono = clock.monotonic();
     for (const [door, d] of Object.entries(stored.doors) as [Door, { failures: number; at: number }][]) {
+      // A Pi has no real-time clock, and its wall clock can be set either way: the time it says
+      // passed may end the wait, never the count, which only the owner PIN or a day of this run forgets.
       const elapsed = Math.max(0, now - d.at);
-      this.doors.set(door, { failures: d.failures, lastMono: mono - elapsed, lastAt: d.at });
+      this.doors.set(door, { failures: d.failures, lastMono: mono - elapsed, lastAt: d.at, keptFromMono: mono });
     }
     this.unseenFailures = stored.unseen;
   }
 
   private state(door: Door): DoorState | undefined {
     const d = this.doors.get(door);
-    if (d && this.clock.monotonic() - d.lastMono >= FORGET_AFTER_MS) {
+    if (d && this.clock.monotonic() - Math.max(d.lastMono, d.keptFromMono) >= FORGET_AFTER_MS) {
       this.doors.delete(door);
       return undefined;
     }
@@ -137,7 +146,7 @@ export class OwnerBackoff {
     if (this.waitSeconds(door) > 0) return undefined;
     const before = this.state(door);
     const mono = this.clock.monotonic();
-    const mine: DoorState = { failures: (before?.failures ?? 0) + 1, lastMono: mono, lastAt: this.clock.now() };
+    const mine: DoorState = { failures: (before?.failures ?? 0) + 1, lastMono: mono, lastAt: this.clock.now(), keptFromMono: mono };
     this.doors.set(door, mine);
     let settled = false;
     return {

@@ -81,7 +81,19 @@ export interface PublishSettingsResponse {
 }
 
 /** Why the last attempt failed, as a reason the console turns into a sentence. */
-export type PublishFailure = 'unreachable' | 'auth' | 'config' | 'missing_binary' | 'not_found' | 'no_space' | 'source_missing' | 'failed';
+export type PublishFailure =
+  | 'unreachable'
+  | 'auth'
+  | 'config'
+  | 'missing_binary'
+  | 'not_found'
+  | 'no_space'
+  | 'source_missing'
+  | 'failed'
+  /** A folder destination saved before BOOTHDECK_PUBLISH_ROOT, outside it: the owner chooses another. */
+  | 'outside_root'
+  /** A protected gallery's key no longer opens (the secrets folder lost): the owner sets its password again. */
+  | 'gallery_key_lost';
 
 export interface PublishError {
   reason: PublishFailure;

@@ -24,6 +24,11 @@ export interface ExportPlan {
 }
 
 const PROGRESS_TTL_MS = 10 * 60_000;
+/**
+ * Progress tokens kept at most: the client chooses them, and a refused export costs nothing, so a
+ * script asking thousands of times must not grow the map for ten minutes. The oldest over go first.
+ */
+export const MAX_PROGRESS_TOKENS = 256;
 
 /**
  * ZIP exports running at once on a booth. Each takes a process of its own (tens of MB) and reads
@@ -118,7 +123,14 @@ export class EventExportService {
   }
 
   private keep(token: string, value: ExportProgress): void {
+    // Set afresh, so that the map's order is the order of last use.
+    this.progress.delete(token);
     this.progress.set(token, { value: { ...value }, expires: this.clock.monotonic() + PROGRESS_TTL_MS });
+    // An export under way is never forgotten (there are MAX_EXPORTS at most): its console is watching it.
+    for (const [oldest, kept] of this.progress) {
+      if (this.progress.size <= MAX_PROGRESS_TOKENS) break;
+      if (kept.value.state !== 'running') this.progress.delete(oldest);
+    }
   }
 
   progressOf(token: string): ExportProgress | undefined {

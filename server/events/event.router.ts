@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { NotFoundError } from '../core/errors.js';
+import { responseTurn } from '../http/response-turn.js';
 import { attachment } from '../http/send.js';
 import { parseInput } from '../http/validate.js';
 import type { EventExportService } from './event-export.js';
@@ -24,8 +25,11 @@ export function eventRouter(events: EventService, exports: EventExportService): 
   });
 
   router.get('/:slug/export.zip', async (req, res) => {
-    const plan = exports.plan(parseInput(slugParam, req.params.slug, 'event slug'));
+    const slug = parseInput(slugParam, req.params.slug, 'event slug');
     const token = req.query.progress === undefined ? undefined : parseInput(progressToken, req.query.progress, 'progress token');
+    // Asked behind another request on the same connection: nothing is planned or claimed until its turn.
+    if (!(await responseTurn(req, res))) return;
+    const plan = exports.plan(slug);
     const head = (): void => {
       res.setHeader('Content-Type', 'application/zip');
       res.setHeader('Content-Disposition', attachment(plan.fileName));

@@ -7,6 +7,7 @@ import type { Destination, DestinationInput, DestinationView, PublishSettings } 
 import { AppError, ValidationError } from '../core/errors.js';
 import { writeFileAtomic, writeFileAtomicSync } from '../core/fs/atomic-write.js';
 import type { Logger } from '../core/logger.js';
+import type { PublishStop } from './publish-failure.js';
 import { secretsDir, type SecretBox } from '../core/secrets/secret-box.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
 import { migrateLegacy } from './publish-migrate.js';
@@ -79,11 +80,20 @@ export function checkFolderRoot(dest: Destination, root: string): void {
   const base = resolved(root);
   const folder = resolved(dest.path);
   if (folder === base || folder.startsWith(base.endsWith('/') ? base : `${base}/`)) return;
-  const message = `must be inside ${root} (the folder chosen for galleries when the booth was installed)`;
-  throw new AppError(400, 'folder_outside_root', `Invalid publishing settings: destination.path ${message}`, {
-    issues: [{ field: 'destination.path', message }],
-    root,
-  });
+  throw new FolderOutsideRootError(root);
+}
+
+/** 400 to the console that chose the folder; for the queue, a reason the console says in words (PublishStop). */
+export class FolderOutsideRootError extends AppError implements PublishStop {
+  readonly publishReason = 'outside_root' as const;
+
+  constructor(root: string) {
+    const message = `must be inside ${root} (the folder chosen for galleries when the booth was installed)`;
+    super(400, 'folder_outside_root', `Invalid publishing settings: destination.path ${message}`, {
+      issues: [{ field: 'destination.path', message }],
+      root,
+    });
+  }
 }
 
 const stripSecret = (input: DestinationInput): Destination => {

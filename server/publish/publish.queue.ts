@@ -17,6 +17,7 @@ import type { PublishWork } from './publish-tasks.js';
 import { CompanyIndex } from './publish-company.js';
 import type { StoredLogo } from './publish-brand.js';
 import { parsePlace, placeKey, reachOf } from './publish-places.js';
+import { publishReasonOf, refuseLostKey } from './publish-failure.js';
 import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
 
 /** Where one event's files go: the destination, and the event's folder in it. */
@@ -189,7 +190,8 @@ export class PublishQueue {
       if (this.stopped) return;
       this.fullCheck = true;
       this.failures += 1;
-      const reason = err instanceof RcloneError ? err.reason : err instanceof SourceMissingError ? 'source_missing' : 'failed';
+      const reason =
+        err instanceof RcloneError ? err.reason : err instanceof SourceMissingError ? 'source_missing' : (publishReasonOf(err) ?? 'failed');
       this.lastError = { reason, at: new Date(this.deps.clock.now()).toISOString() };
       const wait = Math.min(this.options.retryMaxMs, this.options.retryMinMs * 2 ** (this.failures - 1));
       this.retryAt = this.deps.clock.monotonic() + wait;
@@ -247,6 +249,7 @@ export class PublishQueue {
   }
 
   private async publishEvent(pub: PublicationRow, where: Where, settings: PublishSettings, full: boolean): Promise<void> {
+    refuseLostKey(this.deps.repo.lock(pub.event_id));
     const worked = await this.syncEvent(pub, where, settings);
     if (this.stopped || !(worked || full)) return;
     // After each sync, and on the timer: what the remote holds, not what the queue believes.

@@ -1,6 +1,18 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
@@ -87,6 +99,27 @@ describe('the data folder at rest', () => {
   });
 });
 
+describe('a data folder the service cannot keep closed', () => {
+  it('is closed where it leads when given as a link', async () => {
+    const dataDir = openDataDir();
+    const link = path.join(path.dirname(dataDir), 'link-to-data');
+    symlinkSync(dataDir, link);
+    service = await startTestService({ BOOTHDECK_DATA_DIR: link, BOOTHDECK_ADMIN_PIN: PIN });
+    expect((await service.atRest).refused).toEqual([]);
+    expect(modes(dataDir).filter((e) => (e.mode & 0o077) !== 0)).toEqual([]);
+  });
+
+  it.runIf(process.getuid?.() === 0)('is refused when another user owns it, in a sentence, and nothing is written in it', async () => {
+    const dataDir = openDataDir();
+    chownSync(dataDir, 65534, 65534);
+    await expect(startTestService({ BOOTHDECK_DATA_DIR: dataDir, BOOTHDECK_ADMIN_PIN: PIN })).rejects.toThrow(
+      /belongs to another user \(uid 65534\).*Give the folder to the booth's user/,
+    );
+    expect(lstatSync(dataDir).mode & 0o777).toBe(0o755);
+    expect(readdirSync(dataDir).sort()).toEqual(['rclone', 'thumbnails']);
+  });
+});
+
 describe('secrets in the database', () => {
   it('are sealed, those an earlier version stored in clear included, and no clear copy is left in the file', async () => {
     const dataDir = openDataDir();
@@ -163,6 +196,8 @@ describe('secrets in the database', () => {
     service = s = await start();
     s.services.publishing.queue.retryNow();
     await expect.poll(() => s.services.publishing.service.overview().status.state, { timeout: 30_000 }).toBe('waiting');
+    // Said to the owner as what to do, not as a cipher's "Invalid key length".
+    expect(s.services.publishing.service.overview().status.last_error?.reason).toBe('gallery_key_lost');
     for (const name of readdirSync(published, { recursive: true, encoding: 'utf8' })) {
       const file = path.join(published, name);
       if (lstatSync(file).isDirectory()) continue;

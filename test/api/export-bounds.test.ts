@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MAX_EXPORTS } from '../../server/events/event-export.js';
+import { MAX_EXPORTS, MAX_PROGRESS_TOKENS } from '../../server/events/event-export.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
 let t: SimApp;
@@ -91,5 +91,48 @@ describe('ZIP exports at once', () => {
     expect(running.map((a) => a.status)).toEqual([200, 200]);
     expect((await request(t.app).head('/api/admin/events/gala/export.zip').set('Cookie', t.cookie)).status).toBe(200);
     expect((await ask('tok-head0003')).status).toBe(429);
+  });
+
+  it('takes no place for an export asked behind a live stream on the same connection', async () => {
+    await bigEvent();
+    const { port } = server.address() as AddressInfo;
+    const exportRequest = `GET /api/admin/events/gala/export.zip HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${t.cookie}\r\n\r\n`;
+    /** Two requests in one write (HTTP/1.1 pipelining); what comes back, as text. */
+    const pipelined = async (first: string): Promise<{ socket: net.Socket; heard: () => string }> => {
+      const socket = net.connect(port, '127.0.0.1');
+      await once(socket, 'connect');
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.write(`GET ${first} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n${exportRequest}`);
+      return { socket, heard: () => text };
+    };
+    // Two connections whose exports wait behind the gallery's live stream, which never ends.
+    const queued = await Promise.all([pipelined('/api/gallery/stream'), pipelined('/api/gallery/stream')]);
+    try {
+      for (const q of queued) await vi.waitFor(() => expect(q.heard()).toContain('text/event-stream'));
+      const running = await Promise.all([ask('tok-turn0001'), ask('tok-turn0002')]);
+      expect(running.map((a) => a.status)).toEqual([200, 200]);
+      for (const a of running) a.req.destroy();
+      // Behind an answer that ends, the export runs when its turn comes.
+      const after = await pipelined('/healthz');
+      await vi.waitFor(() => expect(after.heard()).toContain('Content-Type: application/zip'));
+      after.socket.destroy();
+    } finally {
+      for (const q of queued) q.socket.destroy();
+    }
+  });
+
+  it('keeps the progress of a bounded number of tokens, however many refusals a script asks for', async () => {
+    await bigEvent();
+    const running = await Promise.all([ask('tok-many0001'), ask('tok-many0002')]);
+    const exports = t.services.exports;
+    const refuse = (token: string) => expect(() => exports.claim(token)).toThrow(/already running/);
+    for (let i = 0; i < MAX_PROGRESS_TOKENS * 4; i++) refuse(`tok-${String(i).padStart(8, '0')}`);
+    expect(exports.progressOf('tok-00000000')).toBeUndefined();
+    expect(exports.progressOf(`tok-${String(MAX_PROGRESS_TOKENS * 4 - 1).padStart(8, '0')}`)?.state).toBe('busy');
+    // The exports under way are never forgotten: their console is watching them.
+    expect(exports.progressOf('tok-many0001')?.state).toBe('running');
+    expect(exports.progressOf('tok-many0002')?.state).toBe('running');
+    for (const a of running) a.req.destroy();
   });
 });

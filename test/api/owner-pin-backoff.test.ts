@@ -125,6 +125,39 @@ describe('guessing the owner PIN between sign-ins with the event PIN', () => {
     expect(await fresh.signIn(TEST_PIN, network)).toMatch(/^[\w-]{40,}$/);
   });
 
+  it('keeps the count across a restart with the wall clock set a day forward: only the wait is taken as over', async () => {
+    const { t } = await renterBooth();
+    for (let i = 0; i < 5; i++) {
+      const res = await request(from(t.app, `10.4.${i}.1`))
+        .post('/api/admin/session')
+        .send({ pin: guess(i) });
+      expect(res.status).toBe(401);
+    }
+    // The plug pulled, and the booth comes back with its clock a day ahead (a time server it was given, a wrong date typed).
+    t.clock.stepWall(25 * 60 * 60_000);
+    const fresh = new AuthService(new SettingsRepository(t.db), new SessionRepository(t.db), new AttemptLimiter(t.clock), t.clock);
+    const network = (i: number) => ({ address: `10.5.${i}.1`, isLocal: false });
+    // The wait read on the wall clock is over; the five wrong PINs before it still count.
+    await expect(fresh.signIn(guess(5), network(0))).rejects.toMatchObject({ code: 'unauthorized' });
+    await expect(fresh.signIn(TEST_PIN, network(1))).rejects.toMatchObject({ code: 'owner_pin_resting' });
+  });
+
+  it('checks five of twenty guesses sent at once from twenty addresses, and none after', async () => {
+    const { t } = await renterBooth();
+    const auth = new AuthService(new SettingsRepository(t.db), new SessionRepository(t.db), new AttemptLimiter(t.clock), t.clock);
+    const codes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        auth.signIn(guess(i), { address: `10.6.${i}.1`, isLocal: false }).then(
+          () => 'opened',
+          (err: { code: string }) => err.code,
+        ),
+      ),
+    );
+    expect(codes.filter((c) => c === 'unauthorized')).toHaveLength(5);
+    expect(codes.filter((c) => c === 'owner_pin_resting')).toHaveLength(15);
+    await expect(auth.signIn(TEST_PIN, { address: '10.6.99.1', isLocal: false })).rejects.toMatchObject({ code: 'owner_pin_resting' });
+  });
+
   it('shows the owner how many wrong PINs were typed since their last visit, once', async () => {
     const { t } = await renterBooth();
     for (let i = 0; i < 3; i++) {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SettingsRepository } from '../../server/settings/settings.repository.js';
 import { buildTestApp, signIn } from '../support/app.js';
 
 const dirs: string[] = [];
@@ -65,5 +66,48 @@ describe('a folder destination', () => {
     expect((await b.save(inside)).status).toBe(200);
     expect(b.destination()).toMatchObject({ type: 'local', path: inside });
     expect((await b.test(inside)).body).toMatchObject({ ok: true });
+  });
+
+  it('is refused with .. or as a relative path, and taken under a root not mounted yet', async () => {
+    const parent = temp('boothdeck-media-');
+    const root = path.join(parent, 'usb');
+    const b = await booth(root);
+    for (const p of [`${root}/../etc`, `${root}/stick/../../x`, 'galeries', './galeries']) {
+      const saved = await b.save(p);
+      expect(saved.status, p).toBe(400);
+      expect(saved.body.error.details.issues[0].field, p).toBe('destination.path');
+    }
+    expect(b.destination()).toBeNull();
+    // The stick is plugged in later: a folder on it is taken now, and the root's own parent untouched.
+    expect((await b.save(path.join(root, 'galeries'))).status).toBe(200);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it('saved before the rule outside the root, stops the queue with a reason the console says in words', async () => {
+    const root = temp('boothdeck-root-');
+    const elsewhere = temp('boothdeck-elsewhere-');
+    const b = await booth(root);
+    b.t.services.events.create({ name: 'Gala' });
+    expect((await b.save(path.join(root, 'galeries'))).status).toBe(200);
+    // As an earlier version stored it, outside: no root was checked then.
+    const settings = new SettingsRepository(b.t.db);
+    const stored = settings.get('publish') as Record<string, unknown>;
+    settings.set('publish', { ...stored, destination: { type: 'local', path: elsewhere }, enabled: true });
+    const queue = b.t.services.publishing.queue;
+    queue.start();
+    try {
+      await expect
+        .poll(
+          () => {
+            b.t.clock.advance(1000);
+            return queue.status().last_error?.reason;
+          },
+          { timeout: 15_000 },
+        )
+        .toBe('outside_root');
+      expect(readdirSync(elsewhere)).toEqual([]);
+    } finally {
+      queue.stop();
+    }
   });
 });

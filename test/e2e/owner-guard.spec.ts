@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
+import type { PublishOverview } from '../../server/contract/publish.contract.js';
 import { expect, isolatedTest as test } from './fixtures.js';
 import { typePin, unlockConsole } from './helpers.js';
 
@@ -126,15 +128,48 @@ test('a third ZIP export is told in words to wait while two run', async ({ page,
         }),
     ),
   );
+  // The refusal's JSON must not become a file (or a failed download) in the browser.
+  const downloads: string[] = [];
+  page.on('download', (d) => downloads.push(d.suggestedFilename()));
   try {
     const card = page.getByTestId('event-export-simultane');
     await card.getByTestId('event-export').click();
     await expect(card.getByTestId('export-busy')).toHaveText(
       'Deux exports sont déjà en cours sur la borne : réessayez quand l’un d’eux est terminé.',
     );
+    expect(downloads).toEqual([]);
+    // The frame the download was asked in is gone once the refusal is known.
+    await expect(page.locator('iframe')).toHaveCount(0);
     await card.getByTestId('export-busy').scrollIntoViewIfNeeded();
     await page.screenshot({ path: 'test-screens/export-busy-800x480.png' });
   } finally {
     for (const req of held) req.destroy();
   }
+});
+
+test('the console says in words why publishing stopped, and what the owner has to do', async ({ page, service }) => {
+  service.services.events.create({ name: 'Gala Privé' });
+  const root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-published-'));
+  await service.services.publishing.service.update({ destination: { type: 'local', path: root }, booth_name: 'booth', enabled: true });
+  // The queue's answer as after an upgrade on a card whose secrets folder was lost.
+  await page.route('**/api/admin/publish', async (route) => {
+    if (route.request().method() !== 'GET') return route.fallback();
+    const answer = await route.fetch();
+    const overview = (await answer.json()) as PublishOverview;
+    overview.status = {
+      state: 'waiting',
+      last_error: { reason: 'gallery_key_lost', at: new Date().toISOString() },
+      retry_at: new Date(Date.now() + 60_000).toISOString(),
+      retry_in_s: 60,
+    };
+    await route.fulfill({ response: answer, json: overview });
+  });
+  await page.setViewportSize(SMALL_SCREEN);
+  await unlockConsole(page, '/admin/events');
+  await expect(page.getByTestId('publish-status')).toHaveText('Publication arrêtée jusqu’à ce que le problème ci-dessous soit corrigé.');
+  const error = page.getByTestId('publish-error');
+  await expect(error).toContainText('Saisissez à nouveau le mot de passe de chaque galerie protégée.');
+  await expect(error).not.toContainText('rclone');
+  await error.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-screens/publish-stopped-800x480.png' });
 });

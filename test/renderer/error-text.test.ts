@@ -23,6 +23,32 @@ const invalid = (issues: unknown[]): ApiError =>
 describe('errors in words, in French', () => {
   beforeEach(() => setLocale('fr'));
 
+  it('says why a gallery folder, a gallery password or an owner PIN is refused, not only which field', () => {
+    const outside = new ApiError(
+      400,
+      'folder_outside_root',
+      'Invalid publishing settings: destination.path must be inside /mnt/usb',
+      undefined,
+      {
+        issues: [
+          { field: 'destination.path', message: 'must be inside /mnt/usb (the folder chosen for galleries when the booth was installed)' },
+        ],
+        root: '/mnt/usb',
+      },
+    );
+    expect(plain(describeError(outside))).toBe(
+      'Ce dossier n’est pas dans /mnt/usb, le dossier choisi pour les galeries à l’installation de la borne : choisissez-en un à l’intérieur.',
+    );
+    const weak = new ApiError(400, 'password_too_weak', 'Invalid gallery password', undefined, {
+      issues: [{ field: 'password', message: 'must be at least 12 characters' }],
+    });
+    expect(plain(describeError(weak))).toMatch(/^Ce mot de passe est trop facile à deviner pour une galerie en ligne/);
+    const short = new ApiError(400, 'owner_pin_too_short', 'The owner PIN must have at least 6 digits', undefined, {
+      issues: [{ field: 'new_pin', message: 'must be at least 6 digits while an event PIN is set' }],
+    });
+    expect(plain(describeError(short))).toBe('Un code d’événement existe : le code du propriétaire doit avoir au moins 6 chiffres.');
+  });
+
   it('names a missing frame by its form label and the action by its number from 1', () => {
     const err = rejected([{ index: 1, field: 'frame.file', message: 'Path does not point to a file' }]);
     expect(plain(describeError(err))).toBe('Action 2 — Cadre : ce fichier n’existe pas dans les fichiers de la borne.');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import net, { type AddressInfo, type Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -152,6 +152,37 @@ describe('a download whose reader stops reading', () => {
       expect(await outcome).toBe('done');
     } finally {
       server.closeAllConnections();
+      server.close();
+    }
+  });
+});
+
+describe('the unread bytes of a connection, as the service sees its end', () => {
+  /** A connection whose client reads nothing while the server writes `bytes`: the server's socket. */
+  async function unreadConnection(listenOn: string, connectTo: string): Promise<{ server: net.Server; client: Socket; socket: Socket }> {
+    const server = net.createServer();
+    server.listen(0, listenOn);
+    await once(server, 'listening');
+    const accepted = once(server, 'connection') as Promise<[Socket]>;
+    const client = net.connect((server.address() as AddressInfo).port, connectTo);
+    client.pause();
+    const [socket] = await accepted;
+    socket.write(randomBytes(8 * 1024 * 1024));
+    return { server, client, socket };
+  }
+
+  it.each([
+    ['IPv4', '127.0.0.1', '127.0.0.1'],
+    ['IPv6', '::1', '::1'],
+    ['IPv4 on a dual-stack socket (IPv4-mapped)', '::', '127.0.0.1'],
+  ])('are found for %s', async (_kind, listenOn, connectTo) => {
+    const { server, client, socket } = await unreadConnection(listenOn, connectTo);
+    try {
+      const conn = { localPort: socket.localPort, remotePort: socket.remotePort, remoteAddress: socket.remoteAddress };
+      await vi.waitFor(() => expect(unreadBytes(conn)).toBeGreaterThan(0));
+    } finally {
+      client.destroy();
+      socket.destroy();
       server.close();
     }
   });

@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { chmod, lstat, opendir } from 'node:fs/promises';
 import path from 'node:path';
 import { isMainThread } from 'node:worker_threads';
@@ -15,35 +15,70 @@ export function closeUmask(): void {
   if (isMainThread) process.umask(SERVICE_UMASK);
 }
 
-/** Closes one path to other users if it is open to them; a symlink is left alone (never followed). */
-function closeSync(target: string, dirMode: number, fileMode: number): boolean {
+/** Still open to other users after a chmod: a file system that keeps no modes (FAT), or someone else's file. */
+function staysOpen(target: string): boolean {
+  try {
+    return (lstatSync(target).mode & OPEN_TO_OTHERS) !== 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Closes one path to other users if it is open to them; a symlink is left alone (never followed).
+ * Says what it found: nothing to do (undefined), closed, or open still.
+ */
+function closeSync(target: string): 'closed' | 'open' | undefined {
   let st;
   try {
     st = lstatSync(target);
   } catch {
-    return false;
+    return undefined;
   }
-  if (st.isSymbolicLink() || (st.mode & OPEN_TO_OTHERS) === 0) return false;
+  if (st.isSymbolicLink() || (st.mode & OPEN_TO_OTHERS) === 0) return undefined;
   try {
-    chmodSync(target, st.isDirectory() ? dirMode : fileMode);
+    chmodSync(target, st.isDirectory() ? 0o700 : 0o600);
   } catch {
-    // Another user's file: the tree's repair names it in the log.
+    // Reported below, as open still.
   }
-  return true;
+  return staysOpen(target) ? 'open' : 'closed';
+}
+
+/** The data folder is another user's: it cannot be kept closed to them (nor what lies in it safe from them). */
+export class DataDirNotOwnedError extends Error {
+  constructor(dir: string, owner: number) {
+    super(
+      `The data folder ${dir} belongs to another user (uid ${owner}): Boothdeck keeps its database and secrets closed to other users only in a folder of its own user's. Give the folder to the booth's user (chown), or set BOOTHDECK_DATA_DIR to another folder.`,
+    );
+  }
+}
+
+export interface DataDirCheck {
+  /** The folder, its links resolved: what the tree's repair walks. */
+  dir: string;
+  /** The folder itself was open to other users (a booth set up before this rule, or a person's chmod): its whole tree is to be repaired (`closeTree`). */
+  wasOpen: boolean;
+  /** The folder, or entries directly in it, open to other users still (named in the log). */
+  stillOpen: string[];
 }
 
 /**
- * At start, before anything is opened in it: the data folder exists and is 0700, and so is each
- * file and folder directly in it (the database and its WAL, where the PIN hashes lie; the secrets
- * folder). A few entries: checked at every start. Returns whether the folder itself was open to
- * other users (a booth set up before this rule, or a person's chmod): then its whole tree is to be
- * repaired (`closeTree`).
+ * At start, before anything is opened in it: the data folder exists, is the service user's own
+ * (else DataDirNotOwnedError: another user could read or swap what lies in it) and is 0700, and so
+ * is each file and folder directly in it (the database and its WAL, where the PIN hashes lie; the
+ * secrets folder). A few entries: checked at every start. A data folder given as a link is closed
+ * where it leads.
  */
-export function closeDataDir(dir: string): boolean {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const wasOpen = closeSync(dir, 0o700, 0o600);
-  for (const name of readdirSync(dir)) closeSync(path.join(dir, name), 0o700, 0o600);
-  return wasOpen;
+export function closeDataDir(given: string): DataDirCheck {
+  mkdirSync(given, { recursive: true, mode: 0o700 });
+  const dir = realpathSync(given);
+  const uid = process.getuid?.();
+  const owner = statSync(dir).uid;
+  if (uid !== undefined && owner !== uid) throw new DataDirNotOwnedError(given, owner);
+  const root = closeSync(dir);
+  const stillOpen = root === 'open' ? [dir] : [];
+  for (const name of readdirSync(dir)) if (closeSync(path.join(dir, name)) === 'open') stillOpen.push(path.join(dir, name));
+  return { dir, wasOpen: root !== undefined, stillOpen };
 }
 
 export interface TreeRepair {
@@ -74,10 +109,11 @@ export async function closeTree(dir: string): Promise<TreeRepair> {
       if ((st.mode & OPEN_TO_OTHERS) !== 0) {
         try {
           await chmod(full, st.isDirectory() ? 0o700 : 0o600);
-          report.closed++;
         } catch {
-          report.refused.push(full);
+          // Told apart below: the mode it has now is what counts.
         }
+        if (staysOpen(full)) report.refused.push(full);
+        else report.closed++;
       }
       if (st.isDirectory()) await visit(full);
     }

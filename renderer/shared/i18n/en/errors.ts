@@ -49,6 +49,8 @@ export const enErrors: Record<keyof typeof frErrors, string> = {
     'This password is too easy to guess for an online gallery: use a phrase of several words, or the one the console suggests.',
   'error.code.folder_outside_root':
     'This folder is not inside the folder chosen for galleries when the booth was installed (/media by default): choose one inside it.',
+  'error.code.folder_outside_root.named':
+    'This folder is not inside {root}, the folder chosen for galleries when the booth was installed: choose one inside it.',
   'error.code.not_local': 'This can only be done at the booth’s own screen.',
   'error.code.printer_not_permitted':
     'The print system refuses: the booth’s user may not manage printers. Add it to the lpadmin group (see the printing documentation).',

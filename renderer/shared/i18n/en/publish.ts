@@ -72,6 +72,7 @@ export const enPublish: Record<keyof typeof frPublish, string> = {
   'publish.status.unconfigured': 'No destination: fill it in below.',
   'publish.status.idle': 'Up to date.',
   'publish.status.working': 'Uploading…',
+  'publish.status.blocked': 'Publishing is stopped until the problem below is fixed.',
   'publish.status.waiting': 'Waiting for the network: next try in {seconds} s.',
   'publish.lastError': 'Last error: {reason}',
   'publish.reason.unreachable': 'the destination cannot be reached (no network, or the server is down).',
@@ -82,6 +83,10 @@ export const enPublish: Record<keyof typeof frPublish, string> = {
   'publish.reason.no_space': 'the destination is full.',
   'publish.reason.source_missing': 'a photo’s file is missing on the booth.',
   'publish.reason.failed': 'rclone failed (details in the log).',
+  'publish.reason.outside_root':
+    'the destination folder is not inside the folder chosen for galleries when the booth was installed. Choose a folder inside it, then save.',
+  'publish.reason.gallery_key_lost':
+    'the booth can no longer open a protected gallery’s password (its secrets folder was lost or replaced). Type the password of each protected gallery again.',
   'publish.events': 'Events online',
   'publish.progress': '{online} / {total} {total:photo|photos} online',
   'publish.progressToSend': '{online} / {total} {total:photo|photos} online, {toSend} to send again',

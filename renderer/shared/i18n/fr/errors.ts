@@ -50,6 +50,8 @@ export const frErrors = {
     'Ce mot de passe est trop facile à deviner pour une galerie en ligne : prenez une phrase de plusieurs mots, ou celle que la console propose.',
   'error.code.folder_outside_root':
     'Ce dossier n’est pas dans le dossier choisi pour les galeries à l’installation de la borne (/media par défaut) : choisissez-en un à l’intérieur.',
+  'error.code.folder_outside_root.named':
+    'Ce dossier n’est pas dans {root}, le dossier choisi pour les galeries à l’installation de la borne : choisissez-en un à l’intérieur.',
   'error.code.not_local': 'Cette opération n’est possible que depuis l’écran de la borne.',
   'error.code.printer_not_permitted':
     'Le système d’impression refuse : l’utilisateur de la borne n’a pas le droit de gérer les imprimantes. Ajoutez-le au groupe lpadmin (voir la documentation d’impression).',

@@ -74,6 +74,7 @@ export const frPublish = {
   'publish.status.idle': 'À jour.',
   'publish.status.working': 'Envoi en cours…',
   'publish.status.waiting': 'En attente du réseau : nouvel essai dans {seconds} s.',
+  'publish.status.blocked': 'Publication arrêtée jusqu’à ce que le problème ci-dessous soit corrigé.',
   'publish.lastError': 'Dernière erreur : {reason}',
   'publish.reason.unreachable': 'la destination est injoignable (pas de réseau, ou serveur arrêté).',
   'publish.reason.auth': 'la destination refuse l’accès (identifiants ou droits à vérifier).',
@@ -83,6 +84,10 @@ export const frPublish = {
   'publish.reason.no_space': 'la destination est pleine.',
   'publish.reason.source_missing': 'le fichier d’une photo manque sur la borne.',
   'publish.reason.failed': 'rclone a échoué (détails dans le journal).',
+  'publish.reason.outside_root':
+    'le dossier de destination n’est pas dans le dossier choisi pour les galeries à l’installation de la borne. Choisissez un dossier à l’intérieur, puis enregistrez.',
+  'publish.reason.gallery_key_lost':
+    'la borne ne peut plus ouvrir le mot de passe d’une galerie protégée (son dossier des secrets a été perdu ou remplacé). Saisissez à nouveau le mot de passe de chaque galerie protégée.',
   'publish.events': 'Événements en ligne',
   'publish.progress': '{online} / {total} {total:photo|photos} en ligne',
   'publish.progressToSend': '{online} / {total} {total:photo|photos} en ligne, {toSend} à renvoyer',
