@@ -9,6 +9,7 @@ import { zipExport } from './bench/export.js';
 import { exportFlood } from './bench/export-flood.js';
 import { firstVisitAfterIndex } from './bench/first-visit.js';
 import { relayTiming, ringUnderLoad } from './bench/hardware.js';
+import { relayOffAfterDeath } from './bench/relay-off.js';
 import { hostileThumbnails, relayFlood } from './bench/hardening.js';
 import { galleryLoad } from './bench/gallery-load.js';
 import { printQueueing } from './bench/print.js';
@@ -281,6 +282,7 @@ async function main(): Promise<void> {
     ['firstvisit', () => firstVisitAfterIndex(record, cleanups, launchBrowser)],
     ['print', () => printQueueing(record, cleanups)],
     ['relay', () => relayTiming(record)],
+    ['relayoff', () => relayOffAfterDeath(record, cleanups)],
     ['relayflood', () => relayFlood(record)],
     ['hostilethumbs', () => hostileThumbnails(record)],
     ['ring', () => ringUnderLoad(record, cleanups)],

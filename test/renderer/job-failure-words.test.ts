@@ -6,6 +6,9 @@ import { setLocale } from '../../renderer/shared/i18n/index.js';
 
 afterEach(() => setLocale('fr'));
 
+/** French typography puts narrow no-break spaces inside « »: compared here as plain spaces. */
+const plain = (s: string): string => s.replace(/[\u00a0\u202f]/g, ' ');
+
 const failure = (kind: CaptureJobFailure['trigger']['kind'], inARow: number, title: string | null = null): CaptureJobFailure => ({
   id: 1,
   at: '2026-11-28T13:48:45.000Z',
@@ -19,12 +22,12 @@ const failure = (kind: CaptureJobFailure['trigger']['kind'], inARow: number, tit
 describe('a failed guest’s job in words', () => {
   it('says what the guest lost with the right French possessive, for one failure and for several', () => {
     setLocale('fr');
-    expect(jobFailureSentence(failure('animation', 1, 'GIF'), 'fr')).toMatch(
+    expect(plain(jobFailureSentence(failure('animation', 1, 'GIF'), 'fr'))).toMatch(
       /^« GIF » \(Animation\) a échoué à \d\d:\d\d : l’invité n’a pas eu son animation\.$/,
     );
     expect(jobFailureSentence(failure('video', 1), 'fr')).toContain('l’invité n’a pas eu sa vidéo.');
     expect(jobFailureSentence(failure('collage', 1), 'fr')).toContain('l’invité n’a pas eu son collage.');
-    expect(jobFailureSentence(failure('animation', 3, 'GIF'), 'fr')).toMatch(
+    expect(plain(jobFailureSentence(failure('animation', 3, 'GIF'), 'fr'))).toMatch(
       /^« GIF » \(Animation\) a échoué 3 fois de suite, la dernière à \d\d:\d\d : les invités qui appuient sur ce bouton n’ont pas leur animation\.$/,
     );
   });

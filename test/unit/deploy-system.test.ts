@@ -67,6 +67,8 @@ function system(
   let out = '';
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+  // A script that refuses before reading its input closes the pipe: that is its answer, not an error.
+  child.stdin.on('error', () => undefined);
   child.stdin.end(input);
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, out })));
 }

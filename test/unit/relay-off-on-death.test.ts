@@ -84,7 +84,8 @@ const pgroupAlive = (pid: number): boolean => {
 };
 
 describe('the flash relay is off once the service is gone, however it went', () => {
-  it("SIGKILL while the relay is on: the unit's ExecStopPost switches it off within a second, with no Boothdeck process left", async () => {
+  // How long ExecStopPost takes is measured by `npm run bench -- relayoff`, not here.
+  it("SIGKILL while the relay is on: the unit's ExecStopPost switches it off, with no Boothdeck process left", async () => {
     const top = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-unit-'));
     dirs.push(top);
     const [home, runtime, board, data] = ['home', 'run', 'board', 'data'].map((d) => path.join(top, d)) as [string, string, string, string];
@@ -158,9 +159,9 @@ describe('the flash relay is off once the service is gone, however it went', () 
     expect(readFileSync(value, 'utf8')).toBe('0');
 
     // SIGKILL, as the OOM killer sends it: no handler of Boothdeck's runs.
-    const exited = new Promise<number>((resolve) => main.once('exit', () => resolve(performance.now())));
+    const exited = new Promise<void>((resolve) => main.once('exit', () => resolve()));
     process.kill(main.pid!, 'SIGKILL');
-    const diedAt = await exited;
+    await exited;
     expect(readFileSync(value, 'utf8'), 'the relay stays on with the process gone').toBe('0');
     // What systemd does next (KillMode=control-group): the rest of the unit's processes go, then ExecStopPost.
     if (pgroupAlive(main.pid!)) process.kill(-main.pid!, 'SIGKILL');
@@ -168,9 +169,7 @@ describe('the flash relay is off once the service is gone, however it went', () 
     for (let i = 0; pgroupAlive(main.pid!) && i < 500; i++) await new Promise((r) => setTimeout(r, 10));
     expect(pgroupAlive(main.pid!), 'no Boothdeck process left').toBe(false);
     for (const [post, ...postArgs] of unit.post) expect(spawnSync(post!, postArgs, { env }).status).toBe(0);
-    const offAt = performance.now();
     expect(readFileSync(value, 'utf8')).toBe('1');
-    expect(offAt - diedAt).toBeLessThan(1000);
   }, 60_000);
 });
 
