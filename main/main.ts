@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { app, dialog, ipcMain, powerSaveBlocker, type BrowserWindow } from 'electron';
 import { appVersion } from '../server/core/app-info.js';
 import { ConfigError, loadConfig } from '../server/config.js';
+import { V8_MEMORY_FLAGS } from '../server/core/host-memory.js';
 import { startService, type ServiceHandle } from '../server/service.js';
 import type { BoothScreen } from './booth-screen.js';
 import { registerKioskIpc } from './ipc.js';
@@ -44,6 +45,10 @@ export async function runKiosk(env: NodeJS.ProcessEnv = process.env, options: Ki
   }
   // The console's date fields follow Chromium's own locale, not the page's: French first, as the console.
   app.commandLine.appendSwitch('lang', 'fr-FR');
+  // The kiosk window's and the capture screen's renderers get the booth's young generation. This
+  // process's own V8 (the service's) was set up before this line runs: Electron reads --js-flags for
+  // it from the command line at launch only (the unit's ExecStart; docs/bench.md).
+  app.commandLine.appendSwitch('js-flags', V8_MEMORY_FLAGS.join(' '));
   await app.whenReady();
   let service: ServiceHandle;
   let screen: BoothScreen | undefined;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { MALLOC_ARENAS, V8_MEMORY_FLAGS } from '../../server/core/host-memory.js';
 import { BENCH_PIN, adminCookie } from './setup.js';
 
 const ENTRY = fileURLToPath(new URL('../../dist/node/server/index.js', import.meta.url));
@@ -49,7 +50,8 @@ async function signIn(url: string): Promise<string> {
 }
 
 /**
- * The built service as `npm start` runs it on a booth, in a process of its own (a browser driven
+ * The built service as `npm start` and the booth's unit run it (two malloc arenas, V8's small young
+ * generation: server/core/host-memory.ts), in a process of its own (a browser driven
  * from the bench's process would otherwise share the service's event loop), on the simulator with
  * no photos of its own. Resolves once its start rescan has indexed `expectedCount` photos.
  */
@@ -65,10 +67,11 @@ export async function startServiceProcess(
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ENTRY], {
+  const child: ChildProcess = spawn(process.execPath, [...V8_MEMORY_FLAGS, ...(options.nodeArgs ?? []), ENTRY], {
     cwd: path.dirname(ENTRY),
     env: {
       ...process.env,
+      MALLOC_ARENA_MAX: MALLOC_ARENAS,
       NODE_ENV: 'production',
       BOOTHDECK_PORT: String(port),
       BOOTHDECK_HOST: '127.0.0.1',

@@ -5,6 +5,7 @@ import type { Readable, Writable } from 'node:stream';
 import { workerEnvironment } from '../core/background/background-pool.js';
 import { lowerChild } from '../core/background/own-priority.js';
 import type { WorkerEntry } from '../core/background/worker-entry.js';
+import { V8_MEMORY_FLAGS } from '../core/host-memory.js';
 import { EXPORT_DATA_FD, type ExportJob, type ExportWorkerMessage } from './export.protocol.js';
 import type { ExportEntry, ZipOutcome, ZipProgressHooks } from './export-zip.js';
 
@@ -46,7 +47,7 @@ export async function zipInBackground(
   let child: ChildProcess;
   try {
     child = fork(entry.file, [], {
-      execArgv: entry.execArgv,
+      execArgv: [...V8_MEMORY_FLAGS, ...entry.execArgv],
       env: workerEnvironment(),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc', socket ?? 'pipe'],
     });

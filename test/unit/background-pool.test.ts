@@ -80,6 +80,23 @@ describe('background workers run below everything else', () => {
     expect(pid).not.toBe(process.pid);
   });
 
+  it("starts a worker as the booth's hosts start the service: two malloc arenas and V8's small young generation, whatever the service's own environment says", async () => {
+    const before = process.env.MALLOC_ARENA_MAX;
+    process.env.MALLOC_ARENA_MAX = '8';
+    try {
+      const pool = testPool();
+      await pool.run('pid', {});
+      const [pid] = pool.pids() as [number];
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      const env = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+      expect(argv).toContain('--max-semi-space-size=4');
+      expect(env).toContain('MALLOC_ARENA_MAX=2');
+    } finally {
+      if (before === undefined) delete process.env.MALLOC_ARENA_MAX;
+      else process.env.MALLOC_ARENA_MAX = before;
+    }
+  });
+
   it('lowers a worker to nice 19 at once and every thread of it to SCHED_IDLE (where chrt exists) before any work; the service keeps its own', async () => {
     // As on a booth: the suite itself runs background work at its own priority (vitest.config.ts).
     process.env.BOOTHDECK_BACKGROUND_PRIORITY = 'lowest';

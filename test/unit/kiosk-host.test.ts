@@ -33,6 +33,8 @@ describe('the kiosk host', () => {
     expect(window.loaded).toEqual([`${handle!.service.localUrl}/admin`]);
     // Date fields in French (jj/mm/aaaa), not the machine's US default.
     expect(electron.app.switches).toContainEqual(['lang', 'fr-FR']);
+    // The kiosk's renderers get the booth's small young generation (the main process's comes from the unit).
+    expect(electron.app.switches).toContainEqual(['js-flags', '--max-semi-space-size=4']);
     expect(await (await fetch(`${handle!.service.localUrl}/healthz`)).json()).toMatchObject({ ok: true, simulator: true });
     const session = (await (await fetch(`${handle!.service.localUrl}/api/admin/session`)).json()) as { simulator?: boolean };
     expect(session.simulator).toBe(true);

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Clock, TimerHandle } from '../clock/clock.port.js';
+import { MALLOC_ARENAS, V8_MEMORY_FLAGS } from '../host-memory.js';
 import type { Logger } from '../logger.js';
 import { BackgroundTaskError, WORKER_CRASHED, type TaskHandlers, type TaskMessage, type WorkerMessage } from './background.protocol.js';
 import type { BoardLoad } from './board-load.js';
@@ -44,20 +45,13 @@ const DEATHS_PER_TASK = 2;
 const FAILED_STARTS_BEFORE_INLINE = 3;
 
 /**
- * glibc's allocator gives each thread that allocates an arena of its own (up to eight per core),
- * and libvips' and libuv's threads each leave one holding freed memory: a worker that drew a
- * camera photo kept tens of megabytes it no longer used. Two arenas hold what a worker needs (its
- * work is one task at a time) within a 2 GB Pi's budget; the service's own host sets its own.
- */
-const WORKER_MALLOC_ARENAS = '2';
-
-/**
- * What a worker may see of the service's environment: where programs, files and the locale are.
+ * What a worker may see of the service's environment: where programs, files and the locale are,
+ * and the booth's allocator setting (host-memory.ts), whatever the service's own host set.
  * No PIN, password or token of the service's reaches it. An Electron host's executable runs as
  * plain Node only when told so.
  */
 export function workerEnvironment(): Record<string, string> {
-  const env: Record<string, string> = { MALLOC_ARENA_MAX: WORKER_MALLOC_ARENAS };
+  const env: Record<string, string> = { MALLOC_ARENA_MAX: MALLOC_ARENAS };
   if (backgroundPriority() === 'normal') env[BACKGROUND_PRIORITY_VARIABLE] = 'normal';
   for (const name of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR', 'NODE_ENV']) {
     const value = process.env[name];
@@ -146,7 +140,7 @@ export class BackgroundPool {
   private spawn(): void {
     const entry = this.options.entry as WorkerEntry;
     const child = fork(entry.file, [], {
-      execArgv: entry.execArgv,
+      execArgv: [...V8_MEMORY_FLAGS, ...entry.execArgv],
       env: workerEnvironment(),
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
