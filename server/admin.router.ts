@@ -31,7 +31,15 @@ export function adminRouter(services: Services): Router {
   router.use('/photos', adminPhotoPrintRouter(services.print), adminPhotoRouter(services.photos));
   router.use('/print', adminPrintRouter(services.print, services.printerResume));
   router.use('/hardware', hardwareRouter(services.hardware));
-  router.use('/publish', adminPublishRouter(services.publishing.service));
+  router.use(
+    '/publish',
+    (req, res, next) => {
+      // A change of the operator's (withdrawn, another address) may change what guests are shown online.
+      if (req.method !== 'GET') res.once('finish', () => services.onlineLink.check());
+      next();
+    },
+    adminPublishRouter(services.publishing.service),
+  );
   router.get('/gallery-link', async (_req, res) => {
     res.json(await services.galleryLink.get());
   });

@@ -53,6 +53,7 @@ import { createHostProbe, type HostProbe } from './dashboard/host-probe.js';
 import { MaintenanceService } from './dashboard/maintenance.service.js';
 import type { PrintQueueSummary } from './contract/print.contract.js';
 import { createPublishing, type Publishing } from './publish/publish.compose.js';
+import { OnlineLinkWatch } from './gallery/online-link.watch.js';
 import { SecretBox } from './core/secrets/secret-box.js';
 import type { PublishQueueOptions } from './publish/publish.queue.js';
 import type { RclonePort } from './publish/rclone.port.js';
@@ -150,6 +151,8 @@ export interface Services {
   printerResume: PrinterResumeService;
   /** Online galleries: the service and its upload queue (started by the host). */
   publishing: Publishing;
+  /** Tells open galleries when the current event's address online changes. */
+  onlineLink: OnlineLinkWatch;
 }
 
 /** Repositories and services, wired once. Nothing here listens or starts a timer. */
@@ -334,9 +337,10 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     log: ports.log,
     publish: () => publishing.service,
   });
+  const onlineLink = new OnlineLinkWatch(() => publishing.service.onlineLink(), hub, ports.log);
   const publishing = createPublishing({
     ports,
-    options,
+    options: { ...options, publish: { ...options.publish, passed: () => onlineLink.check() } },
     hub,
     settingsRepository,
     eventRepository,
@@ -382,5 +386,6 @@ export function buildServices(ports: Ports, options: ServiceOptions): Services {
     printWorker,
     printerResume,
     publishing,
+    onlineLink,
   };
 }

@@ -2,6 +2,7 @@ import type { AdminPhoto, PublicPhoto } from './photos.contract.js';
 import type { AdminPrintJob, GuestPrintJob, PrintCounters, PrinterStatus, PrintPauseReason } from './print.contract.js';
 import type { RestartStatus } from './system.contract.js';
 import type { CaptureJobsStatus } from './capture.contract.js';
+import type { OnlineLink } from './publish.contract.js';
 
 /**
  * Every live event, by channel: what the service publishes, what the SSE routes send, and what
@@ -28,6 +29,8 @@ export interface StreamEvents {
     /** Every job's state (guests match their own by id; no session is sent). */
     'print-job': GuestPrintJob;
     'print-status': { paused: PrintPauseReason };
+    /** The current event's address online changed (published, withdrawn, another event). */
+    online: OnlineLink;
   };
 }
 

@@ -40,6 +40,8 @@ export interface PublishQueueOptions {
   zipSettleMs: number;
   /** The most photo bytes a ZIP holds (past it, none is offered). */
   zipMaxBytes: number;
+  /** Told after every pass, whatever came of it: what guests see online may have changed. */
+  passed?: () => void;
 }
 
 export const defaultQueueOptions: PublishQueueOptions = {
@@ -204,6 +206,7 @@ export class PublishQueue {
     } finally {
       this.running = false;
       if (this.state === 'idle' && !this.again && !this.deps.repo.hasWork()) this.idleWaiters.splice(0).forEach((resolve) => resolve());
+      this.options.passed?.();
     }
   }
 

@@ -84,6 +84,42 @@ test('guests see “Retrouvez vos photos en ligne” with the address and its QR
   await expect(inLightbox).toHaveCount(0);
 });
 
+test('a gallery open on a phone shows the address as soon as the event is online, and drops it once withdrawn, without asking', async ({
+  page,
+  service,
+}) => {
+  service.services.events.create({ name: 'Gala des Lumières' });
+  await service.simulator?.capture('gala 1');
+  await expect.poll(() => service.services.photoRepository.count(), { timeout: 15_000 }).toBe(1);
+  const asked: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/gallery/online') asked.push(r.url());
+  });
+  await page.setViewportSize(PHONE);
+  await page.goto('/');
+  await expect(page.getByTestId('gallery-live')).toBeVisible();
+  await expect.poll(() => asked.length).toBe(1);
+  await expect(page.getByTestId('online-link')).toHaveCount(0);
+
+  const root = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-published-'));
+  await service.services.publishing.service.update({
+    destination: { type: 'local', path: root },
+    booth_name: 'booth',
+    public_base_url: 'https://photos.example.com/galeries',
+    enabled: true,
+  });
+  const link = page.getByTestId('online-link');
+  await expect(link.getByTestId('online-url')).toHaveText(/^https:\/\/photos\.example\.com\/galeries\/booth\//, { timeout: 20_000 });
+  await page.screenshot({ path: 'test-screens/online-guest-live-phone.png' });
+  await page.setViewportSize(BOOTH_SCREEN);
+  await page.screenshot({ path: 'test-screens/online-guest-live-booth.png' });
+
+  service.services.publishing.service.withdraw('gala-des-lumieres');
+  await expect(link).toHaveCount(0, { timeout: 20_000 });
+  // The card came and went on the live stream: the page asked for the address once, at its start.
+  expect(asked).toHaveLength(1);
+});
+
 test('the published page works from a plain static server: first screen, lightbox, download, nothing from elsewhere', async ({
   page,
   service,

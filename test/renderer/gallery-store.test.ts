@@ -8,6 +8,10 @@ import { galleryService, type GalleryPage, type GalleryStreamHandlers } from '..
 vi.mock('../../renderer/gallery/services/gallery.service.js', () => ({
   galleryService: { page: vi.fn(), openStream: vi.fn(), bootPage: vi.fn(), pageSize: vi.fn(), takeTapped: vi.fn() },
 }));
+// A reconnection also reads the event's address online again (online-link-live.test.ts).
+vi.mock('../../renderer/gallery/services/online.service.js', () => ({
+  onlineService: { link: vi.fn(() => Promise.resolve({ url: null, svg: null })), photoLink: vi.fn() },
+}));
 
 const photo = (id: string): PublicPhoto => ({ id, taken_at: '2026-11-22T20:00:00Z', printed_copies: 0 }) as PublicPhoto;
 const page = (ids: string[], next: string | null): GalleryPage => ({

@@ -1,5 +1,6 @@
 import type { GalleryEvent, PhotoPage, PublicPhoto } from '../../../server/contract/photos.contract.js';
 import type { GuestPrintJob, PrintPauseReason } from '../../../server/contract/print.contract.js';
+import type { OnlineLink } from '../../../server/contract/publish.contract.js';
 import { api } from '../../shared/http.js';
 import { openStream } from '../../shared/stream.js';
 
@@ -21,6 +22,7 @@ export interface GalleryStreamHandlers {
   connected(up: boolean): void;
   printJob?(job: GuestPrintJob): void;
   printStatus?(paused: PrintPauseReason): void;
+  online?(link: OnlineLink): void;
 }
 
 /** What the page's boot script (renderer/gallery/boot.js) found in it and started before the app ran. */
@@ -85,6 +87,7 @@ export const galleryService = {
     stream.on('event', () => h.eventChanged());
     stream.on('print-job', (job) => h.printJob?.(job));
     stream.on('print-status', ({ paused }) => h.printStatus?.(paused));
+    stream.on('online', (link) => h.online?.(link));
     stream.onOpen(() => h.connected(true));
     stream.onError(() => h.connected(false));
     return () => stream.close();

@@ -3,6 +3,7 @@ import { ref } from 'vue';
 import type { PublicPhoto } from '../../../server/contract/photos.contract.js';
 import { galleryService } from '../services/gallery.service.js';
 import { browserCanShare, photoAddress } from '../services/share.service.js';
+import { useOnlineStore } from './online.store.js';
 import { usePrintStore } from './print.store.js';
 
 const RETRY_AFTER_MS = 5000;
@@ -118,11 +119,14 @@ export const useGalleryStore = defineStore('gallery', () => {
       eventChanged: () => void reload(),
       printJob: (job) => usePrintStore().jobChanged(job),
       printStatus: (paused) => usePrintStore().statusChanged(paused),
+      online: (link) => useOnlineStore().changed(link),
       connected: (up) => {
         streamAnswered.value = true;
         // Back after a cut: photos taken meanwhile are fetched again.
         // A first connection after a good first page only checks the top for photos taken meanwhile.
         if (up && !live.value && (loaded.value || error.value)) void (everConnected || error.value ? reload() : catchUp());
+        // The event may have gone online or offline while the stream was cut: its address is read again.
+        if (up && !live.value && everConnected) void useOnlineStore().load();
         if (up) everConnected = true;
         live.value = up;
       },

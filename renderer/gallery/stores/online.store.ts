@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
+import type { OnlineLink } from '../../../server/contract/publish.contract.js';
 import { onlineService } from '../services/online.service.js';
 
 /** The current event's address online, once the booth has published it. */
@@ -7,18 +8,23 @@ export const useOnlineStore = defineStore('online', () => {
   const url = ref<string | null>(null);
   const svg = ref<string | null>(null);
 
+  /** The photo open in the lightbox and its own page online; url null while it is not online yet. */
+  const photo = ref<{ id: string; url: string | null; svg: string | null } | null>(null);
+
   async function load(): Promise<void> {
     try {
-      const link = await onlineService.link();
-      url.value = link.url;
-      svg.value = link.svg;
+      changed(await onlineService.link());
     } catch {
       // Nothing to show: the gallery on the booth's Wi-Fi works without it.
     }
   }
 
-  /** The photo open in the lightbox and its own page online; url null while it is not online yet. */
-  const photo = ref<{ id: string; url: string | null; svg: string | null } | null>(null);
+  /** The address the booth announced on the live stream, or read again; a photo's own page is asked for again under a new one. */
+  function changed(link: OnlineLink): void {
+    if (link.url !== url.value) photo.value = null;
+    url.value = link.url;
+    svg.value = link.svg;
+  }
 
   async function loadPhoto(id: string): Promise<void> {
     // Nothing of the event is online: no photo of it is either, and no request is worth sending.
@@ -35,5 +41,5 @@ export const useOnlineStore = defineStore('online', () => {
     }
   }
 
-  return { url, svg, load, photo, loadPhoto };
+  return { url, svg, load, changed, photo, loadPhoto };
 });
