@@ -20,6 +20,11 @@ export interface ServiceConfig {
   captureUnit: string;
   /** The folder a publishing destination of type folder must be in (BOOTHDECK_PUBLISH_ROOT): chosen by the owner at install, never from the console. */
   publishRoot: string;
+  /**
+   * BOOTHDECK_BACKGROUND_PRIORITY, checked here with the others; own-priority.ts reads it from the
+   * environment, which every child of the service inherits.
+   */
+  backgroundPriority: 'lowest' | 'normal';
 }
 
 export class ConfigError extends Error {
@@ -107,6 +112,11 @@ const envSchema = z.object({
       .refine((v) => path.isAbsolute(v), 'must be an absolute folder (starting with /)')
       .default('/media'),
   ),
+  // Anything but these two stops the start: a booth whose value was mistyped must not guess.
+  BOOTHDECK_BACKGROUND_PRIORITY: z.preprocess(
+    blankIsUnset,
+    z.enum(['lowest', 'normal'], { error: 'must be "lowest" (a booth; the default) or "normal" (test runners only)' }).default('lowest'),
+  ),
   BOOTHDECK_SIMULATOR_INTERVAL: z.preprocess(
     blankIsUnset,
     z
@@ -177,5 +187,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaults: ConfigDefaults = {}
     waylandDisplay: v.BOOTHDECK_WAYLAND_DISPLAY,
     captureUnit: v.BOOTHDECK_CAPTURE_UNIT,
     publishRoot: path.resolve(v.BOOTHDECK_PUBLISH_ROOT),
+    backgroundPriority: v.BOOTHDECK_BACKGROUND_PRIORITY,
   };
 }

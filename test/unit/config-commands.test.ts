@@ -20,4 +20,13 @@ describe('configuration that ends up in a command line', () => {
     expect(load({ BOOTHDECK_SCREEN_REFRESH: '["wtype","-k","F5"]' }).screenRefresh).toEqual(['wtype', '-k', 'F5']);
     expect(load({ BOOTHDECK_SCREEN_REFRESH: 'off' }).screenRefresh).toBeNull();
   });
+
+  it('keeps background work at the lowest priority unless told exactly "normal", and refuses anything else at start', () => {
+    expect(load({}).backgroundPriority).toBe('lowest');
+    expect(load({ BOOTHDECK_BACKGROUND_PRIORITY: '' }).backgroundPriority).toBe('lowest');
+    expect(load({ BOOTHDECK_BACKGROUND_PRIORITY: 'normal' }).backgroundPriority).toBe('normal');
+    for (const value of ['Normal', 'low', 'idle', 'normal ', '0']) {
+      expect(() => load({ BOOTHDECK_BACKGROUND_PRIORITY: value }), value).toThrow(/BOOTHDECK_BACKGROUND_PRIORITY=.*"lowest".*"normal"/);
+    }
+  });
 });
