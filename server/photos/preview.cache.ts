@@ -18,6 +18,12 @@ const MEMORY_BYTES = 12 * 1024 * 1024;
 const MAX_KEPT_BYTES = 1536 * 1024;
 /** A preview the capture app trickles slower than this is given up (a guest is waiting). */
 const FETCH_DEADLINE_MS = 30_000;
+/**
+ * Previews read into memory at once. Two hundred phones opening two hundred different photos
+ * would otherwise hold up to 300 MB of reads on a 2 GB board; past this, a preview is streamed
+ * to its asker as before the cache, and kept by none.
+ */
+export const MAX_BUFFERING = 4;
 
 /**
  * The capture app's preview of each photo version, fetched once and kept in memory (least
@@ -28,6 +34,7 @@ export class PreviewCache {
   private readonly kept = new Map<string, KeptPreview>();
   private bytes = 0;
   private readonly fetching = new Map<string, Promise<KeptPreview | undefined>>();
+  private buffering = 0;
 
   constructor(private readonly capture: CaptureAppPort) {}
 
@@ -42,6 +49,8 @@ export class PreviewCache {
     }
     const pending = this.fetching.get(key);
     if (pending) return (await pending) ?? { remote: await this.open(id) };
+    if (this.buffering >= MAX_BUFFERING) return { remote: await this.open(id) };
+    this.buffering++;
     let remote: CaptureFile | undefined;
     const work = (async (): Promise<KeptPreview | undefined> => {
       const file = await this.open(id);
@@ -68,6 +77,7 @@ export class PreviewCache {
     try {
       return (await work) ?? { remote: remote as CaptureFile };
     } finally {
+      this.buffering--;
       this.fetching.delete(key);
     }
   }
