@@ -110,8 +110,9 @@ test('a gallery open on a phone shows the address as soon as the event is online
   });
   const link = page.getByTestId('online-link');
   await expect(link.getByTestId('online-url')).toHaveText(/^https:\/\/photos\.example\.com\/galeries\/booth\//, { timeout: 20_000 });
+  await page.setViewportSize({ width: 360, height: 640 });
   await page.screenshot({ path: 'test-screens/online-guest-live-phone.png' });
-  await page.setViewportSize(BOOTH_SCREEN);
+  await page.setViewportSize({ width: 800, height: 480 });
   await page.screenshot({ path: 'test-screens/online-guest-live-booth.png' });
 
   service.services.publishing.service.withdraw('gala-des-lumieres');
