@@ -14,6 +14,8 @@ export interface KeptPreview {
  * needs for the preview and the next capture). About fifty 1200 px JPEGs.
  */
 const MEMORY_BYTES = 12 * 1024 * 1024;
+/** Previews kept at most, whatever their size: a capture app sending tiny or empty ones fills no map. */
+export const MAX_KEPT = 256;
 /** An animation's preview (an animated WebP of several megabytes) is passed through, not kept. */
 const MAX_KEPT_BYTES = 1536 * 1024;
 /** A preview the capture app trickles slower than this is given up (a guest is waiting). */
@@ -100,7 +102,7 @@ export class PreviewCache {
     this.kept.set(key, preview);
     this.bytes += preview.data.length;
     for (const oldest of this.kept.keys()) {
-      if (this.bytes <= MEMORY_BYTES) break;
+      if (this.bytes <= MEMORY_BYTES && this.kept.size <= MAX_KEPT) break;
       this.drop(oldest);
     }
   }

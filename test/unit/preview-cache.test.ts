@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { CaptureAppPort, CaptureFile } from '../../server/capture/capture.port.js';
-import { MAX_BUFFERING, PreviewCache } from '../../server/photos/preview.cache.js';
+import { MAX_BUFFERING, MAX_KEPT, PreviewCache } from '../../server/photos/preview.cache.js';
 
 /** A capture app whose previews are `size` bytes and arrive only when the test lets them. */
 function slowCapture(size: number): { port: CaptureAppPort; opened: string[]; release: () => void } {
@@ -67,5 +67,23 @@ describe("the capture app's previews kept for phones", () => {
     capture.release();
     await after;
     expect(capture.opened).toEqual(['p1', 'p1', 'p1']);
+  });
+
+  it(`keeps ${MAX_KEPT} previews at most however small, the least recently opened going first`, async () => {
+    const capture = slowCapture(10);
+    const cache = new PreviewCache(capture.port);
+    const open = async (id: string): Promise<void> => {
+      const asked = cache.get(id, 'v1', () => true);
+      await new Promise((resolve) => setImmediate(resolve));
+      capture.release();
+      await asked;
+    };
+    for (let i = 0; i <= MAX_KEPT; i++) await open(`p${i}`);
+    expect(capture.opened).toHaveLength(MAX_KEPT + 1);
+    // The newest are still kept; the first one opened is fetched again.
+    await open(`p${MAX_KEPT}`);
+    expect(capture.opened).toHaveLength(MAX_KEPT + 1);
+    await open('p0');
+    expect(capture.opened).toHaveLength(MAX_KEPT + 2);
   });
 });
