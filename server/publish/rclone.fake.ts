@@ -10,9 +10,19 @@ export class FakeRclone implements RclonePort {
   failure: PublishFailure | null = null;
   /** The remotes an owner's rclone file lists. */
   remotes: string[] = [];
+  /** While set, a probe waits for it (a server that accepts and never answers). */
+  hold: Promise<void> | null = null;
+  /** Runs of each kind, in order: the tests read when sending started against what was prepared. */
+  readonly runs: string[] = [];
 
   private check(): void {
     if (this.failure) throw new RcloneError(this.failure, 'fake remote set to fail');
+  }
+
+  async probe(_target: RcloneTarget, _dest: string): Promise<void> {
+    this.runs.push('probe');
+    if (this.hold) await this.hold;
+    this.check();
   }
 
   private put(name: string, data: Buffer): void {
@@ -21,6 +31,7 @@ export class FakeRclone implements RclonePort {
   }
 
   async copyNew(_target: RcloneTarget, sourceDir: string, names: readonly string[], dest: string): Promise<void> {
+    this.runs.push('copy');
     this.check();
     for (const name of names) {
       const data = await readFile(path.join(sourceDir, name));

@@ -11,6 +11,7 @@ import { arrivalOrder } from './009-arrival-order.js';
 import { collageParts } from './010-collage-parts.js';
 import { publishPlaces } from './011-publish-places.js';
 import { publishLocks } from './012-publish-locks.js';
+import { publishSizes } from './013-publish-sizes.js';
 
 /** Every schema change, in the order it must run. Append only. */
 export const migrations: readonly Migration[] = [
@@ -26,4 +27,5 @@ export const migrations: readonly Migration[] = [
   collageParts,
   publishPlaces,
   publishLocks,
+  publishSizes,
 ];

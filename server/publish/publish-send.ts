@@ -1,0 +1,102 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { PublishSettings } from '../contract/publish.contract.js';
+import type { Clock } from '../core/clock/clock.port.js';
+import type { Logger } from '../core/logger.js';
+import type { EventRow } from '../events/event.repository.js';
+import { holdsWhole, listEvent } from './publish-check.js';
+import type { PublishTarget } from './publish-destination.js';
+import { namesList, stagePhoto, type PublishSources } from './publish-files.js';
+import { downloadNames } from './publish-index.js';
+import { renderPhotoPage } from './publish-photo-page.js';
+import { runPipeline } from './publish-pipeline.js';
+import { stageSealedPhoto } from './publish-sealed.js';
+import type { PublishWork } from './publish-tasks.js';
+import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepository } from './publish.repository.js';
+import type { RclonePort } from './rclone.port.js';
+
+export interface SendDeps {
+  repo: PublishRepository;
+  rclone: RclonePort;
+  sources: PublishSources;
+  work: PublishWork;
+  clock: Clock;
+  log: Logger;
+  stageDir: string;
+}
+
+export interface SendOptions {
+  batchSize: number;
+  prepareParallel: number;
+}
+
+export interface EventToSend {
+  pub: PublicationRow;
+  event: EventRow | undefined;
+  where: { target: PublishTarget; dest: string };
+  settings: PublishSettings;
+  /** The photos wanted online, by id. */
+  photos: ReadonlyMap<string, PublishablePhoto>;
+}
+
+/**
+ * Sends an event's pending rows through the pipeline. A row turns online only once a listing of
+ * the event's folder showed each of its files whole (the size it was laid out with): what the
+ * console counts is what the remote was seen to hold. `sentBatch` runs after each batch is
+ * recorded (the queue writes the page then, now and then).
+ */
+export async function sendPending(
+  deps: SendDeps,
+  e: EventToSend,
+  rows: readonly PublishFileRow[],
+  options: SendOptions,
+  hooks: { stopped: () => boolean; sentBatch: () => Promise<void> },
+): Promise<void> {
+  const { repo, sources } = deps;
+  const lock = repo.lock(e.pub.event_id);
+  const eventName = e.event?.name ?? '';
+  const downloads = downloadNames(eventName, [...e.photos.values()]);
+  await runPipeline(
+    rows,
+    {
+      prepare: async (row, dir) => {
+        const photo = e.photos.get(row.photo_id);
+        if (!photo) return undefined;
+        if (lock !== undefined) return stageSealedPhoto(dir, photo, sources, lock, e.settings.language, deps.work);
+        return stagePhoto(dir, photo, sources, (names) =>
+          renderPhotoPage({
+            eventName,
+            language: e.settings.language,
+            media: names.media,
+            shown: names.preview ?? names.media,
+            thumb: names.thumb,
+            kind: photo.kind,
+            downloadName: downloads.get(photo.id) ?? path.basename(names.media),
+          }),
+        );
+      },
+      send: (dir, names) => deps.rclone.copyNew(e.where.target, dir, names, e.where.dest),
+      confirm: async (batch) => {
+        const there = await listEvent(deps.rclone, e.where);
+        // Stopped meanwhile (the service is closing): the rows stay pending and the next start finds the files there.
+        if (hooks.stopped()) return;
+        const whole = batch.filter((b) => holdsWhole(there, namesList(b.staged.names), b.staged.sizes));
+        repo.markOnline(
+          e.pub.event_id,
+          whole.map((b) => ({ photo_id: b.row.photo_id, version: b.row.version, sizes: b.staged.sizes, thumb: b.staged.thumb })),
+          deps.clock.now(),
+        );
+        if (whole.length < batch.length)
+          deps.log.warn(`Publishing: ${batch.length - whole.length} photo(s) sent were not found whole on the destination; sent again later`);
+        await hooks.sentBatch();
+      },
+    },
+    {
+      workDir: path.join(deps.stageDir, `${e.pub.token}-${randomBytes(4).toString('hex')}`),
+      parallel: options.prepareParallel,
+      batchSize: options.batchSize,
+      ahead: options.batchSize * 2,
+      stopped: hooks.stopped,
+    },
+  );
+}
