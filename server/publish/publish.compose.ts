@@ -74,6 +74,20 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       return (await deps.media.thumbnail(row, 'background')).data;
     },
   };
+  const previewsAhead = new PreviewsAhead(async (id) => {
+    const row = deps.photoRepository.find(id);
+    const settings = service.settings();
+    if (!row || row.kind !== 'photo' || row.event_id === null || settings.destination === null) return;
+    if (row.processed !== 1 || row.visible !== 1 || row.missing === 1 || (row.part_of !== null && !(deps.partsShown?.() ?? false))) return;
+    const pub = repo.publication(row.event_id);
+    const goesOnline = pub?.state === 'publishing' || (settings.enabled && pub === undefined && deps.eventRepository.current()?.id === row.event_id);
+    const file = deps.media.localFile(row);
+    if (!goesOnline || file === undefined) return;
+    const version = mediaVersion(row);
+    const plain = await previews.ensure(id, version, () => Promise.resolve(file));
+    const lock = repo.lock(row.event_id);
+    if (plain !== null && lock !== undefined) await previews.ensureSealed(id, version, lock, plain);
+  }, ports.log);
   const queue = new PublishQueue(
     {
       repo,
@@ -94,24 +108,11 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       forgetPreviews: async (eventId) => {
         for (const photo of repo.wantedPhotos(eventId)) await previews.remove(photo.id);
       },
+      previewsAhead,
     },
     { ...defaultQueueOptions, ...options.publish },
   );
   service.attach(queue);
-  const previewsAhead = new PreviewsAhead(async (id) => {
-    const row = deps.photoRepository.find(id);
-    const settings = service.settings();
-    if (!row || row.kind !== 'photo' || row.event_id === null || settings.destination === null) return;
-    if (row.processed !== 1 || row.visible !== 1 || row.missing === 1 || (row.part_of !== null && !(deps.partsShown?.() ?? false))) return;
-    const pub = repo.publication(row.event_id);
-    const goesOnline = pub?.state === 'publishing' || (settings.enabled && pub === undefined && deps.eventRepository.current()?.id === row.event_id);
-    const file = deps.media.localFile(row);
-    if (!goesOnline || file === undefined) return;
-    const version = mediaVersion(row);
-    const plain = await previews.ensure(id, version, () => Promise.resolve(file));
-    const lock = repo.lock(row.event_id);
-    if (plain !== null && lock !== undefined) await previews.ensureSealed(id, version, lock, plain);
-  }, ports.log);
   // New, changed and deleted photos, and a new event, are news for the queue while the live toggle
   // is on; off, events published with their button are kept in line by the periodic check.
   deps.hub.subscribe('admin', (message) => {

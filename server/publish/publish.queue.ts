@@ -77,6 +77,8 @@ export interface PublishQueueDeps {
   brandDir: string;
   /** An event's files are gone online: what was kept on the booth to send them (previews) may go too. */
   forgetPreviews?: (eventId: number) => Promise<void>;
+  /** Previews made as photos arrive: stopped with the queue. */
+  previewsAhead?: { stop(): Promise<void> };
 }
 
 /** The event's remote folder: booth name, then the event's unguessable token. */
@@ -105,6 +107,7 @@ export class PublishQueue {
   private staleStageCleared = false;
   /** The next pass compares every published event with the remote (the timer's, a retry, the start). */
   private fullCheck = true;
+  private passDone: Promise<void> = Promise.resolve();
   private readonly company: CompanyIndex;
 
   constructor(
@@ -119,10 +122,12 @@ export class PublishQueue {
     this.schedule(0);
   }
 
-  stop(): void {
+  /** Stops, and resolves once the pass under way has ended (an rclone run it waits on included). */
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) this.deps.clock.clearTimeout(this.timer);
     this.timer = undefined;
+    await Promise.all([this.passDone, this.deps.previewsAhead?.stop()]);
   }
 
   /** Something changed (a photo, a request): a pass soon, unless the queue is waiting out a failure. */
@@ -178,9 +183,14 @@ export class PublishQueue {
     }, ms);
   }
 
-  private async run(): Promise<void> {
-    if (this.running || this.stopped) return;
+  private run(): Promise<void> {
+    if (this.running || this.stopped) return this.passDone;
     this.running = true;
+    this.passDone = this.runOnce();
+    return this.passDone;
+  }
+
+  private async runOnce(): Promise<void> {
     this.retryAt = null;
     this.state = 'working';
     try {
