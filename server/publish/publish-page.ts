@@ -71,7 +71,9 @@ const EAGER_TILES = 12;
 
 /** A tile's proportions are kept between these (a panorama or a strip would be a sliver). */
 export const tileRatio = (width: number | null, height: number | null): number | undefined =>
-  width === null || height === null || width <= 0 || height <= 0 ? undefined : Math.round(Math.min(4, Math.max(0.25, width / height)) * 1000) / 1000;
+  width === null || height === null || width <= 0 || height <= 0
+    ? undefined
+    : Math.round(Math.min(4, Math.max(0.25, width / height)) * 1000) / 1000;
 
 /**
  * Tiles of a row share their height and keep their photo's proportions (no photo is cropped).
@@ -130,7 +132,8 @@ export function renderEventPage(page: EventPage): string {
       const badge = p.kind === 'video' || p.kind === 'animation' ? `<span class="badge">${esc(label)}</span>` : '';
       const loading = i < EAGER_TILES ? '' : ' loading="lazy"';
       const ratio = p.ratio === undefined ? '' : ` style="--r:${p.ratio}"`;
-      const [w, h] = p.ratio === undefined ? [480, 480] : p.ratio >= 1 ? [480, Math.round(480 / p.ratio)] : [Math.round(480 * p.ratio), 480];
+      const [w, h] =
+        p.ratio === undefined ? [480, 480] : p.ratio >= 1 ? [480, Math.round(480 / p.ratio)] : [Math.round(480 * p.ratio), 480];
       return (
         `<li${ratio}><a class="t" href="${esc(p.media)}" data-k="${p.kind}"${p.preview ? ` data-p="${esc(p.preview)}"` : ''} data-name="${esc(p.downloadName)}" data-testid="photo-tile">` +
         `<img src="${esc(p.thumb)}" alt="${esc(label)} ${i + 1}" width="${w}" height="${h}" decoding="async"${loading}>${badge}</a></li>`

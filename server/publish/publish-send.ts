@@ -87,7 +87,9 @@ export async function sendPending(
           deps.clock.now(),
         );
         if (whole.length < batch.length)
-          deps.log.warn(`Publishing: ${batch.length - whole.length} photo(s) sent were not found whole on the destination; sent again later`);
+          deps.log.warn(
+            `Publishing: ${batch.length - whole.length} photo(s) sent were not found whole on the destination; sent again later`,
+          );
         await hooks.sentBatch();
       },
     },

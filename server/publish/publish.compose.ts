@@ -80,7 +80,8 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     if (!row || row.kind !== 'photo' || row.event_id === null || settings.destination === null) return;
     if (row.processed !== 1 || row.visible !== 1 || row.missing === 1 || (row.part_of !== null && !(deps.partsShown?.() ?? false))) return;
     const pub = repo.publication(row.event_id);
-    const goesOnline = pub?.state === 'publishing' || (settings.enabled && pub === undefined && deps.eventRepository.current()?.id === row.event_id);
+    const goesOnline =
+      pub?.state === 'publishing' || (settings.enabled && pub === undefined && deps.eventRepository.current()?.id === row.event_id);
     const file = deps.media.localFile(row);
     if (!goesOnline || file === undefined) return;
     const version = mediaVersion(row);

@@ -315,22 +315,16 @@ export class PublishQueue {
     if (pending.length > 0) {
       let written = false;
       let lastIndex = -Infinity;
-      await sendPending(
-        this.deps,
-        { pub, event: this.deps.event(pub.event_id), where, settings, photos },
-        pending,
-        this.options,
-        {
-          stopped: () => this.stopped,
-          // The page follows the photos: at once after the first batch (the guests' link works), then now and then.
-          sentBatch: async () => {
-            if (written && this.deps.clock.monotonic() - lastIndex < this.options.indexEveryMs) return;
-            written = true;
-            lastIndex = this.deps.clock.monotonic();
-            await this.writeIndex(pub, where, settings);
-          },
+      await sendPending(this.deps, { pub, event: this.deps.event(pub.event_id), where, settings, photos }, pending, this.options, {
+        stopped: () => this.stopped,
+        // The page follows the photos: at once after the first batch (the guests' link works), then now and then.
+        sentBatch: async () => {
+          if (written && this.deps.clock.monotonic() - lastIndex < this.options.indexEveryMs) return;
+          written = true;
+          lastIndex = this.deps.clock.monotonic();
+          await this.writeIndex(pub, where, settings);
         },
-      );
+      });
       if (this.stopped) return worked;
     }
     if (!this.stopped && (await this.zip(pub, where))) worked = true;
