@@ -1,4 +1,5 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
+import type { Clock } from '../core/clock/clock.port.js';
 import path from 'node:path';
 import { namesList, SourceMissingError, type StagedPhoto } from './publish-files.js';
 import type { PublishFileRow } from './publish.repository.js';
@@ -28,7 +29,20 @@ export interface PipelineOptions {
   batchSize: number;
   /** Rows prepared ahead of the upload at most (a photo fetched from a remote capture app is a full copy on the card). */
   ahead: number;
+  /**
+   * While rows are still being prepared, a batch smaller than `batchSize` starts at most this long
+   * after the previous one (the first starts at once): an event whose previews are being made is
+   * sent in a few runs, not one per preview, and what waits at the end is at most this much making.
+   */
+  spacingMs: number;
+  clock: Pick<Clock, 'monotonic' | 'setTimeout' | 'clearTimeout'>;
   stopped: () => boolean;
+}
+
+/** What a run did, for the log. */
+export interface PipelineReport {
+  sent: number;
+  batches: number;
 }
 
 /**
@@ -42,7 +56,11 @@ export interface PipelineOptions {
  * the pipeline throws it (the queue says so). Any other failure stops the pipeline and is thrown
  * once the rows being prepared have finished.
  */
-export async function runPipeline(rows: readonly PublishFileRow[], steps: PipelineSteps, options: PipelineOptions): Promise<void> {
+export async function runPipeline(
+  rows: readonly PublishFileRow[],
+  steps: PipelineSteps,
+  options: PipelineOptions,
+): Promise<PipelineReport> {
   const ready: { prepared: PreparedPhoto; dir: string }[] = [];
   let failure: { error: unknown } | undefined;
   let missing: SourceMissingError | undefined;
@@ -93,11 +111,23 @@ export async function runPipeline(rows: readonly PublishFileRow[], steps: Pipeli
   );
 
   let sent = 0;
+  let batchNo = 0;
+  let lastStart = -Infinity;
   let confirming: Promise<void> = Promise.resolve();
+  const { clock } = options;
+  /** Whether a batch starts now: a full one, the last one, or one whose spacing has passed. */
+  const due = (): boolean =>
+    ready.length >= options.batchSize || preparing === 0 || (ready.length > 0 && clock.monotonic() - lastStart >= options.spacingMs);
   try {
-    for (let batchNo = 0; ; batchNo++) {
-      while (ready.length === 0 && preparing > 0 && !over()) await new Promise<void>((resolve) => (senderWake = resolve));
+    for (; ; batchNo++) {
+      while (!due() && !over()) {
+        const left = ready.length > 0 ? lastStart + options.spacingMs - clock.monotonic() : Infinity;
+        const timer = Number.isFinite(left) ? clock.setTimeout(wakeSender, Math.max(0, left)) : undefined;
+        await new Promise<void>((resolve) => (senderWake = resolve));
+        if (timer !== undefined) clock.clearTimeout(timer);
+      }
       if (over() || ready.length === 0) break;
+      lastStart = clock.monotonic();
       const taken = ready.splice(0, options.batchSize);
       roomWaiters.splice(0).forEach((wake) => wake());
       const dir = path.join(options.workDir, `batch-${batchNo}`);
@@ -123,6 +153,7 @@ export async function runPipeline(rows: readonly PublishFileRow[], steps: Pipeli
   }
   if (failure !== undefined) throw failure.error;
   if (sent === 0 && missing !== undefined && !options.stopped()) throw missing;
+  return { sent, batches: batchNo };
 }
 
 /** Moves each row's files from its own folder into the batch's, under their published names. */

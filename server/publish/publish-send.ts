@@ -23,11 +23,14 @@ export interface SendDeps {
   clock: Clock;
   log: Logger;
   stageDir: string;
+  /** How many previews were made since the start: the log says how many a sending had to make. */
+  previewsMade: () => number;
 }
 
 export interface SendOptions {
   batchSize: number;
   prepareParallel: number;
+  batchSpacingMs: number;
 }
 
 export interface EventToSend {
@@ -56,7 +59,9 @@ export async function sendPending(
   const lock = repo.lock(e.pub.event_id);
   const eventName = e.event?.name ?? '';
   const downloads = downloadNames(eventName, [...e.photos.values()]);
-  await runPipeline(
+  const started = deps.clock.monotonic();
+  const made = deps.previewsMade();
+  const report = await runPipeline(
     rows,
     {
       prepare: async (row, dir) => {
@@ -98,7 +103,13 @@ export async function sendPending(
       parallel: options.prepareParallel,
       batchSize: options.batchSize,
       ahead: options.batchSize * 2,
+      spacingMs: options.batchSpacingMs,
+      clock: deps.clock,
       stopped: hooks.stopped,
     },
+  );
+  const seconds = Math.round((deps.clock.monotonic() - started) / 100) / 10;
+  deps.log.info(
+    `Publishing: ${report.sent} photo(s) sent in ${report.batches} rclone run(s), ${deps.previewsMade() - made} preview(s) made meanwhile, in ${seconds} s`,
   );
 }

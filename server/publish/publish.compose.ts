@@ -110,6 +110,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
         for (const photo of repo.wantedPhotos(eventId)) await previews.remove(photo.id);
       },
       previewsAhead,
+      previewsMade: () => previews.made,
     },
     { ...defaultQueueOptions, ...options.publish },
   );

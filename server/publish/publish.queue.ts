@@ -31,6 +31,8 @@ export interface PublishQueueOptions {
   prepareParallel: number;
   /** While an event is being sent, its page is written again (with the photos online so far) at most this often. */
   indexEveryMs: number;
+  /** While previews are being made, a new rclone run starts at most this often (one starts at once with a full batch). */
+  batchSpacingMs: number;
   /** The first wait after a failure; it doubles up to `retryMaxMs` while the remote stays unreachable. */
   retryMinMs: number;
   retryMaxMs: number;
@@ -48,6 +50,7 @@ export const defaultQueueOptions: PublishQueueOptions = {
   batchSize: 200,
   prepareParallel: 2,
   indexEveryMs: 15_000,
+  batchSpacingMs: 10_000,
   retryMinMs: 5_000,
   retryMaxMs: 5 * 60_000,
   resyncMs: 2 * 60_000,
@@ -77,6 +80,7 @@ export interface PublishQueueDeps {
   brandDir: string;
   /** An event's files are gone online: what was kept on the booth to send them (previews) may go too. */
   forgetPreviews?: (eventId: number) => Promise<void>;
+  previewsMade: () => number;
   /** Previews made as photos arrive: stopped with the queue. */
   previewsAhead?: { stop(): Promise<void> };
 }

@@ -8,6 +8,8 @@ import type { PublishFileRow } from '../../server/publish/publish.repository.js'
 import { holdsWhole } from '../../server/publish/publish-check.js';
 import { webpSize } from '../../server/publish/webp-size.js';
 import sharp from 'sharp';
+import { createSystemClock } from '../../server/core/clock/clock.system.js';
+import { FakeClock } from '../../server/core/clock/clock.fake.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -71,7 +73,7 @@ describe('the publishing pipeline', () => {
           confirmed.push(batch);
         },
       },
-      { workDir: workDir(), parallel: 2, batchSize: 4, ahead: 8, stopped: () => false },
+      { workDir: workDir(), parallel: 2, batchSize: 4, ahead: 8, stopped: () => false, spacingMs: 0, clock: createSystemClock() },
     );
     expect(sends[0]).toEqual(['media/0.jpg']);
     expect(sends.flat().sort()).toEqual(Array.from({ length: 7 }, (_, i) => `media/${i}.jpg`).sort());
@@ -84,6 +86,41 @@ describe('the publishing pipeline', () => {
     ).toEqual(Array.from({ length: 7 }, (_, i) => `p${i}`).sort());
   });
 
+  it('while photos are still being prepared, starts a new batch at most once per spacing, and the last one at once', async () => {
+    const clock = new FakeClock();
+    const gates = Array.from({ length: 5 }, () => gate());
+    gates[0]?.open();
+    const sends: string[][] = [];
+    let prepared = 0;
+    const done = runPipeline(
+      Array.from({ length: 5 }, (_, i) => row(i)),
+      {
+        prepare: async (r, dir) => {
+          const i = Number(r.photo_id.slice(1));
+          await gates[i]?.opened;
+          const staged = layOut(dir, i);
+          prepared++;
+          return staged;
+        },
+        send: async (_dir, names) => void sends.push(names.filter((n) => n.startsWith('media/'))),
+        confirm: async () => undefined,
+      },
+      { workDir: workDir(), parallel: 1, batchSize: 10, ahead: 10, stopped: () => false, spacingMs: 10_000, clock },
+    );
+    await expect.poll(() => sends.length).toBe(1);
+    gates[1]?.open();
+    gates[2]?.open();
+    await expect.poll(() => prepared).toBe(3);
+    // Ready, but the previous run started less than the spacing ago and more photos are coming.
+    expect(sends).toHaveLength(1);
+    clock.advance(10_000);
+    await expect.poll(() => sends.length).toBe(2);
+    gates[3]?.open();
+    gates[4]?.open();
+    await done;
+    expect(sends).toEqual([['media/0.jpg'], ['media/1.jpg', 'media/2.jpg'], ['media/3.jpg', 'media/4.jpg']]);
+  });
+
   it('leaves a photo whose file is missing, and says so only when nothing could be sent', async () => {
     const steps = (missing: (i: number) => boolean, sent: string[]) => ({
       prepare: async (r: PublishFileRow, dir: string) => {
@@ -94,7 +131,15 @@ describe('the publishing pipeline', () => {
       send: async (_dir: string, names: string[]) => void sent.push(...names.filter((n) => n.startsWith('media/'))),
       confirm: async () => undefined,
     });
-    const options = { workDir: workDir(), parallel: 2, batchSize: 10, ahead: 20, stopped: () => false };
+    const options = {
+      workDir: workDir(),
+      parallel: 2,
+      batchSize: 10,
+      ahead: 20,
+      stopped: () => false,
+      spacingMs: 0,
+      clock: createSystemClock(),
+    };
     const sent: string[] = [];
     await runPipeline(
       [row(0), row(1), row(2)],
@@ -123,7 +168,7 @@ describe('the publishing pipeline', () => {
           },
           confirm: async () => undefined,
         },
-        { workDir: dir, parallel: 2, batchSize: 2, ahead: 4, stopped: () => false },
+        { workDir: dir, parallel: 2, batchSize: 2, ahead: 4, stopped: () => false, spacingMs: 0, clock: createSystemClock() },
       ),
     ).rejects.toThrow('remote refused');
     expect(() => readdirSync(dir)).toThrow();
