@@ -16,8 +16,8 @@ export interface PipelineSteps {
   prepare(row: PublishFileRow, dir: string): Promise<StagedPhoto | undefined>;
   /** Sends the files `names` laid out under `dir`. */
   send(dir: string, names: string[]): Promise<void>;
-  /** Checks a sent batch on the remote and records it; it runs while the next batch is sent. */
-  confirm(batch: PreparedPhoto[]): Promise<void>;
+  /** Checks a sent batch on the remote and records it; it runs while the next batch is sent. `last`: no batch follows. */
+  confirm(batch: PreparedPhoto[], last: boolean): Promise<void>;
 }
 
 export interface PipelineOptions {
@@ -129,6 +129,7 @@ export async function runPipeline(
       if (over() || ready.length === 0) break;
       lastStart = clock.monotonic();
       const taken = ready.splice(0, options.batchSize);
+      const last = preparing === 0 && ready.length === 0;
       roomWaiters.splice(0).forEach((wake) => wake());
       const dir = path.join(options.workDir, `batch-${batchNo}`);
       const names = await gather(taken, dir);
@@ -137,7 +138,7 @@ export async function runPipeline(
       if (over()) break;
       const batch = taken.map((t) => t.prepared);
       confirming = steps
-        .confirm(batch)
+        .confirm(batch, last)
         .catch(fail)
         .finally(() => rm(dir, { recursive: true, force: true }));
       sent += batch.length;

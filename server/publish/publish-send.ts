@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { PublishSettings } from '../contract/publish.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
@@ -7,13 +8,14 @@ import type { EventRow } from '../events/event.repository.js';
 import { holdsWhole, listEvent } from './publish-check.js';
 import type { PublishTarget } from './publish-destination.js';
 import { namesList, stagePhoto, type PublishSources } from './publish-files.js';
-import { downloadNames } from './publish-index.js';
+import { downloadNames, eventPageHtml } from './publish-index.js';
+import type { StoredLogo } from './publish-brand.js';
 import { renderPhotoPage } from './publish-photo-page.js';
 import { runPipeline } from './publish-pipeline.js';
 import { stageSealedPhoto } from './publish-sealed.js';
 import type { PublishWork } from './publish-tasks.js';
 import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepository } from './publish.repository.js';
-import type { RclonePort } from './rclone.port.js';
+import { remoteJoin, type RclonePort } from './rclone.port.js';
 
 export interface SendDeps {
   repo: PublishRepository;
@@ -46,14 +48,14 @@ export interface EventToSend {
  * Sends an event's pending rows through the pipeline. A row turns online only once a listing of
  * the event's folder showed each of its files whole (the size it was laid out with): what the
  * console counts is what the remote was seen to hold. `sentBatch` runs after each batch is
- * recorded (the queue writes the page then, now and then).
+ * recorded (the queue writes the page then, now and then; after the last one, the queue writes it anyway).
  */
 export async function sendPending(
   deps: SendDeps,
   e: EventToSend,
   rows: readonly PublishFileRow[],
   options: SendOptions,
-  hooks: { stopped: () => boolean; sentBatch: () => Promise<void> },
+  hooks: { stopped: () => boolean; sentBatch: (last: boolean) => Promise<void> },
 ): Promise<void> {
   const { repo, sources } = deps;
   const lock = repo.lock(e.pub.event_id);
@@ -81,7 +83,7 @@ export async function sendPending(
         );
       },
       send: (dir, names) => deps.rclone.copyNew(e.where.target, dir, names, e.where.dest),
-      confirm: async (batch) => {
+      confirm: async (batch, last) => {
         const there = await listEvent(deps.rclone, e.where);
         // Stopped meanwhile (the service is closing): the rows stay pending and the next start finds the files there.
         if (hooks.stopped()) return;
@@ -95,7 +97,7 @@ export async function sendPending(
           deps.log.warn(
             `Publishing: ${batch.length - whole.length} photo(s) sent were not found whole on the destination; sent again later`,
           );
-        await hooks.sentBatch();
+        await hooks.sentBatch(last);
       },
     },
     {
@@ -112,4 +114,50 @@ export async function sendPending(
   deps.log.info(
     `Publishing: ${report.sent} photo(s) sent in ${report.batches} rclone run(s), ${deps.previewsMade() - made} preview(s) made meanwhile, in ${seconds} s`,
   );
+}
+
+/** What writing an event's page needs beyond the sending's own. */
+export interface PageDeps extends Pick<SendDeps, 'repo' | 'rclone' | 'clock' | 'stageDir'> {
+  event: (id: number) => EventRow | undefined;
+  /** The pages' logo (its name relative to `brandDir`); null: none. */
+  logo: () => StoredLogo | null;
+  brandDir: string;
+}
+
+/** Writes the event's `index.html` from the rows online, with the logo beside it; a failure leaves it to write again. */
+export async function writeEventPage(
+  deps: PageDeps,
+  pub: PublicationRow,
+  where: EventToSend['where'],
+  settings: PublishSettings,
+  stopped: () => boolean,
+): Promise<void> {
+  const { repo } = deps;
+  const event = deps.event(pub.event_id);
+  if (!event) return;
+  repo.takeIndexStale(pub.event_id);
+  const logo = deps.logo();
+  // The logo goes beside the page (sent once: its name is its content's hash); an old one is a stray for the check.
+  if (logo !== null) await deps.rclone.copyNew(where.target, deps.brandDir, [logo.name], where.dest);
+  const html = eventPageHtml({
+    logo: logo?.name ?? null,
+    event,
+    rows: repo.onlineFiles(pub.event_id),
+    settings,
+    expiry: repo.publication(pub.event_id)?.expires_at ?? null,
+    lock: repo.lock(pub.event_id),
+    zip: repo.zip(pub.event_id),
+  });
+  await mkdir(deps.stageDir, { recursive: true });
+  const file = path.join(deps.stageDir, `index-${pub.token}.html`);
+  await writeFile(file, html);
+  try {
+    await deps.rclone.replace(where.target, file, remoteJoin(where.dest, 'index.html'));
+    if (!stopped()) repo.setIndexWritten(pub.event_id, deps.clock.now());
+  } catch (err) {
+    if (!stopped()) repo.markIndexStale(pub.event_id);
+    throw err;
+  } finally {
+    await rm(file, { force: true });
+  }
 }

@@ -1,14 +1,12 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { PublishError, PublishQueueState, PublishSettings, PublishStatus } from '../contract/publish.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
 import type { EventRow } from '../events/event.repository.js';
-import { eventPageHtml } from './publish-index.js';
 import { rowVersion, sealedNamesOf } from './publish-sealed.js';
 import { namesList, namesOf, SourceMissingError, type PublishSources } from './publish-files.js';
 import type { PublicationRow, PublishRepository } from './publish.repository.js';
-import { sendPending } from './publish-send.js';
+import { sendPending, writeEventPage } from './publish-send.js';
 import type { PublishTarget } from './publish-destination.js';
 import { checkEvent, clearLeftovers } from './publish-check.js';
 import { MAX_ZIP_BYTES, refreshZip } from './publish-zip.js';
@@ -321,9 +319,10 @@ export class PublishQueue {
       let lastIndex = -Infinity;
       await sendPending(this.deps, { pub, event: this.deps.event(pub.event_id), where, settings, photos }, pending, this.options, {
         stopped: () => this.stopped,
-        // The page follows the photos: at once after the first batch (the guests' link works), then now and then.
-        sentBatch: async () => {
-          if (written && this.deps.clock.monotonic() - lastIndex < this.options.indexEveryMs) return;
+        // The page follows the photos: at once after the first batch (the guests' link works), then
+        // now and then; after the last one, the pass writes it below.
+        sentBatch: async (last) => {
+          if (last || (written && this.deps.clock.monotonic() - lastIndex < this.options.indexEveryMs)) return;
           written = true;
           lastIndex = this.deps.clock.monotonic();
           await this.writeIndex(pub, where, settings);
@@ -367,34 +366,7 @@ export class PublishQueue {
     }
   }
 
-  private async writeIndex(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<void> {
-    const { repo } = this.deps;
-    const event = this.deps.event(pub.event_id);
-    if (!event) return;
-    repo.takeIndexStale(pub.event_id);
-    const logo = this.deps.logo();
-    // The logo goes beside the page (sent once: its name is its content's hash); an old one is a stray for the check.
-    if (logo !== null) await this.deps.rclone.copyNew(where.target, this.deps.brandDir, [logo.name], where.dest);
-    const html = eventPageHtml({
-      logo: logo?.name ?? null,
-      event,
-      rows: repo.onlineFiles(pub.event_id),
-      settings,
-      expiry: repo.publication(pub.event_id)?.expires_at ?? null,
-      lock: repo.lock(pub.event_id),
-      zip: repo.zip(pub.event_id),
-    });
-    await mkdir(this.deps.stageDir, { recursive: true });
-    const file = path.join(this.deps.stageDir, `index-${pub.token}.html`);
-    await writeFile(file, html);
-    try {
-      await this.deps.rclone.replace(where.target, file, remoteJoin(where.dest, 'index.html'));
-      if (!this.stopped) repo.setIndexWritten(pub.event_id, this.deps.clock.now());
-    } catch (err) {
-      if (!this.stopped) repo.markIndexStale(pub.event_id);
-      throw err;
-    } finally {
-      await rm(file, { force: true });
-    }
+  private writeIndex(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<void> {
+    return writeEventPage(this.deps, pub, where, settings, () => this.stopped);
   }
 }

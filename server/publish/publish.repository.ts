@@ -376,11 +376,11 @@ export class PublishRepository {
     return raw ? (JSON.parse(raw) as ZipState) : null;
   }
 
-  /** A new ZIP (or none, or one found missing online): the page offers what is there. */
-  setZip(eventId: number, state: ZipState | null): void {
+  /** A new ZIP (or none, or one found missing online): the page offers what is there (written again unless `pageChanges` is false). */
+  setZip(eventId: number, state: ZipState | null, pageChanges = true): void {
     this.db
-      .prepare('UPDATE publish_events SET zip = ?, index_stale = 1 WHERE event_id = ?')
-      .run(state === null ? null : JSON.stringify(state), eventId);
+      .prepare(`UPDATE publish_events SET zip = ?, index_stale = CASE WHEN ? THEN 1 ELSE index_stale END WHERE event_id = ?`)
+      .run(state === null ? null : JSON.stringify(state), pageChanges ? 1 : 0, eventId);
   }
 
   hasWork(): boolean {
