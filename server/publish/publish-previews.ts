@@ -98,6 +98,13 @@ export class PreviewStore {
       const temp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
       try {
         await this.work.seal(lock.key, plain, temp);
+        // On the card before its name: a power cut never leaves a short sealed copy to be sent as whole.
+        const handle = await fsp.open(temp, 'r+');
+        try {
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
         await fsp.rename(temp, file);
       } finally {
         await fsp.rm(temp, { force: true });
