@@ -48,8 +48,8 @@ export interface PipelineReport {
 /**
  * Sends rows as a pipeline: preparing (previews made, files laid out) and uploading overlap.
  * The first rclone run starts with the first row ready; each next one takes every row prepared
- * meanwhile (up to `batchSize`), and the check of a batch on the remote runs while the next is
- * sent. So an event whose previews are kept goes at rclone's own pace, and one whose previews
+ * meanwhile (up to `batchSize`) once there are twice as many as last time, or the spacing has
+ * passed, and the check of a batch on the remote runs while the next is sent. So an event whose previews are kept goes at rclone's own pace, and one whose previews
  * must be made is bound by their making, not by waiting for a whole batch to be laid out.
  *
  * A row whose photo's file is missing is left pending; if no row could be sent for that reason,
@@ -115,9 +115,16 @@ export async function runPipeline(
   let lastStart = -Infinity;
   let confirming: Promise<void> = Promise.resolve();
   const { clock } = options;
-  /** Whether a batch starts now: a full one, the last one, or one whose spacing has passed. */
+  let lastSize = 0;
+  /**
+   * Whether a batch starts now: a full one, the last one, one twice the size of the previous (rows
+   * are being prepared faster than sent: the upload never waits for a full batch), or one whose
+   * spacing has passed.
+   */
   const due = (): boolean =>
-    ready.length >= options.batchSize || preparing === 0 || (ready.length > 0 && clock.monotonic() - lastStart >= options.spacingMs);
+    ready.length >= options.batchSize ||
+    preparing === 0 ||
+    (ready.length > 0 && (ready.length >= 2 * lastSize || clock.monotonic() - lastStart >= options.spacingMs));
   try {
     for (; ; batchNo++) {
       while (!due() && !over()) {
@@ -129,6 +136,7 @@ export async function runPipeline(
       if (over() || ready.length === 0) break;
       lastStart = clock.monotonic();
       const taken = ready.splice(0, options.batchSize);
+      lastSize = taken.length;
       const last = preparing === 0 && ready.length === 0;
       roomWaiters.splice(0).forEach((wake) => wake());
       const dir = path.join(options.workDir, `batch-${batchNo}`);

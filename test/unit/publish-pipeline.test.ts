@@ -86,7 +86,7 @@ describe('the publishing pipeline', () => {
     ).toEqual(Array.from({ length: 7 }, (_, i) => `p${i}`).sort());
   });
 
-  it('while photos are still being prepared, starts a new batch at most once per spacing, and the last one at once', async () => {
+  it('while photos are still being prepared, waits for twice the last batch or the spacing, and sends the last one at once', async () => {
     const clock = new FakeClock();
     const gates = Array.from({ length: 5 }, () => gate());
     gates[0]?.open();
@@ -109,16 +109,18 @@ describe('the publishing pipeline', () => {
     );
     await expect.poll(() => sends.length).toBe(1);
     gates[1]?.open();
-    gates[2]?.open();
-    await expect.poll(() => prepared).toBe(3);
-    // Ready, but the previous run started less than the spacing ago and more photos are coming.
+    await expect.poll(() => prepared).toBe(2);
+    // One ready, as many as last time, more coming, the last run less than the spacing ago: it waits.
     expect(sends).toHaveLength(1);
     clock.advance(10_000);
     await expect.poll(() => sends.length).toBe(2);
+    // Twice as many as last time: no wait for the spacing.
+    gates[2]?.open();
     gates[3]?.open();
+    await expect.poll(() => sends.length).toBe(3);
     gates[4]?.open();
     await done;
-    expect(sends).toEqual([['media/0.jpg'], ['media/1.jpg', 'media/2.jpg'], ['media/3.jpg', 'media/4.jpg']]);
+    expect(sends).toEqual([['media/0.jpg'], ['media/1.jpg'], ['media/2.jpg', 'media/3.jpg'], ['media/4.jpg']]);
   });
 
   it('leaves a photo whose file is missing, and says so only when nothing could be sent', async () => {
