@@ -42,9 +42,11 @@ export async function checkEvent(
   deps: { repo: PublishRepository; rclone: RclonePort; clock: Clock; logo: () => { name: string } | null },
   pub: PublicationRow,
   where: { target: PublishTarget; dest: string },
+  /** A listing taken after the last change of the folder (the sending's last); otherwise the folder is listed now. */
+  listing?: Listing,
 ): Promise<boolean> {
   const { repo, rclone } = deps;
-  const there = await listEvent(rclone, where);
+  const there = listing ?? (await listEvent(rclone, where));
   const rows = repo.files(pub.event_id);
   const missing = rows.filter((r) => r.state === 'online' && !holdsWhole(there, namesOfRow(r), sizesOfRow(r)));
   const zip = repo.zip(pub.event_id)?.name ?? null;

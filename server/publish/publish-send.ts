@@ -5,7 +5,7 @@ import type { PublishSettings } from '../contract/publish.contract.js';
 import type { Clock } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
 import type { EventRow } from '../events/event.repository.js';
-import { holdsWhole, listEvent } from './publish-check.js';
+import { holdsWhole, listEvent, type Listing } from './publish-check.js';
 import type { PublishTarget } from './publish-destination.js';
 import { namesList, stagePhoto, type PublishSources } from './publish-files.js';
 import { downloadNames, eventPageHtml } from './publish-index.js';
@@ -55,7 +55,7 @@ export async function sendPending(
   e: EventToSend,
   rows: readonly PublishFileRow[],
   options: SendOptions,
-  hooks: { stopped: () => boolean; sentBatch: (last: boolean) => Promise<void> },
+  hooks: { stopped: () => boolean; sentBatch: (last: boolean, there: Listing) => Promise<void> },
 ): Promise<void> {
   const { repo, sources } = deps;
   const lock = repo.lock(e.pub.event_id);
@@ -97,7 +97,7 @@ export async function sendPending(
           deps.log.warn(
             `Publishing: ${batch.length - whole.length} photo(s) sent were not found whole on the destination; sent again later`,
           );
-        await hooks.sentBatch(last);
+        await hooks.sentBatch(last, there);
       },
     },
     {

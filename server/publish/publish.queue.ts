@@ -8,7 +8,7 @@ import { namesList, namesOf, SourceMissingError, type PublishSources } from './p
 import type { PublicationRow, PublishRepository } from './publish.repository.js';
 import { sendPending, writeEventPage } from './publish-send.js';
 import type { PublishTarget } from './publish-destination.js';
-import { checkEvent, clearLeftovers } from './publish-check.js';
+import { checkEvent, clearLeftovers, type Listing } from './publish-check.js';
 import { MAX_ZIP_BYTES, refreshZip } from './publish-zip.js';
 import type { PublishWork } from './publish-tasks.js';
 import { CompanyIndex } from './publish-company.js';
@@ -291,15 +291,19 @@ export class PublishQueue {
   }
 
   private async publishEvent(pub: PublicationRow, where: Where, settings: PublishSettings, full: boolean): Promise<void> {
-    const worked = await this.syncEvent(pub, where, settings);
+    const { worked, listing } = await this.syncEvent(pub, where, settings);
     if (this.stopped || !(worked || full)) return;
-    // After each sync, and on the timer: what the remote holds, not what the queue believes.
+    // After each sync, and on the timer: what the remote holds, not what the queue believes. The
+    // listing the sending took after its last upload serves when nothing but the page changed since.
     const fresh = this.deps.repo.publication(pub.event_id) ?? pub;
-    if (await checkEvent(this.deps, fresh, where)) if (!this.stopped) await this.syncEvent(pub, where, settings);
+    if (await checkEvent(this.deps, fresh, where, listing)) if (!this.stopped) await this.syncEvent(pub, where, settings);
   }
 
-  /** Sends what is pending, writes the page, removes what is no longer wanted; says whether there was anything to do. */
-  private async syncEvent(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<boolean> {
+  /**
+   * Sends what is pending, writes the page, removes what is no longer wanted; says whether there
+   * was anything to do, and gives the listing taken after the last upload while it still holds.
+   */
+  private async syncEvent(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<{ worked: boolean; listing?: Listing }> {
     const { repo } = this.deps;
     const { target, dest } = where;
     const photos = new Map(repo.wantedPhotos(pub.event_id).map((p) => [p.id, p]));
@@ -314,6 +318,7 @@ export class PublishQueue {
     );
     const pending = repo.pending(pub.event_id);
     let worked = pending.length > 0;
+    let listing: Map<string, number> | undefined;
     if (pending.length > 0) {
       let written = false;
       let lastIndex = -Infinity;
@@ -321,20 +326,28 @@ export class PublishQueue {
         stopped: () => this.stopped,
         // The page follows the photos: at once after the first batch (the guests' link works), then
         // now and then; after the last one, the pass writes it below.
-        sentBatch: async (last) => {
+        sentBatch: async (last, there) => {
+          if (last) listing = new Map(there);
           if (last || (written && this.deps.clock.monotonic() - lastIndex < this.options.indexEveryMs)) return;
           written = true;
           lastIndex = this.deps.clock.monotonic();
           await this.writeIndex(pub, where, settings);
         },
       });
-      if (this.stopped) return worked;
+      if (this.stopped) return { worked };
     }
-    if (!this.stopped && (await this.zip(pub, where))) worked = true;
-    if (this.stopped) return worked;
+    if (!this.stopped && (await this.zip(pub, where))) {
+      worked = true;
+      listing = undefined;
+    }
+    if (this.stopped) return { worked };
     if (repo.isIndexStale(pub.event_id)) {
       worked = true;
       await this.writeIndex(pub, where, settings);
+      // Written whole (rclone's copy succeeded), with the logo beside it.
+      listing?.set('index.html', 0);
+      const logo = this.deps.logo();
+      if (logo !== null) listing?.set(logo.name, 0);
     }
     // The page no longer lists them: their files may go.
     for (
@@ -343,6 +356,7 @@ export class PublishQueue {
       removing = repo.removing(pub.event_id, 500)
     ) {
       worked = true;
+      listing = undefined;
       await this.deps.rclone.remove(
         target,
         dest,
@@ -350,7 +364,7 @@ export class PublishQueue {
       );
       if (!this.stopped) repo.markRemoved(pub.event_id, removing);
     }
-    return worked;
+    return { worked, listing };
   }
 
   /** The "Tout télécharger" ZIP; a failure on the booth (its card full) leaves the page without it, not the queue stuck. */
