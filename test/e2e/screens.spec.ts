@@ -390,6 +390,7 @@ test.describe('the console on the booth’s screens', () => {
   test('every page in English: no lazy plural, no raw code', async ({ browser, baseURL }) => {
     const context = await browser.newContext({ baseURL, viewport: SCREENS[3], hasTouch: true, locale: 'en-US' });
     const page = await context.newPage();
+    const errors = pageErrors(page);
     await page.addInitScript(() => localStorage.setItem('boothdeck.locale', 'en'));
     await page.goto('/admin');
     await expect(page.getByTestId('pin-submit')).toHaveText('Unlock');
@@ -401,6 +402,7 @@ test.describe('the console on the booth’s screens', () => {
       await page.waitForLoadState('networkidle');
       expect(await textProblems(page, 'en'), path).toEqual([]);
     }
+    expect(errors, 'no error on any page in English').toEqual([]);
     await context.close();
   });
 });
