@@ -44,7 +44,9 @@ test.describe('the walks’ checks find what they look for', () => {
     expect(small.join('\n')).not.toContain('Cadre');
   });
 
-  test('a rail name cut by its ellipsis and a clamped subtitle are reported, whole ones are not', async ({ page }) => {
+  test('a rail name, a clamped subtitle and a card’s line cut by an ellipsis are reported; whole ones and data are not', async ({
+    page,
+  }) => {
     await draw(
       page,
       `<nav class="rail">
@@ -52,12 +54,15 @@ test.describe('the walks’ checks find what they look for', () => {
          <span class="label" style="display: block; width: 100px; white-space: nowrap">Accueil</span>
        </nav>
        <h1>Maintenance</h1>
-       <p class="muted" style="width: 200px; height: 20px; overflow: hidden">Redémarrages, sauvegarde, journal et réglages de la borne.</p>`,
+       <p class="muted" style="width: 200px; height: 20px; overflow: hidden">Redémarrages, sauvegarde, journal et réglages de la borne.</p>
+       <p class="meta" style="width: 150px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis">Collage · 3 s · 2 échecs de suite</p>
+       <span translate="no" style="display: block; width: 80px; overflow: hidden; white-space: nowrap; text-overflow: ellipsis">cadre-mariage-champetre.png</span>`,
     );
     const cut = await cutWords(page);
-    expect(cut).toHaveLength(2);
+    expect(cut).toHaveLength(3);
     expect(cut[0]).toContain('"Maintenance"');
     expect(cut[1]).toContain('Redémarrages');
+    expect(cut[2]).toContain('2 échecs de suite');
   });
 
   test('a button cutting its own text, and a card wider than the screen, are reported', async ({ page }) => {
