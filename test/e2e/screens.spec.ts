@@ -174,12 +174,16 @@ async function notices(page: Page, screen: Viewport & { name: string }): Promise
   await form.getByTestId('publish-save').tap();
   const notice = page.getByTestId('notice');
   await expect(notice).toHaveClass(/error/);
+  // Beside the bar of places, wherever it runs: never over "Verrouiller" or "Accueil".
+  const bar = page.locator('nav.rail');
+  await expect.poll(() => overlap(notice, bar), { message: `${screen.name}: the notice off the bar of places` }).toBe(false);
   const user = form.getByTestId('publish-user');
   await user.tap();
   await expect(keyboard(page)).toBeVisible();
   await expect.poll(() => aboveKeyboard(page, user)).toBe(true);
   await expect.poll(() => overlap(notice, user), { message: `${screen.name}: the notice off the field typed in` }).toBe(false);
   await expect.poll(() => overlap(notice, keyboard(page)), { message: `${screen.name}: the notice off the keyboard` }).toBe(false);
+  await expect.poll(() => overlap(notice, bar), { message: `${screen.name}: the notice off the bar, the keyboard open` }).toBe(false);
   await page.screenshot({ path: `test-screens/screens-${screen.name}-notice-keyboard.png` });
   await closeKeyboard(page);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
