@@ -122,10 +122,18 @@ export function judgePassword(password: string, context: readonly string[] = [])
 /**
  * A passphrase of PASSPHRASE_WORD_COUNT words from the list, joined by dashes: easy to read out to
  * a client, 44 bits. Drawn with the platform's cryptographic generator (the browser's or Node's);
- * 2,048 divides 2^32, so taking the remainder favours no word.
+ * 2,048 divides 2^32, so taking the remainder favours no word. A word that the judge counts as
+ * one every guesser tries first ("soleil", "mariage"), or as one of `context` (the event's name),
+ * is drawn again: it is worth 4 bits, not 11, and one in 37 phrases offered was then refused by
+ * the very rule it was offered for.
  */
-export function generatePassphrase(count = PASSPHRASE_WORD_COUNT): string {
-  const draws = new Uint32Array(count);
-  globalThis.crypto.getRandomValues(draws);
-  return Array.from(draws, (n) => PASSPHRASE_WORDS[n % PASSPHRASE_WORDS.length]).join('-');
+export function generatePassphrase(count = PASSPHRASE_WORD_COUNT, context: readonly string[] = []): string {
+  const words: string[] = [];
+  const draw = new Uint32Array(1);
+  while (words.length < count) {
+    globalThis.crypto.getRandomValues(draw);
+    const word = PASSPHRASE_WORDS[draw[0]! % PASSPHRASE_WORDS.length]!;
+    if (estimatePasswordBits(word, context) >= WORD_BITS) words.push(word);
+  }
+  return words.join('-');
 }

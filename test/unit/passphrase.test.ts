@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   estimatePasswordBits,
   generatePassphrase,
@@ -17,6 +17,8 @@ describe('the passphrase words', () => {
 });
 
 describe('a generated passphrase', () => {
+  afterEach(() => vi.restoreAllMocks());
+
   it('is four words of the list, read out easily, and passes the rule', () => {
     const phrase = generatePassphrase();
     const words = phrase.split('-');
@@ -24,6 +26,29 @@ describe('a generated passphrase', () => {
     for (const w of words) expect(PASSPHRASE_WORDS).toContain(w);
     expect(estimatePasswordBits(phrase)).toBeCloseTo(44, 0);
     expect(judgePassword(phrase)).toBe('ok');
+  });
+
+  it('never offers a word the rule counts as guessed, nor a word of the event’s name: the rule takes every phrase it offers', () => {
+    // The generator's draws, scripted: "soleil" and "mariage" (words every guesser tries first),
+    // "lampe" (the event's own name), then plain words of the list.
+    const order = ['soleil', 'reine', 'mariage', 'cuvette', 'lampe', 'orageux', 'biniou'];
+    expect(order.every((w) => PASSPHRASE_WORDS.includes(w))).toBe(true);
+    let next = 0;
+    vi.spyOn(globalThis.crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(array: T): T => {
+      const out = array as unknown as Uint32Array;
+      for (let i = 0; i < out.length; i++) out[i] = PASSPHRASE_WORDS.indexOf(order[next++ % order.length]!);
+      return array;
+    });
+    const phrase = generatePassphrase(PASSPHRASE_WORD_COUNT, ['soiree-lampe']);
+    expect(phrase).toBe('reine-cuvette-orageux-biniou');
+    expect(judgePassword(phrase, ['soiree-lampe'])).toBe('ok');
+  });
+
+  it('passes the rule every time, drawn after drawn', () => {
+    for (let i = 0; i < 2000; i++) {
+      const phrase = generatePassphrase(PASSPHRASE_WORD_COUNT, ['mariage-de-lea']);
+      expect(judgePassword(phrase, ['mariage-de-lea']), phrase).toBe('ok');
+    }
   });
 
   it('is drawn anew each time', () => {
