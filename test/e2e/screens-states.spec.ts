@@ -114,6 +114,27 @@ test.describe('the states that come and go, on the booth’s screens', () => {
       await page.getByTestId('owner-failures-close').tap();
       await expect(page.getByTestId('owner-failures')).toHaveCount(0);
 
+      // The flag's button opens the owner PIN's change: a keypad over the page.
+      await page.getByTestId('owner-pin-short-change').tap();
+      const pinDialog = page.getByTestId('keys-pin-dialog');
+      await expect(pinDialog).toBeVisible();
+      await checkScreen(page, `${screen.name} the owner PIN's change`, screen);
+      await shot('owner-pin-change');
+      await page.getByTestId('keys-pin-dialog-cancel').tap();
+      await expect(pinDialog).toHaveCount(0);
+      // The event PIN set again, typed twice: the client's card, to print.
+      await page.getByTestId('keys-event-set').tap();
+      for (let twice = 0; twice < 2; twice++) {
+        await expect(pinDialog).toBeVisible();
+        for (const digit of EVENT_PIN) await pinDialog.getByTestId(`pin-key-${digit}`).tap();
+        await pinDialog.getByTestId('pin-submit').tap();
+      }
+      await expect(page.getByTestId('client-card-pin')).toHaveText(EVENT_PIN);
+      await checkScreen(page, `${screen.name} the client's card`, screen);
+      await shot('client-card');
+      await page.getByTestId('event-pin-card-close').tap();
+      await expect(page.getByTestId('event-pin-card')).toHaveCount(0);
+
       // The Actions page marks the failing action, its words whole beside the kind and countdown.
       await page.goto('/admin/actions');
       const failing = page.locator('[data-name="Animation"]').getByTestId('action-failing');

@@ -262,6 +262,13 @@ async function renter(browser: Browser, baseURL: string, screen: Viewport & { na
   await expect(page.getByTestId('nav-actions').getByTestId('owner-lock')).toBeVisible();
   await checkScreen(page, `${screen.name} renter`, screen);
   await page.screenshot({ path: `test-screens/screens-${screen.name}-renter.png` });
+  // A locked place asks for the owner's key in place: its keypad at a finger's size.
+  await page.getByTestId('nav-actions').tap();
+  await expect(page.getByTestId('owner-key-dialog')).toBeVisible();
+  await checkScreen(page, `${screen.name} the owner's key asked`, screen);
+  await page.screenshot({ path: `test-screens/screens-${screen.name}-owner-key.png` });
+  await page.getByTestId('owner-key-dialog-cancel').tap();
+  await expect(page.getByTestId('owner-key-dialog')).toHaveCount(0);
   expect(errors, `${screen.name}: no error on the renter's pages`).toEqual([]);
   await context.close();
 }
