@@ -1,37 +1,12 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import path from 'node:path';
-import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { PublishOverview } from '../../server/contract/publish.contract.js';
 import { mediaVersion } from '../../server/photos/media-version.js';
 import { FakeRclone } from '../../server/publish/rclone.fake.js';
-import { startSimApp, type SimApp } from '../support/sim-app.js';
-import { startWebdav, type WebdavServer } from '../support/rclone.js';
+import { publishHarness } from '../support/publish-harness.js';
 
-let t: SimApp | undefined;
-const davs: WebdavServer[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-  for (const dav of davs.splice(0)) await dav.stop();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-const tempDir = (): string => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-repair-'));
-  dirs.push(dir);
-  return dir;
-};
-const app = (): SimApp => {
-  if (!t) throw new Error('no app');
-  return t;
-};
-const admin = (method: 'get' | 'put' | 'post' | 'delete', p: string, body?: object) =>
-  request(app().app)[method](`/api/admin${p}`).set('Cookie', app().cookie).send(body);
-const overview = async (): Promise<PublishOverview> => (await admin('get', '/publish')).body as PublishOverview;
-const settle = () => app().services.publishing.queue.whenIdle();
+const { app, admin, overview, settle, tempDir, start, webdav } = publishHarness('boothdeck-repair-');
 
 /** Events of three photos each, the last one current. */
 async function events(...names: string[]): Promise<void> {
@@ -50,7 +25,7 @@ const walk = (dir: string): string[] =>
 
 describe('the check sees a file cut short', () => {
   it('a photo and a preview cut to half their size on the remote are sent again whole by the next check', async () => {
-    t = await startSimApp({ publish: { settleMs: 0, zipMaxBytes: 0 } });
+    await start({ publish: { settleMs: 0, zipMaxBytes: 0 } });
     await events('Fête');
     const root = tempDir();
     await admin('put', '/publish/settings', { destination: { type: 'local', path: root }, booth_name: 'b', enabled: true });
@@ -74,7 +49,7 @@ describe('the check sees a file cut short', () => {
 describe('counts after a move', () => {
   it('never counts, nor links to, more than the new place holds, at every step of the move', { timeout: 60_000 }, async () => {
     const rclone = new FakeRclone();
-    t = await startSimApp({ rclone, publish: { settleMs: 0, zipMaxBytes: 0, batchSize: 1 } });
+    await start({ rclone, publish: { settleMs: 0, zipMaxBytes: 0, batchSize: 1 } });
     await events('Avant', 'Maintenant');
     const place = { destination: { type: 'local', path: '/srv/galeries' }, public_base_url: 'https://p.example.com' };
     await admin('put', '/publish/settings', { ...place, booth_name: 'b1', enabled: true });
@@ -125,7 +100,7 @@ describe('counts after a move', () => {
 describe('previews made once', () => {
   it('are made as photos arrive, and a rename and two passwords later no photo was decoded again', async () => {
     const rclone = new FakeRclone();
-    t = await startSimApp({ rclone, publish: { settleMs: 0, zipMaxBytes: 0 } });
+    await start({ rclone, publish: { settleMs: 0, zipMaxBytes: 0 } });
     const { previews, previewsAhead } = app().services.publishing;
     expect((await admin('post', '/events', { name: 'Fête' })).status).toBe(201);
     // The remote refuses: nothing can be sent, yet each photo's preview is made as it arrives.
@@ -164,7 +139,7 @@ describe('previews made once', () => {
 
   it('are not made for an event that does not go online, and go when an event is withdrawn', async () => {
     const rclone = new FakeRclone();
-    t = await startSimApp({ rclone, publish: { settleMs: 0, zipMaxBytes: 0 } });
+    await start({ rclone, publish: { settleMs: 0, zipMaxBytes: 0 } });
     const { previews, previewsAhead } = app().services.publishing;
     await admin('put', '/publish/settings', { destination: { type: 'local', path: '/srv/g' }, booth_name: 'b', enabled: false });
     await events('Fête');
@@ -186,7 +161,7 @@ describe('old copies and retries', () => {
     'a copy left in a folder of the booth’s disk is removed once the booth publishes to a WebDAV server',
     { timeout: 60_000 },
     async () => {
-      t = await startSimApp({ publish: { settleMs: 0, zipMaxBytes: 0 } });
+      await start({ publish: { settleMs: 0, zipMaxBytes: 0 } });
       await events('Fête');
       const root = tempDir();
       await admin('put', '/publish/settings', { destination: { type: 'local', path: root }, booth_name: 'b', enabled: true });
@@ -194,8 +169,7 @@ describe('old copies and retries', () => {
       expect(readdirSync(path.join(root, 'b'))).toHaveLength(1);
 
       const served = tempDir();
-      const dav = await startWebdav(served);
-      davs.push(dav);
+      const dav = await webdav(served);
       await admin('put', '/publish/settings', { destination: { type: 'webdav', url: dav.url, vendor: 'other', user: 'u', path: 'g' } });
       await settle();
       expect(existsSync(path.join(root, 'b')) ? readdirSync(path.join(root, 'b')) : []).toEqual([]);
@@ -209,7 +183,7 @@ describe('old copies and retries', () => {
   it('keeps counting down to the next try while a retry waits on a remote that does not answer', { timeout: 120_000 }, async () => {
     const rclone = new FakeRclone();
     rclone.failure = 'unreachable';
-    t = await startSimApp({ rclone, publish: { settleMs: 0, retryMinMs: 50, retryMaxMs: 200, zipMaxBytes: 0 } });
+    await start({ rclone, publish: { settleMs: 0, retryMinMs: 50, retryMaxMs: 200, zipMaxBytes: 0 } });
     await events('Fête');
     await admin('put', '/publish/settings', { destination: { type: 'local', path: '/srv/g' }, booth_name: 'b', enabled: true });
     // The first pass makes the previews before its first upload fails: on a busy machine, a while.
