@@ -38,6 +38,18 @@ date +%s%3N >"$FAKE_BOARD/.killed"
 if [ "$FAKE_KILL_SIGNAL" = KILL ]; then
   read -r _ _ _ _ group _ <"/proc/$2/stat"
   kill -s KILL -- "-$group"
+elif [ "$FAKE_KILL_SIGNAL" = TERM-UNIT ]; then
+  # As systemd stops the deploy's unit: SIGTERM to every process of it (the lock's holder too).
+  trap '' TERM
+  seen=$(wc -l <"$FAKE_BOARD/boothdeck/deploy.log")
+  read -r _ _ _ _ group _ <"/proc/$2/stat"
+  kill -s TERM -- "-$group"
+  # Time for a watcher that found the lock free to show itself in the log before the deploy goes on.
+  i=0
+  while [ $i -lt 30 ] && ! tail -n +$((seen + 1)) "$FAKE_BOARD/boothdeck/deploy.log" | grep -qF '[recover-'; do
+    sleep 0.1
+    i=$((i + 1))
+  done
 else
   kill -TERM "$2"
 fi
@@ -98,14 +110,14 @@ async function expectSettled(expect: ExpectStatic, booth: FakeBooth, why: string
 }
 
 /** The hook, written into the booth, and the variables that make the deploy run it. */
-function hookEnv(booth: FakeBooth, step: string, signal: 'KILL' | 'TERM'): Record<string, string> {
+function hookEnv(booth: FakeBooth, step: string, signal: Case['signal']): Record<string, string> {
   const hook = path.join(booth.root, 'step-hook');
   writeFileSync(hook, HOOK);
   chmodSync(hook, 0o755);
   return { BOOTHDECK_DEPLOY_STEP_HOOK: hook, FAKE_KILL_STEP: step, FAKE_KILL_SIGNAL: signal };
 }
 
-type Case = { step: string; signal: 'KILL' | 'TERM' };
+type Case = { step: string; signal: 'KILL' | 'TERM' | 'TERM-UNIT' };
 const cases = (steps: readonly string[]): Case[] =>
   steps.flatMap((step) => (['KILL', 'TERM'] as const).map((signal) => ({ step, signal })));
 const withDatabaseSwap = new Set(['restore-ready', 'restore-swap']);
@@ -119,6 +131,7 @@ async function interruptAndSettle(
   c: Case,
   act: (booth: FakeBooth, env: Record<string, string>) => Promise<unknown>,
   expected: string,
+  after?: (booth: FakeBooth, why: string) => void,
 ): Promise<void> {
   const booth = await seeded.clone();
   try {
@@ -132,6 +145,7 @@ async function interruptAndSettle(
     const dark = (Date.now() - killedAt) / 1000;
     expect(dark, `${why}: dark for ${dark} s`).toBeLessThan(20);
     expect(await expectSettled(expect, booth, why), why).toBe(expected);
+    after?.(booth, why);
   } finally {
     await booth.dispose();
   }
@@ -173,6 +187,27 @@ describe.concurrent('a deploy that does not go to its end', () => {
       await interruptAndSettle(expect, c, (booth, env) => booth.deploy([booth.artifact(NEW)], env), expected);
     });
   }, 1_200_000);
+
+  it('its unit stopped in the middle of the switch (SIGTERM to every process of it, the lock holder too): the lock stays held while the deploy brings the booth to a running release, and the watcher finishes only after it', async ({
+    expect,
+  }) => {
+    await eachConcurrently(['stopped', 'restored'], AT_ONCE, async (step) => {
+      await interruptAndSettle(
+        expect,
+        { step, signal: 'TERM-UNIT' },
+        (booth, env) => booth.deploy([booth.artifact(NEW)], env),
+        NEW,
+        (booth, why) => {
+          const lines = booth.deployLog().split('\n');
+          const stopped = lines.findIndex((l) => l.includes('Stopped (SIGTERM) at "starting"'));
+          const watcher = lines.findIndex((l) => /\[recover-[^\]]*\] An earlier deploy stopped at/.test(l));
+          expect(stopped, `${why}: the deploy settles on a running release\n${booth.deployLog()}`).toBeGreaterThan(0);
+          expect(watcher, `${why}: the watcher finishes the switch\n${booth.deployLog()}`).toBeGreaterThan(0);
+          expect(watcher, `${why}: the watcher ran beside the deploy\n${booth.deployLog()}`).toBeGreaterThan(stopped);
+        },
+      );
+    });
+  }, 600_000);
 
   it(`going back from a release that migrated the database and died, stopped at each step (${BACK_STEPS.length} steps, the database swap included): the old release answers again within 20 s`, async ({
     expect,
