@@ -10,6 +10,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -270,6 +271,36 @@ describe.concurrent('a deploy that does not go to its end', () => {
       const db = new Database(path.join(data, 'boothdeck.sqlite'), { readonly: true });
       expect((db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v).toBe(9);
       db.close();
+    } finally {
+      await booth.dispose();
+    }
+  }, 120_000);
+
+  it('a step that fails while Boothdeck is stopped (its database snapshot cannot be written): the release that ran starts again at once, the fleet page says why, and the new release is not blamed', async ({
+    expect,
+  }) => {
+    const booth = await seeded.clone();
+    try {
+      // Where the snapshot goes is not a folder: copying the database there throws, as on a full disk.
+      rmSync(booth.home('boothdeck/snapshots'), { recursive: true, force: true });
+      writeFileSync(booth.home('boothdeck/snapshots'), '');
+      writeFileSync(booth.home('.config/boothdeck/fleet.env'), 'BOOTHDECK_BOOTH_NAME=salle-a\n');
+      const { code, out } = await booth.deploy([booth.artifact(NEW)]);
+      expect(code, out).toBe(1);
+      expect(out).toContain('FAILED: the deploy could not go on at "stopped"');
+      expect(await booth.liveVersion()).toBe(OLD);
+      expect(booth.link('current')).toBe(A);
+      expect(existsSync(booth.home('boothdeck/deploy.state'))).toBe(false);
+      expect(booth.fleetEntry()).toMatchObject({
+        version: OLD,
+        last_outcome: 'failed',
+        detail: expect.stringMatching(
+          /^0\.1\.0-gbbbbbbb was not installed: the deploy could not go on at "stopped" .*; 0\.1\.0-gaaaaaaa runs again$/,
+        ),
+      });
+      // Not the release's fault: it stays on the booth, not marked failed, and a later pull may try it again.
+      expect(existsSync(booth.home('boothdeck', B))).toBe(true);
+      expect(existsSync(booth.home('boothdeck/failed', path.basename(B)))).toBe(false);
     } finally {
       await booth.dispose();
     }

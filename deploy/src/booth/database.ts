@@ -65,7 +65,7 @@ export function snapshotDatabase(ctx: Ctx, release: string): void {
   const dir = snapshotDir(ctx, release);
   const tmp = `${dir}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
-  copyDatabase(live, tmp);
+  copyOrNothing(live, tmp);
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
   fsyncPath(ctx.paths.snapshots);
@@ -76,7 +76,17 @@ export function snapshotDatabase(ctx: Ctx, release: string): void {
 export function prepareRestore(ctx: Ctx, target: string, tag: string): void {
   const tmp = restoreDir(ctx, tag);
   rmSync(tmp, { recursive: true, force: true });
-  copyDatabase(snapshotDir(ctx, target), tmp);
+  copyOrNothing(snapshotDir(ctx, target), tmp);
+}
+
+/** A copy that fails (a full disk) leaves no half copy taking the room that is missing. */
+function copyOrNothing(from: string, to: string): void {
+  try {
+    copyDatabase(from, to);
+  } catch (err) {
+    rmSync(to, { recursive: true, force: true });
+    throw err;
+  }
 }
 
 /** Step 2: the live files moved aside (kept in replaced-databases/TAG/ for a look). Done again, it moves what is left. */

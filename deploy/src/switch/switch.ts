@@ -11,7 +11,7 @@ import { UNIT } from '../booth/paths.js';
 import { sleep } from '../booth/process.js';
 import { markFailed, markHealthy, markHeld, prune } from '../booth/release-store.js';
 import { bootId, monotonicMs } from '../booth/systemd.js';
-import { isBackStep, type Journal, type Step } from '../rules/journal.js';
+import { isBackStep, whenStepFails, type Journal, type Step } from '../rules/journal.js';
 import { versionOf } from '../rules/names.js';
 import type { UnitState } from '../rules/unit-state.js';
 import { startStep, watchStep, type WatchState } from '../rules/watch.js';
@@ -99,9 +99,34 @@ export class Switch {
         const stopped = this.ctx.signal.aborted ? await this.whenStopped(step) : undefined;
         if (stopped) return stopped;
       }
-      const done = await this.step(step);
+      let done: SwitchOutcome | undefined;
+      try {
+        done = await this.step(step);
+      } catch (err) {
+        done = this.stepFailed(step, err);
+      }
       if (done) return done;
     }
+  }
+
+  /**
+   * A step threw (rules/journal.ts, whenStepFails): with Boothdeck stopped, the switch goes back
+   * to the release that ran rather than leave the booth dark; the new release is not blamed.
+   */
+  private stepFailed(step: Step, err: unknown): SwitchOutcome | undefined {
+    const what = whenStepFails({ ...this.journal, step });
+    if (what === 'rethrow') throw err;
+    const why = `the deploy could not go on at "${step}" (${err instanceof Error ? err.message : String(err)})`;
+    this.ctx.log.note(`FAILED: ${why}`);
+    if (what === 'give-up') return this.dropJournal('failed', `${this.toVersion} was not installed: ${why}`);
+    this.journal = { ...this.journal, step: 'back-stopping', failure: why, notStarted: true };
+    try {
+      this.save('back-stopping');
+    } catch {
+      // The journal cannot be written either (a full disk): going back goes on from memory.
+      this.ctx.log.note('WARNING: the journal could not be written; going back all the same');
+    }
+    return undefined;
   }
 
   /**
@@ -224,6 +249,13 @@ export class Switch {
         const answer = await this.waitAnswer(this.fromVersion, j.baseline);
         if (answer.kind === 'aborted') return;
         prune(ctx);
+        if (answer.kind === 'answered' && j.notStarted) {
+          log.note(`${j.from} answers /healthz again; ${j.to} was never started`);
+          return this.dropJournal(
+            'failed',
+            `${this.toVersion} was not installed: ${j.failure ?? 'the deploy failed'}; ${this.fromVersion} runs again`,
+          );
+        }
         if (answer.kind === 'answered') {
           log.note(`ROLLED BACK to ${j.from}, which answers /healthz again`);
           return this.dropJournal(
