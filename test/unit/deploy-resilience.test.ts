@@ -306,6 +306,31 @@ describe.concurrent('a deploy that does not go to its end', () => {
     }
   }, 120_000);
 
+  it('a stop that fails (the unit still runs): nothing is switched, the running release serves on, and the new release is not blamed', async ({
+    expect,
+  }) => {
+    const booth = await seeded.clone();
+    try {
+      writeFileSync(booth.home('.config/boothdeck/fleet.env'), 'BOOTHDECK_BOOTH_NAME=salle-a\n');
+      const { code, out } = await booth.deploy([booth.artifact(NEW)], { FAKE_STOP_FAILS: '1' });
+      expect(code, out).toBe(1);
+      expect(out).toContain('FAILED: systemctl --user stop boothdeck.service failed and the unit is active/running');
+      expect(await booth.liveVersion()).toBe(OLD);
+      expect(booth.link('current')).toBe(A);
+      expect(existsSync(booth.home('boothdeck/deploy.state'))).toBe(false);
+      // No snapshot of a database that was still being written.
+      expect(existsSync(booth.home('boothdeck/snapshots', path.basename(A)))).toBe(false);
+      expect(existsSync(booth.home('boothdeck/failed', path.basename(B)))).toBe(false);
+      expect(booth.fleetEntry()).toMatchObject({
+        version: OLD,
+        last_outcome: 'failed',
+        detail: expect.stringContaining('0.1.0-gbbbbbbb was not installed: Boothdeck could not be stopped for the switch'),
+      });
+    } finally {
+      await booth.dispose();
+    }
+  }, 120_000);
+
   it('two deploys at once: the second is refused while the first installs, and the first ends with the right previous release', async ({
     expect,
   }) => {

@@ -13,7 +13,7 @@ import { markFailed, markHealthy, markHeld, prune } from '../booth/release-store
 import { bootId, monotonicMs } from '../booth/systemd.js';
 import { isBackStep, whenStepFails, type Journal, type Step } from '../rules/journal.js';
 import { versionOf } from '../rules/names.js';
-import type { UnitState } from '../rules/unit-state.js';
+import { describeUnit, unitRuns, type UnitState } from '../rules/unit-state.js';
 import { startStep, watchStep, type WatchState } from '../rules/watch.js';
 import { startWatcher } from './watcher.js';
 import { undo } from './undo.js';
@@ -168,7 +168,13 @@ export class Switch {
         return;
       case 'stopping':
         if (j.from) log.note(`Stopping Boothdeck ${this.fromVersion} for the database snapshot`);
-        if (!(await systemd.stop(UNIT))) log.note(`systemctl --user stop ${UNIT} failed`);
+        if (!(await systemd.stop(UNIT))) {
+          const unit = await systemd.show(UNIT);
+          // Still running, or systemd cannot say: a snapshot now would copy a database being
+          // written, and the new release could not take the port. Nothing was changed yet.
+          if (!unit || unitRuns(unit)) return this.stopFailed(unit);
+          log.note(`systemctl --user stop ${UNIT} failed, but the unit is stopped (${describeUnit(unit)}): going on`);
+        }
         this.save('stopped');
         return;
       case 'stopped':
@@ -328,6 +334,18 @@ export class Switch {
       const left = state.startedAt + policy.windowMs - monotonicMs();
       await sleep(Math.max(50, Math.min(settings.healthWaitMs, left)), signal);
     }
+  }
+
+  /** Boothdeck could not be stopped: the switch is undone (the release leaving runs on), and the new release is not blamed. */
+  private async stopFailed(unit: UnitState | undefined): Promise<SwitchOutcome> {
+    const state = unit ? `the unit is ${describeUnit(unit)}` : 'systemd does not answer';
+    this.ctx.log.note(`FAILED: systemctl --user stop ${UNIT} failed and ${state}: nothing is switched`);
+    const undone = await undo(this.ctx, this.journal);
+    return {
+      code: 1,
+      outcome: 'failed',
+      detail: `${this.toVersion} was not installed: Boothdeck could not be stopped for the switch (${state}); ${undone.detail}`,
+    };
   }
 
   /** A failure after the stop: the release is marked failed, and the switch goes back to the one before. */
