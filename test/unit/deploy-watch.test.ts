@@ -105,6 +105,14 @@ describe.concurrent('the watch window after the switch', { timeout: 240_000 }, (
   it('a release that migrates the database, then dies in the window: rolled back with the snapshot, the print jobs queued meanwhile carried over, never only in a log', async (context) => {
     const { expect } = context;
     const booth = await boothFor(context);
+    // Waiting when the release leaving is stopped (its snapshot keeps it queued), then printed under the new one.
+    const before = new Database(booth.home(DB));
+    before
+      .prepare(
+        "INSERT INTO print_jobs (photo_id, copies, source, state, created_at, queued_at, updated_at) VALUES ('photo-7', 1, 'admin', 'queued', 4000, 4000, 4000)",
+      )
+      .run();
+    before.close();
     const deploying = booth.deploy([booth.build(NEW, 'dies-after:6', { knows: 10, migrate: '10:0' })], {
       BOOTH_WATCH_SECONDS: '30',
       BOOTH_HEALTH_WAIT: '0.3',
@@ -115,6 +123,9 @@ describe.concurrent('the watch window after the switch', { timeout: 240_000 }, (
     db.prepare("INSERT INTO guest_sessions VALUES ('guest-1', 1000, 2)").run();
     db.prepare(
       "INSERT INTO print_jobs (photo_id, copies, source, session_id, event_id, state, created_at, queued_at, updated_at) VALUES ('photo-42', 2, 'guest', 'guest-1', NULL, 'queued', 5000, 5000, 5000)",
+    ).run();
+    db.prepare(
+      "UPDATE print_jobs SET state = 'done', started_at = 6000, finished_at = 6100, cups_job_id = 'PDF-9' WHERE photo_id = 'photo-7'",
     ).run();
     db.close();
     const { code, out } = await deploying;
@@ -129,6 +140,9 @@ describe.concurrent('the watch window after the switch', { timeout: 240_000 }, (
     const file = JSON.parse(readFileSync(booth.home('.config/Boothdeck/data/carry-over', carried[0]!), 'utf8'));
     expect(file.jobs).toEqual([expect.objectContaining({ photo_id: 'photo-42', copies: 2, state: 'queued', session_id: 'guest-1' })]);
     expect(file.sessions).toEqual([{ id: 'guest-1', created_at: 1000, copies_used: 2 }]);
+    // Printed under the release rolled back: the restored database, which has it queued, must not print it again.
+    expect(file.settled).toEqual([expect.objectContaining({ photo_id: 'photo-7', state: 'done', cups_job_id: 'PDF-9' })]);
+    expect(out).toContain('photo photo-7, 1 copies (done since the snapshot)');
     // The replaced database is kept for a look.
     expect(readdirSync(booth.home('.config/Boothdeck/data/replaced-databases')).length).toBe(1);
   });

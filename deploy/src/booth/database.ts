@@ -132,12 +132,21 @@ function carryOver(ctx: Ctx, tag: string): void {
       ctx.log.runId ?? tag,
       new Date(),
     );
-    if (carried.jobs.length === 0) return;
+    const settled = carried.settled ?? [];
+    if (carried.jobs.length === 0 && settled.length === 0) return;
     const dir = path.join(live, 'carry-over');
     mkdirSync(dir, { recursive: true });
     writeAtomic(path.join(dir, `print-jobs-${tag}.json`), `${JSON.stringify(carried)}\n`);
-    ctx.log.note(`Print jobs queued since the snapshot, carried into the restored database (the release queues them again at its start):`);
+    if (carried.jobs.length > 0)
+      ctx.log.note(
+        `Print jobs queued since the snapshot, carried into the restored database (the release queues them again at its start):`,
+      );
     for (const j of carried.jobs) ctx.log.note(`  photo ${j.photo_id}, ${j.copies} copies (${j.state})`);
+    if (settled.length > 0)
+      ctx.log.note(
+        'Print jobs the snapshot still has waiting that moved on since, never printed twice (the release settles them at its start):',
+      );
+    for (const j of settled) ctx.log.note(`  photo ${j.photo_id}, ${j.copies} copies (${j.state} since the snapshot)`);
   } catch (err) {
     ctx.log.note(
       `WARNING: the print jobs of the replaced database could not be read (${(err as Error).message}): look in ${replacedDir(ctx, tag)}`,
