@@ -1,12 +1,13 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { AppliedMigration } from '../../../common/schema-compat.js';
-import { readTable, type SqliteFiles } from '../database/sqlite-file.js';
+import { readTable } from '../database/sqlite-file.js';
 import { appliedMigrations, databasePlan, printCarryOver, type DatabasePlan } from '../rules/database-plan.js';
 import { baseName } from '../rules/names.js';
 import { dataDir, type Ctx } from './context.js';
 import { fsyncPath, writeAtomic } from './files.js';
 import { DB_FILES, DB_NAME } from './paths.js';
+import { databaseIdentity, readDatabase } from './sqlite-disk.js';
 
 /**
  * The database goes with the release (rules/database-plan.ts decides when). A snapshot is taken
@@ -20,18 +21,10 @@ const snapshotDir = (ctx: Ctx, release: string): string => path.join(ctx.paths.s
 const replacedDir = (ctx: Ctx, tag: string): string => path.join(dataDir(ctx.paths), 'replaced-databases', tag);
 const restoreDir = (ctx: Ctx, tag: string): string => path.join(dataDir(ctx.paths), `restore-${tag}.tmp`);
 
-function readFiles(dir: string): SqliteFiles | null {
-  const main = path.join(dir, DB_NAME);
-  if (!existsSync(main)) return null;
-  const wal = `${main}-wal`;
-  return { main: readFileSync(main), wal: existsSync(wal) ? readFileSync(wal) : undefined };
-}
-
 /** The migrations of the database in DIR: null when there is none, undefined when it cannot be read. */
 export function migrationsIn(dir: string): AppliedMigration[] | null | undefined {
   try {
-    const files = readFiles(dir);
-    return files === null ? null : appliedMigrations(readTable(files, 'schema_migrations'));
+    return readDatabase(dir, (files) => appliedMigrations(readTable(files, 'schema_migrations')));
   } catch {
     return undefined;
   }
@@ -47,15 +40,25 @@ export function planFor(ctx: Ctx, target: string): DatabasePlan {
 export const trialDatabaseSource = (ctx: Ctx, target: string, plan: DatabasePlan['plan']): string =>
   plan === 'snapshot' ? snapshotDir(ctx, target) : dataDir(ctx.paths);
 
-/** Copies the database and its WAL from FROM into TO, synced (the WAL's index is rebuilt by SQLite). */
-export function copyDatabase(from: string, to: string): void {
-  mkdirSync(to, { recursive: true });
-  for (const f of [DB_NAME, `${DB_NAME}-wal`]) {
-    if (!existsSync(path.join(from, f))) continue;
-    copyFileSync(path.join(from, f), path.join(to, f));
-    fsyncPath(path.join(to, f));
+/**
+ * Copies the database and its WAL from FROM into TO, synced (the WAL's index is rebuilt by
+ * SQLite). A database written meanwhile (the trial's copy of the one the running release uses) is
+ * copied again until a copy saw it hold still; false when it never did (the copy is the last one).
+ */
+export function copyDatabase(from: string, to: string): boolean {
+  for (let attempt = 1; ; attempt++) {
+    const before = databaseIdentity(from);
+    mkdirSync(to, { recursive: true });
+    for (const f of DB_FILES) rmSync(path.join(to, f), { force: true });
+    for (const f of [DB_NAME, `${DB_NAME}-wal`]) {
+      if (!existsSync(path.join(from, f))) continue;
+      copyFileSync(path.join(from, f), path.join(to, f));
+      fsyncPath(path.join(to, f));
+    }
+    fsyncPath(to);
+    if (databaseIdentity(from) === before) return true;
+    if (attempt >= 4) return false;
   }
-  fsyncPath(to);
 }
 
 /** The live database as RELEASE left it, kept in snapshots/RELEASE/ (taken with Boothdeck stopped). */
@@ -123,15 +126,13 @@ export function swapIn(ctx: Ctx, target: string, tag: string): void {
 function carryOver(ctx: Ctx, tag: string): void {
   const live = dataDir(ctx.paths);
   try {
-    const replaced = readFiles(replacedDir(ctx, tag));
-    const restored = readFiles(live);
+    const replaced = readDatabase(replacedDir(ctx, tag), (files) => ({
+      jobs: readTable(files, 'print_jobs') ?? [],
+      sessions: readTable(files, 'guest_sessions') ?? [],
+    }));
+    const restored = readDatabase(live, (files) => readTable(files, 'print_jobs') ?? []);
     if (!replaced || !restored) return;
-    const carried = printCarryOver(
-      { jobs: readTable(replaced, 'print_jobs') ?? [], sessions: readTable(replaced, 'guest_sessions') ?? [] },
-      readTable(restored, 'print_jobs') ?? [],
-      ctx.log.runId ?? tag,
-      new Date(),
-    );
+    const carried = printCarryOver(replaced, restored, ctx.log.runId ?? tag, new Date());
     const settled = carried.settled ?? [];
     if (carried.jobs.length === 0 && settled.length === 0) return;
     const dir = path.join(live, 'carry-over');

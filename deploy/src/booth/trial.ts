@@ -46,8 +46,8 @@ export async function trialStart(ctx: Ctx, release: string, version: string, dat
   mkdirSync(path.join(dir, 'data'), { recursive: true });
   mkdirSync(path.join(dir, 'config'), { recursive: true });
   if (existsSync(path.join(databaseFrom, 'boothdeck.sqlite'))) {
-    copyDatabase(databaseFrom, path.join(dir, 'data'));
-    log.note('Copied the database for the trial start');
+    if (copyDatabase(databaseFrom, path.join(dir, 'data'))) log.note('Copied the database for the trial start');
+    else log.note('WARNING: the database kept changing while it was copied for the trial start: the trial uses the last copy');
   } else log.note('No database yet: the trial start begins with an empty one');
   const port = await sparePort(livePort(paths));
   log.note(`Trial start of ${version} on port ${port} (live settings, copied data, fake hardware, no printer, no window)`);
