@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import { FakeBooth } from '../support/fake-booth.js';
@@ -100,6 +100,49 @@ describe.concurrent('the watch window after the switch', { timeout: 240_000 }, (
       last_outcome: 'rolled-back',
       detail: expect.stringContaining(`${NEW} failed`),
     });
+  });
+
+  it('a release that answers slowly (5 s a look) under the unit, but answers, is alive: it stays installed and is not blamed', async (context) => {
+    const { expect } = context;
+    const booth = await boothFor(context);
+    const deploying = booth.deploy([booth.build(NEW)], { BOOTH_WATCH_SECONDS: '20', BOOTH_HEALTH_WAIT: '0.3' });
+    try {
+      expect(await booth.waitFor(() => booth.fleetEntry()?.last_outcome === 'watching', 60_000)).toBe(true);
+      // From here every /healthz answer takes 5 s (the index and the kiosk busy the booth's first minute).
+      writeFileSync(booth.home('.slow'), '');
+      const { code, out } = await deploying;
+      expect(code, out).toBe(0);
+      expect(out).toContain(`Boothdeck ${NEW} stayed up for the watch window (20 s)`);
+    } finally {
+      rmSync(booth.home('.slow'), { force: true });
+    }
+    expect(await booth.liveVersion()).toBe(NEW);
+    expect(booth.fleetEntry()).toMatchObject({ version: NEW, last_outcome: 'installed' });
+    expect(existsSync(booth.home('boothdeck/failed', path.basename(B)))).toBe(false);
+  });
+
+  it('a release slow (5 s a look) from its very start is waited for, not rolled back: the start, then the watch window', async (context) => {
+    const { expect } = context;
+    const booth = await boothFor(context);
+    // Run by the switch before each step: the booth turns slow just before the new release starts (after the guard's last look).
+    const hook = path.join(booth.root, 'slow-hook');
+    writeFileSync(hook, `#!/bin/sh\n[ "$1" != switched ] || : >"$FAKE_BOARD/.slow"\n`);
+    chmodSync(hook, 0o755);
+    try {
+      const { code, out } = await booth.deploy([booth.build(NEW)], {
+        BOOTH_WATCH_SECONDS: '12',
+        BOOTH_HEALTH_WAIT: '0.3',
+        BOOTHDECK_DEPLOY_STEP_HOOK: hook,
+      });
+      expect(existsSync(booth.home('.slow')), 'the hook ran').toBe(true);
+      expect(code, out).toBe(0);
+      expect(out).toContain(`Boothdeck ${NEW} answers /healthz; watching it for 12 s`);
+      expect(out).toContain(`Boothdeck ${NEW} stayed up for the watch window (12 s)`);
+    } finally {
+      rmSync(booth.home('.slow'), { force: true });
+    }
+    expect(await booth.liveVersion()).toBe(NEW);
+    expect(booth.link('current')).toBe(B);
   });
 
   it('a release that migrates the database, then dies in the window: rolled back with the snapshot, the print jobs queued meanwhile carried over, never only in a log', async (context) => {

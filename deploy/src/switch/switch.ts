@@ -6,7 +6,7 @@ import { moveLiveAside, planFor, prepareRestore, snapshotDatabase, swapIn } from
 import { writeAtomic } from '../booth/files.js';
 import { pointLink } from '../booth/files.js';
 import { fleetPublish, fleetReport } from '../booth/fleet-report.js';
-import { probeHealth } from '../booth/health-probe.js';
+import { ALIVE_PROBE_MS, probeHealth } from '../booth/health-probe.js';
 import { UNIT } from '../booth/paths.js';
 import { sleep } from '../booth/process.js';
 import { markFailed, markHealthy, markHeld, prune } from '../booth/release-store.js';
@@ -287,13 +287,17 @@ export class Switch {
     return undefined;
   }
 
-  /** After the start: the release answers with its version, or the unit says it died, or the wait runs out. */
+  /**
+   * After the start: the release answers with its version, or the unit says it died, or the wait
+   * runs out (the attempts, or their time, whichever first: slow looks do not stretch it).
+   */
   private async waitAnswer(version: string, baseline: UnitState | undefined): Promise<WaitResult> {
     const { settings, systemd, signal } = this.ctx;
     const port = livePort(this.ctx.paths);
-    for (let i = 0; i < settings.healthAttempts; i++) {
+    const until = monotonicMs() + settings.healthAttempts * settings.healthWaitMs;
+    for (let i = 0; i < settings.healthAttempts && (i === 0 || monotonicMs() < until); i++) {
       if (signal.aborted) return { kind: 'aborted' };
-      const [unit, health] = await Promise.all([systemd.show(UNIT), probeHealth(port)]);
+      const [unit, health] = await Promise.all([systemd.show(UNIT), probeHealth(port, ALIVE_PROBE_MS)]);
       const verdict = startStep(baseline, unit, health, version);
       if (verdict.kind === 'answered') return { kind: 'answered', unit };
       if (verdict.kind === 'crashed') {
@@ -320,7 +324,7 @@ export class Switch {
     const policy = { windowMs: settings.watchSeconds * 1000, healthFailures: 3 };
     for (;;) {
       if (signal.aborted) return 'aborted';
-      const [unit, health] = await Promise.all([systemd.show(UNIT), probeHealth(port)]);
+      const [unit, health] = await Promise.all([systemd.show(UNIT), probeHealth(port, ALIVE_PROBE_MS)]);
       const result = watchStep(state, { at: monotonicMs(), unit, health, port }, this.toVersion, policy);
       state = result.state;
       if (result.verdict.kind === 'passed') {
