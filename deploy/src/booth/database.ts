@@ -1,9 +1,10 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { AppliedMigration } from '../../../common/schema-compat.js';
 import { readTable } from '../database/sqlite-file.js';
 import { appliedMigrations, databasePlan, printCarryOver, type DatabasePlan } from '../rules/database-plan.js';
 import { baseName } from '../rules/names.js';
+import { CLOSED_DIR, CLOSED_FILE, closeTree } from './closed-copies.js';
 import { dataDir, type Ctx } from './context.js';
 import { fsyncPath, writeAtomic } from './files.js';
 import { DB_FILES, DB_NAME } from './paths.js';
@@ -44,21 +45,40 @@ export const trialDatabaseSource = (ctx: Ctx, target: string, plan: DatabasePlan
  * Copies the database and its WAL from FROM into TO, synced (the WAL's index is rebuilt by
  * SQLite). A database written meanwhile (the trial's copy of the one the running release uses) is
  * copied again until a copy saw it hold still; false when it never did (the copy is the last one).
+ * The copy is the booth user's alone (closed-copies.ts): 0600 files in a 0700 folder.
  */
 export function copyDatabase(from: string, to: string): boolean {
   for (let attempt = 1; ; attempt++) {
     const before = databaseIdentity(from);
-    mkdirSync(to, { recursive: true });
+    mkdirSync(to, { recursive: true, mode: CLOSED_DIR });
+    chmodSync(to, CLOSED_DIR);
     for (const f of DB_FILES) rmSync(path.join(to, f), { force: true });
     for (const f of [DB_NAME, `${DB_NAME}-wal`]) {
       if (!existsSync(path.join(from, f))) continue;
       copyFileSync(path.join(from, f), path.join(to, f));
+      // copyFileSync gives the copy the mode of the database it copies; the folder, closed from
+      // its creation, keeps it out of other users' reach until then.
+      chmodSync(path.join(to, f), CLOSED_FILE);
       fsyncPath(path.join(to, f));
     }
     fsyncPath(to);
     if (databaseIdentity(from) === before) return true;
     if (attempt >= 4) return false;
   }
+}
+
+/**
+ * Every copy of the database kept on the booth, closed to other users (chmod -R go-rwx): the
+ * snapshots, older ones included (earlier versions left them 0644, and those taken before the
+ * secrets were sealed hold the publishing password in clear), and the replaced databases. Done at
+ * each switch; a copy that cannot be closed is said, and the switch goes on.
+ */
+export function closeCopies(ctx: Ctx): void {
+  const open = [ctx.paths.snapshots, path.join(dataDir(ctx.paths), 'replaced-databases')].flatMap((dir) => closeTree(dir));
+  if (open.length > 0)
+    ctx.log.note(
+      `WARNING: ${open.length} cop${open.length === 1 ? 'y' : 'ies'} of the database could not be closed to other users: ${open.slice(0, 3).join(', ')}`,
+    );
 }
 
 /** The live database as RELEASE left it, kept in snapshots/RELEASE/ (taken with Boothdeck stopped). */
@@ -96,10 +116,11 @@ function copyOrNothing(from: string, to: string): void {
 export function moveLiveAside(ctx: Ctx, tag: string): void {
   const live = dataDir(ctx.paths);
   const aside = replacedDir(ctx, tag);
-  mkdirSync(aside, { recursive: true });
+  mkdirSync(aside, { recursive: true, mode: CLOSED_DIR });
   for (const f of DB_FILES) if (existsSync(path.join(live, f))) renameSync(path.join(live, f), path.join(aside, f));
   fsyncPath(live);
   fsyncPath(aside);
+  closeCopies(ctx);
 }
 
 /** Step 3: the copy moved in; then what the replaced database held that the restored one lacks is carried over. */

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { FleetOutcome } from '../../../server/contract/fleet.contract.js';
 import { livePort, type Ctx } from '../booth/context.js';
-import { moveLiveAside, planFor, prepareRestore, snapshotDatabase, swapIn } from '../booth/database.js';
+import { closeCopies, moveLiveAside, planFor, prepareRestore, snapshotDatabase, swapIn } from '../booth/database.js';
 import { writeAtomic } from '../booth/files.js';
 import { pointLink } from '../booth/files.js';
 import { fleetPublish, fleetReport } from '../booth/fleet-report.js';
@@ -178,6 +178,7 @@ export class Switch {
         this.save('stopped');
         return;
       case 'stopped':
+        closeCopies(ctx);
         if (j.from) snapshotDatabase(ctx, j.from);
         this.save('snapshotted');
         return;
