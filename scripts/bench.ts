@@ -294,8 +294,9 @@ async function main(): Promise<void> {
         await publishThroughput(record, cleanups);
       },
     ],
-    // The page's weight alone, without the 1,000-photo upload.
+    // The page's weight alone, without the camera photos' upload; and the upload alone.
     ['publish-page', () => publishPageWeight(record, cleanups, executablePath)],
+    ['publish-upload', () => publishThroughput(record, cleanups)],
     ['share', () => shareOfTheBoard(record, cleanups, launchBrowser, existsSync(executablePath))],
   ];
   try {

@@ -21,6 +21,22 @@ export interface CarriedPrintJob {
   client_address: string | null;
 }
 
+/**
+ * A job both databases hold that moved on under the release rolled back (handed to CUPS, printed,
+ * failed, cancelled) while the restored database, older, still has it waiting: it takes that
+ * state, so that it is never printed twice.
+ */
+export interface SettledPrintJob {
+  photo_id: string;
+  created_at: number;
+  copies: number;
+  state: 'printing' | 'done' | 'failed' | 'cancelled';
+  started_at: number | null;
+  finished_at: number | null;
+  cups_job_id: string | null;
+  error: string | null;
+}
+
 export interface CarriedGuestSession {
   id: string;
   created_at: number;
@@ -33,6 +49,8 @@ export interface PrintCarryOver {
   /** The deploy run that restored the database. */
   run: string;
   jobs: CarriedPrintJob[];
+  /** Jobs the restored database would print again (absent from carry-overs written before it). */
+  settled?: SettledPrintJob[];
   /** The guest sessions those jobs count against, so that their quota stays spent. */
   sessions: CarriedGuestSession[];
 }

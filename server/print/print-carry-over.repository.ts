@@ -1,16 +1,25 @@
 import type { Db } from '../db/database.js';
-import type { CarriedGuestSession, CarriedPrintJob } from '../contract/carry-over.contract.js';
+import type { CarriedGuestSession, CarriedPrintJob, SettledPrintJob } from '../contract/carry-over.contract.js';
 
 /**
  * The SQL of the print jobs a deploy's rollback carries into a restored database: queued again in
  * one transaction, each once (a job already there, by its photo, time and copies, is skipped: a
- * carry-over read twice after a crash adds nothing).
+ * carry-over read twice after a crash adds nothing); and the jobs it still has waiting that were
+ * printed or ended under the release rolled back, settled (a job not waiting here is left alone).
  */
 export class PrintCarryOverRepository {
   constructor(private readonly db: Db) {}
 
-  /** Queues the jobs and records their sessions' spent copies; answers how many jobs were added. */
-  queue(jobs: readonly CarriedPrintJob[], sessions: readonly CarriedGuestSession[], now: number): number {
+  /**
+   * Settles the jobs that moved on, queues the carried ones and records their sessions' spent
+   * copies, in one transaction; answers how many jobs were added and settled.
+   */
+  carry(
+    jobs: readonly CarriedPrintJob[],
+    sessions: readonly CarriedGuestSession[],
+    settled: readonly SettledPrintJob[],
+    now: number,
+  ): { added: number; settled: number } {
     const columns = new Set(
       (this.db.prepare("SELECT name FROM pragma_table_info('print_jobs')").all() as { name: string }[]).map((c) => c.name),
     );
@@ -28,7 +37,15 @@ export class PrintCarryOverRepository {
       `INSERT INTO print_jobs (photo_id, copies, source, session_id, event_id, state, created_at, queued_at, updated_at, started_at, cups_job_id${optional.map((c) => `, ${c}`).join('')})
        VALUES (@photo_id, @copies, @source, @session_id, @event_id, @state, @created_at, @queued_at, @updated_at, @started_at, @cups_job_id${optional.map((c) => `, @${c}`).join('')})`,
     );
+    // Only a job still waiting here moves: read again, a carry-over changes nothing more.
+    const settle = this.db.prepare(
+      `UPDATE print_jobs SET state = @state, started_at = COALESCE(@started_at, started_at), finished_at = @finished_at,
+         cups_job_id = COALESCE(@cups_job_id, cups_job_id), error = @error, updated_at = @updated_at
+       WHERE photo_id = @photo_id AND created_at = @created_at AND copies = @copies AND state IN ('queued', 'printing') AND state != @state`,
+    );
     return this.db.transaction(() => {
+      let moved = 0;
+      for (const job of settled) moved += settle.run({ ...job, updated_at: now }).changes;
       for (const s of sessions) addSession.run(s.id, s.created_at, s.copies_used);
       let added = 0;
       for (const job of jobs) {
@@ -42,7 +59,7 @@ export class PrintCarryOverRepository {
         });
         added++;
       }
-      return added;
+      return { added, settled: moved };
     })();
   }
 }

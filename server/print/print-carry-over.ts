@@ -13,7 +13,9 @@ import { PrintCarryOverRepository } from './print-carry-over.repository.js';
  * restored, before the print worker starts. A job that was handed to CUPS comes back `printing`:
  * the worker settles it with CUPS before anything is resent, as after a crash. A carry-over found
  * long after it was written (by a release that did not read them, then a newer one) is not
- * printed blindly: it is set aside and said.
+ * printed blindly: it is set aside and said. Jobs the restored database still has waiting but
+ * that were printed (or cancelled, or handed to CUPS) under the release rolled back take that
+ * state first: nothing is printed twice.
  */
 const MAX_AGE_MS = 12 * 3600_000;
 const MAX_BYTES = 4 * 1024 * 1024;
@@ -41,6 +43,21 @@ const carryOver = z.object({
     )
     .max(10_000),
   sessions: z.array(z.object({ id, created_at: time, copies_used: z.number().int().min(0) })).max(10_000),
+  settled: z
+    .array(
+      z.object({
+        photo_id: id,
+        created_at: time,
+        copies: z.number().int().min(1).max(1000),
+        state: z.enum(['printing', 'done', 'failed', 'cancelled']),
+        started_at: time.nullable(),
+        finished_at: time.nullable(),
+        cups_job_id: z.string().max(200).nullable(),
+        error: z.string().max(200).nullable(),
+      }),
+    )
+    .max(10_000)
+    .optional(),
 });
 
 export function carryOverPrintJobs(db: Db, dataDir: string, clock: Clock, log: Logger): void {
@@ -66,10 +83,12 @@ export function carryOverPrintJobs(db: Db, dataDir: string, clock: Clock, log: L
         renameSync(full, `${full}.old`);
         continue;
       }
-      const added = repo.queue(parsed.jobs, parsed.sessions, clock.now());
+      const { added, settled } = repo.carry(parsed.jobs, parsed.sessions, parsed.settled ?? [], clock.now());
       log.info(
         `Queued again ${added} print job(s) carried over by the rollback ${parsed.run} (${parsed.jobs.length - added} already there)`,
       );
+      if (settled > 0)
+        log.info(`${settled} print job(s) the restored database still had waiting were printed or ended meanwhile: not printed again`);
       rmSync(full, { force: true });
     } catch (err) {
       log.error(`A carry-over of print jobs could not be read (${file}); it stays in ${dir}`, err);

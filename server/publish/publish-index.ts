@@ -7,7 +7,7 @@ import { fileNamePart } from '../events/file-names.js';
 import type { ZipState } from './publish-zip.js';
 import type { EventLock } from './publish-lock.js';
 import { renderLockedPage, type SealedPhoto } from './publish-locked-page.js';
-import { renderEventPage, TEXT, type PagePhoto } from './publish-page.js';
+import { renderEventPage, rowHeight, TEXT, tileRatio, type PagePhoto } from './publish-page.js';
 import type { PublishablePhoto, PublishFileRow } from './publish.repository.js';
 
 export function dateLabel(at: number, language: 'fr' | 'en'): string {
@@ -81,7 +81,8 @@ export function eventPageHtml({ event, rows, settings, expiry, lock, zip, logo }
         x: typeOf(row.file),
         n: downloads.get(row.photo_id) ?? path.basename(media),
       };
-      return preview === undefined ? photo : { ...photo, p: preview };
+      const r = tileRatio(row.thumb_w, row.thumb_h);
+      return { ...photo, ...(preview === undefined ? {} : { p: preview }), ...(r === undefined ? {} : { r }) };
     });
     return renderLockedPage(
       language,
@@ -93,13 +94,21 @@ export function eventPageHtml({ event, rows, settings, expiry, lock, zip, logo }
         welcome: event.welcome,
         expires: expiresLabel === null ? null : t.expires(expiresLabel),
         zip: offer === null ? null : { name: offer.href, as: offer.as, label: offer.label },
+        h: rowHeight(photos.map((p) => p.r)),
         photos,
       },
     );
   }
   const photos: PagePhoto[] = rows.map((row) => {
     const [media = '', thumb = '', , preview] = JSON.parse(row.names) as string[];
-    return { media, preview, thumb, kind: row.kind, downloadName: downloads.get(row.photo_id) ?? path.basename(media) };
+    return {
+      media,
+      preview,
+      thumb,
+      kind: row.kind,
+      downloadName: downloads.get(row.photo_id) ?? path.basename(media),
+      ratio: tileRatio(row.thumb_w, row.thumb_h),
+    };
   });
   return renderEventPage({
     eventName: event.name,

@@ -19,6 +19,8 @@ export interface SealedPhoto {
   x: string;
   /** The name a download is saved under. */
   n: string;
+  /** The tile's proportions (width over height); absent for rows sent before: a square. */
+  r?: number;
 }
 
 /** What the page shows once opened; all of it sealed with the photos' key. */
@@ -28,6 +30,8 @@ export interface SealedList {
   welcome: string | null;
   expires: string | null;
   zip: { name: string; as: string; label: string } | null;
+  /** The rows' height in pixels (see rowHeight). */
+  h: number;
   photos: SealedPhoto[];
 }
 

@@ -31,11 +31,13 @@ if(d.welcome){var w=document.getElementById('g-welcome');w.textContent=d.welcome
 if(d.expires){var x=document.getElementById('g-expires');x.textContent=d.expires;x.hidden=false;}
 if(d.zip){var z=document.getElementById('g-zip');z.hidden=false;z.querySelector('span').textContent=d.zip.label;
 z.addEventListener('click',function(e){e.preventDefault();save(d.zip.name,'application/zip',d.zip.as,z);});}
+if(d.h)grid.style.setProperty('--h',d.h+'px');
 if(photos.length===0){var em=document.createElement('p');em.className='empty';em.textContent=T.empty;em.setAttribute('data-testid','gallery-empty');grid.parentNode.replaceChild(em,grid);return;}
 var io=window.IntersectionObserver?new IntersectionObserver(function(es){es.forEach(function(en){if(en.isIntersecting){io.unobserve(en.target);thumbOf(en.target,photos[+en.target.dataset.i]);}});},{rootMargin:'400px'}):null;
 photos.forEach(function(p,i){var li=document.createElement('li'),a=document.createElement('a'),img=document.createElement('img');
 var label=p.k==='video'?T.video:p.k==='animation'?T.animation:T.photo;
-a.className='t';a.href='#'+p.id;a.setAttribute('data-testid','photo-tile');img.alt=label+' '+(i+1);img.width=480;img.height=360;img.dataset.i=i;a.appendChild(img);
+var r=p.r||1;if(p.r)li.style.setProperty('--r',String(r));
+a.className='t';a.href='#'+p.id;a.setAttribute('data-testid','photo-tile');img.alt=label+' '+(i+1);img.width=r>=1?480:Math.round(480*r);img.height=r>=1?Math.round(480/r):480;img.dataset.i=i;a.appendChild(img);
 if(p.k==='video'||p.k==='animation'){var b=document.createElement('span');b.className='badge';b.textContent=label;a.appendChild(b);}
 a.addEventListener('click',function(e){e.preventDefault();show(i);if(!box.open)box.showModal();});
 li.appendChild(a);grid.appendChild(li);if(io&&i>=12)io.observe(img);else thumbOf(img,p);});

@@ -14,6 +14,8 @@ export interface PagePhoto {
   kind: MediaKind;
   /** The name a download is saved under. */
   downloadName: string;
+  /** The thumbnail's width over its height: the tile keeps it. Absent for rows sent before: a square. */
+  ratio?: number;
 }
 
 export interface EventPage {
@@ -67,10 +69,28 @@ export const TEXT = {
 /** Tiles that fill a phone's first screen load at once; the rest as they are scrolled to. */
 const EAGER_TILES = 12;
 
+/** A tile's proportions are kept between these (a panorama or a strip would be a sliver). */
+export const tileRatio = (width: number | null, height: number | null): number | undefined =>
+  width === null || height === null || width <= 0 || height <= 0
+    ? undefined
+    : Math.round(Math.min(4, Math.max(0.25, width / height)) * 1000) / 1000;
+
+/**
+ * Tiles of a row share their height and keep their photo's proportions (no photo is cropped).
+ * The rows' height follows the event's usual proportion so that a tile of it is about 114 px
+ * wide whatever the camera's orientation: three landscape or three portrait photos a row on a phone.
+ */
+export function rowHeight(ratios: readonly (number | undefined)[]): number {
+  const known = ratios.filter((r): r is number => r !== undefined).sort((a, b) => a - b);
+  const usual = known.length === 0 ? 1 : (known[Math.floor(known.length / 2)] as number);
+  return Math.round(114 / usual);
+}
+
 export const STYLE = `*{box-sizing:border-box}html{-webkit-text-size-adjust:100%}body{margin:0;font:16px/1.4 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#111;color:#f4f4f4}
 header{padding:20px 16px 12px}h1{margin:0;font-size:1.5rem;line-height:1.2;overflow-wrap:anywhere}.meta{margin-top:4px;color:#bbb;font-size:.95rem}
-main{padding:0 4px 24px}.grid{list-style:none;margin:0;padding:0;display:grid;grid-template-columns:repeat(auto-fill,minmax(116px,1fr));gap:4px}
-.t{position:relative;display:block;color:#fff;aspect-ratio:1;background:#222;overflow:hidden;border-radius:4px}.t img{width:100%;height:100%;object-fit:cover;display:block}
+main{padding:0 4px 24px}.grid{--h:114px;list-style:none;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px}.grid::after{content:"";flex:1000 1 0}
+.grid li{--r:1;flex:var(--r) 1 calc(var(--r) * var(--h));min-width:0}
+.t{position:relative;display:block;color:#fff;aspect-ratio:var(--r);background:#222;overflow:hidden;border-radius:4px}.t img{width:100%;height:100%;object-fit:cover;display:block}
 .badge{position:absolute;left:6px;bottom:6px;padding:2px 8px;border-radius:10px;background:rgba(0,0,0,.7);color:#fff;font-size:.75rem;font-weight:600}
 .zip{margin-top:12px}.welcome{margin:8px 0 0;color:#ddd;overflow-wrap:anywhere}.empty{padding:32px 16px;color:#bbb}.expires{margin:0;padding:4px 16px;color:#f0c36a;font-size:.9rem}footer{padding:8px 16px 28px;color:#888;font-size:.8rem}
 dialog{padding:0;border:0;width:100vw;height:100vh;max-width:none;max-height:none;background:#000;color:#fff}dialog::backdrop{background:#000}
@@ -111,14 +131,19 @@ export function renderEventPage(page: EventPage): string {
       const label = p.kind === 'video' ? t.video : p.kind === 'animation' ? t.animation : t.photo;
       const badge = p.kind === 'video' || p.kind === 'animation' ? `<span class="badge">${esc(label)}</span>` : '';
       const loading = i < EAGER_TILES ? '' : ' loading="lazy"';
+      const ratio = p.ratio === undefined ? '' : ` style="--r:${p.ratio}"`;
+      const [w, h] =
+        p.ratio === undefined ? [480, 480] : p.ratio >= 1 ? [480, Math.round(480 / p.ratio)] : [Math.round(480 * p.ratio), 480];
       return (
-        `<li><a class="t" href="${esc(p.media)}" data-k="${p.kind}"${p.preview ? ` data-p="${esc(p.preview)}"` : ''} data-name="${esc(p.downloadName)}" data-testid="photo-tile">` +
-        `<img src="${esc(p.thumb)}" alt="${esc(label)} ${i + 1}" width="480" height="360" decoding="async"${loading}>${badge}</a></li>`
+        `<li${ratio}><a class="t" href="${esc(p.media)}" data-k="${p.kind}"${p.preview ? ` data-p="${esc(p.preview)}"` : ''} data-name="${esc(p.downloadName)}" data-testid="photo-tile">` +
+        `<img src="${esc(p.thumb)}" alt="${esc(label)} ${i + 1}" width="${w}" height="${h}" decoding="async"${loading}>${badge}</a></li>`
       );
     })
     .join('\n');
   const body =
-    page.photos.length === 0 ? `<p class="empty" data-testid="gallery-empty">${esc(t.empty)}</p>` : `<ul class="grid">\n${tiles}\n</ul>`;
+    page.photos.length === 0
+      ? `<p class="empty" data-testid="gallery-empty">${esc(t.empty)}</p>`
+      : `<ul class="grid" style="--h:${rowHeight(page.photos.map((p) => p.ratio))}px">\n${tiles}\n</ul>`;
   const logo = page.logo ? `<img class="logo" src="${esc(page.logo)}" alt="" data-testid="gallery-logo">` : '';
   const welcome = page.welcome ? `<p class="welcome" data-testid="gallery-welcome">${esc(page.welcome)}</p>` : '';
   return `${documentHead(page.language, CSP, page.eventName, `${STYLE}\n${brandStyle(page.colors ?? null)}`)}

@@ -49,9 +49,11 @@ function remoteOf(d: Destination): string {
 }
 
 /**
- * How to reach an old place from here: only through the current rclone file, so only when the old
- * place is on the same remote (another folder, another booth name). Another server's password is
- * no longer stored: those copies are listed for the owner instead.
+ * How to reach an old place from here. A folder on the booth's own disk always (rclone reads a
+ * plain path whatever the current destination; the stored place went through the destination's
+ * checks again in parsePlace). Another remote only through the current rclone file, so only when
+ * the old place is on the same remote (another folder, another booth name): another server's
+ * password is no longer stored, so those copies are listed for the owner instead.
  */
 export function reachOf(
   old: Place,
@@ -59,6 +61,10 @@ export function reachOf(
   target: PublishTarget,
   token: string,
 ): { target: PublishTarget; dest: string } | null {
+  if (old.destination.type === 'local') {
+    const root = old.destination.path;
+    return { target: { configFile: target.configFile, root }, dest: remoteJoin(root, old.booth, token) };
+  }
   if (remoteOf(old.destination) !== remoteOf(current)) return null;
   const root = destinationRoot(old.destination);
   return { target: { configFile: target.configFile, root }, dest: remoteJoin(root, old.booth, token) };

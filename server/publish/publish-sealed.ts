@@ -1,9 +1,19 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { mediaVersion } from '../photos/media-version.js';
-import { lockMark, sealedName, type EventLock } from './publish-lock.js';
+import { lockMark, sealBuffer, sealedName, type EventLock } from './publish-lock.js';
 import type { PublishWork } from './publish-tasks.js';
-import { namesOf, stagePhoto, type PhotoNames, type PublishSources } from './publish-files.js';
+import {
+  linkOrCopy,
+  namesList,
+  namesOf,
+  placeMedia,
+  sizesOf,
+  type PhotoNames,
+  type PublishSources,
+  type StagedPhoto,
+} from './publish-files.js';
+import { webpSize } from './webp-size.js';
 import type { PublishablePhoto } from './publish.repository.js';
 
 /** A photo's version in the queue: a password (its salt) is part of it, so a new one sends everything again. */
@@ -43,9 +53,10 @@ export function sealedPhotoPage(id: string, language: 'fr' | 'en'): string {
 }
 
 /**
- * Lays a protected photo out for rclone: its files staged in the clear in a folder of the batch's
- * own, each sealed (AES-256-GCM, a random IV per file, in a background worker) under its keyed name,
- * the clear copies removed.
+ * Lays a protected photo out for rclone under its keyed names: the full file sealed (AES-256-GCM,
+ * a random IV, streamed by a background worker) straight from the capture app's folder, the
+ * thumbnail sealed here (a few kilobytes), and the preview's kept sealed copy linked. Only a
+ * photo fetched from a capture app running elsewhere is ever in the clear on the card, briefly.
  */
 export async function stageSealedPhoto(
   dir: string,
@@ -54,23 +65,28 @@ export async function stageSealedPhoto(
   lock: EventLock,
   language: 'fr' | 'en',
   work: PublishWork,
-): Promise<PhotoNames> {
+): Promise<StagedPhoto> {
   const names = sealedNamesOf(photo, lock);
   const clear = path.join(dir, '.clear', sealedId(names));
   try {
-    const plain = await stagePhoto(clear, photo, sources, () => '');
-    const pairs: [string, string][] = [
-      [plain.media, names.media],
-      [plain.thumb, names.thumb],
-      ...(plain.preview !== undefined && names.preview !== undefined ? [[plain.preview, names.preview] as [string, string]] : []),
-    ];
-    for (const [from, to] of pairs) {
-      await mkdir(path.dirname(path.join(dir, to)), { recursive: true });
-      await work.seal(lock.key, path.join(clear, from), path.join(dir, to));
+    for (const name of namesList(names)) await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    let media = sources.localFile(photo);
+    if (media === undefined) {
+      media = path.join(clear, path.basename(namesOf(photo).media));
+      await placeMedia(photo, sources, media);
     }
-    await mkdir(path.join(dir, 'p'), { recursive: true });
+    await work.seal(lock.key, media, path.join(dir, names.media));
+    const thumb = await sources.thumbnail(photo);
+    await writeFile(path.join(dir, names.thumb), sealBuffer(lock, thumb));
+    if (names.preview !== undefined) {
+      const plain = await sources.preview(photo, media);
+      const to = path.join(dir, names.preview);
+      // Not a picture sharp reads: the file itself stands for its preview, as in an open gallery.
+      if (plain === null) await work.seal(lock.key, media, to);
+      else await linkOrCopy(await sources.sealedPreview(photo, plain, lock), to);
+    }
     await writeFile(path.join(dir, names.page), sealedPhotoPage(sealedId(names), language));
-    return names;
+    return { names, sizes: await sizesOf(dir, namesList(names)), thumb: webpSize(thumb) };
   } finally {
     await rm(clear, { recursive: true, force: true });
   }

@@ -73,8 +73,10 @@ export async function refreshZip(
   if (current && now - current.at < settleMs) return false;
   const size = rows.reduce((n, r) => n + r.size, 0);
   if (size > maxBytes) {
-    repo.setZip(pub.event_id, { key, name: null, size, at: now });
-    return true;
+    // Past the cap the page offers no ZIP: it changes only if it offered one.
+    const offered = current?.name != null;
+    repo.setZip(pub.event_id, { key, name: null, size, at: now }, offered);
+    return offered;
   }
   const name = lock === undefined ? `zip/${key}.zip` : `zip/${sealedName(lock, `zip:${key}`)}.bin`;
   const dir = path.join(deps.stageDir, `zip-${pub.token}-${randomBytes(4).toString('hex')}`);

@@ -16,6 +16,8 @@ import type { PublishSources } from './publish-files.js';
 import { defaultQueueOptions, PublishQueue, type PublishQueueOptions } from './publish.queue.js';
 import { PublishRepository } from './publish.repository.js';
 import { publishWork } from './publish-tasks.js';
+import { PREVIEW_OPTIONS, PreviewsAhead, PreviewStore } from './publish-previews.js';
+import { mediaVersion } from '../photos/media-version.js';
 import { newEventToken, PublishService } from './publish.service.js';
 import { RcloneProcess } from './rclone.process.js';
 import type { SecretBox } from '../core/secrets/secret-box.js';
@@ -28,6 +30,10 @@ export const DEFAULT_PUBLISH_ROOT = '/media';
 export interface Publishing {
   service: PublishService;
   queue: PublishQueue;
+  /** The 1600 px previews, kept per photo version. */
+  previews: PreviewStore;
+  /** Previews made as photos arrive, for events that go online. */
+  previewsAhead: PreviewsAhead;
 }
 
 interface PublishingDeps {
@@ -66,6 +72,11 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     options.publishRoot ?? DEFAULT_PUBLISH_ROOT,
   );
   service.destinations.migrate(ports.log);
+  const work = publishWork((name, input) => deps.background.files.run(name, input));
+  const previews = new PreviewStore(path.join(options.dataDir, 'previews'), {
+    make: (file) => deps.background.resize(file, PREVIEW_OPTIONS),
+    seal: (key, from, to) => work.seal(key, from, to),
+  });
   const sources: PublishSources = {
     localFile: (photo) => deps.media.localFile(photo),
     async fetchFull(photo, dest) {
@@ -74,13 +85,29 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       await copyBounded(file.stream, dest, MAX_VIDEO_BYTES, file.contentLength);
       return true;
     },
-    preview: (file) => deps.background.resize(file, { edge: 1600, format: 'webp', quality: 82 }),
+    preview: (photo, file) => previews.ensure(photo.id, mediaVersion(photo), () => Promise.resolve(file)),
+    sealedPreview: (photo, plain, lock) => previews.ensureSealed(photo.id, mediaVersion(photo), lock, plain),
     async thumbnail(photo) {
       const row = deps.photoRepository.find(photo.id);
       if (!row) throw new Error(`Photo ${photo.id} left the index`);
       return (await deps.media.thumbnail(row, 'background')).data;
     },
   };
+  const previewsAhead = new PreviewsAhead(async (id) => {
+    const row = deps.photoRepository.find(id);
+    const settings = service.settings();
+    if (!row || row.kind !== 'photo' || row.event_id === null || settings.destination === null) return;
+    if (row.processed !== 1 || row.visible !== 1 || row.missing === 1 || (row.part_of !== null && !(deps.partsShown?.() ?? false))) return;
+    const pub = repo.publication(row.event_id);
+    const goesOnline =
+      pub?.state === 'publishing' || (settings.enabled && pub === undefined && deps.eventRepository.current()?.id === row.event_id);
+    const file = deps.media.localFile(row);
+    if (!goesOnline || file === undefined) return;
+    const version = mediaVersion(row);
+    const plain = await previews.ensure(id, version, () => Promise.resolve(file));
+    const lock = repo.lock(row.event_id);
+    if (plain !== null && lock !== undefined) await previews.ensureSealed(id, version, lock, plain);
+  }, ports.log);
   const queue = new PublishQueue(
     {
       repo,
@@ -94,9 +121,15 @@ export function createPublishing(deps: PublishingDeps): Publishing {
       clock: ports.clock,
       log: ports.log,
       stageDir: path.join(workDir, 'stage'),
-      work: publishWork((name, input) => deps.background.files.run(name, input)),
+      work,
       logo: () => service.logos.current(),
       brandDir: service.logos.dir,
+      // A withdrawn event's previews go: they are made again if it is published again.
+      forgetPreviews: async (eventId) => {
+        for (const photo of repo.wantedPhotos(eventId)) await previews.remove(photo.id);
+      },
+      previewsAhead,
+      previewsMade: () => previews.made,
     },
     { ...defaultQueueOptions, ...options.publish },
   );
@@ -104,7 +137,16 @@ export function createPublishing(deps: PublishingDeps): Publishing {
   // New, changed and deleted photos, and a new event, are news for the queue while the live toggle
   // is on; off, events published with their button are kept in line by the periodic check.
   deps.hub.subscribe('admin', (message) => {
+    if (message.event === 'photo-removed') {
+      previewsAhead.drop(message.data.id);
+      void previews.remove(message.data.id);
+    } else if (message.event === 'photo-added' || message.event === 'photo-updated') {
+      const row = deps.photoRepository.find(message.data.id);
+      // A filter applied at the booth: the old picture's previews go, the new one's is made.
+      if (row) void previews.remove(row.id, mediaVersion(row));
+      previewsAhead.push(message.data.id);
+    }
     if ((message.event.startsWith('photo-') || message.event === 'event') && service.settings().enabled) queue.wake();
   });
-  return { service, queue };
+  return { service, queue, previews, previewsAhead };
 }

@@ -1,24 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import type { PublishError, PublishQueueState, PublishSettings, PublishStatus } from '../contract/publish.contract.js';
 import type { Clock, TimerHandle } from '../core/clock/clock.port.js';
 import type { Logger } from '../core/logger.js';
 import type { EventRow } from '../events/event.repository.js';
-import { downloadNames, eventPageHtml } from './publish-index.js';
-import { rowVersion, sealedNamesOf, stageSealedPhoto } from './publish-sealed.js';
-import { renderPhotoPage } from './publish-photo-page.js';
-import { namesList, namesOf, SourceMissingError, stagePhoto, type PublishSources } from './publish-files.js';
-import type { PublicationRow, PublishablePhoto, PublishFileRow, PublishRepository } from './publish.repository.js';
+import { rowVersion, sealedNamesOf } from './publish-sealed.js';
+import { namesList, namesOf, SourceMissingError, type PublishSources } from './publish-files.js';
+import type { PublicationRow, PublishRepository } from './publish.repository.js';
+import { sendPending, writeEventPage } from './publish-send.js';
 import type { PublishTarget } from './publish-destination.js';
-import { checkEvent, clearLeftovers } from './publish-check.js';
+import { checkEvent, clearLeftovers, type Listing } from './publish-check.js';
 import { MAX_ZIP_BYTES, refreshZip } from './publish-zip.js';
 import type { PublishWork } from './publish-tasks.js';
 import { CompanyIndex } from './publish-company.js';
 import type { StoredLogo } from './publish-brand.js';
 import { parsePlace, placeKey, reachOf } from './publish-places.js';
 import { publishReasonOf, refuseLostKey } from './publish-failure.js';
-import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
+import { PROBE_TIMEOUT_MS, RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
 
 /** Where one event's files go: the destination, and the event's folder in it. */
 interface Where {
@@ -27,8 +24,14 @@ interface Where {
 }
 
 export interface PublishQueueOptions {
-  /** Photos per rclone run: enough for rclone's parallel transfers to pay, few enough to show progress. */
+  /** The most photos per rclone run: enough for rclone's parallel transfers to pay, few enough to show progress. */
   batchSize: number;
+  /** Photos prepared at once (previews made, files laid out) while others are sent: the background workers' count. */
+  prepareParallel: number;
+  /** While an event is being sent, its page is written again (with the photos online so far) at most this often. */
+  indexEveryMs: number;
+  /** While previews are being made, a new rclone run starts at most this often (one starts at once with a full batch). */
+  batchSpacingMs: number;
   /** The first wait after a failure; it doubles up to `retryMaxMs` while the remote stays unreachable. */
   retryMinMs: number;
   retryMaxMs: number;
@@ -46,6 +49,9 @@ export interface PublishQueueOptions {
 
 export const defaultQueueOptions: PublishQueueOptions = {
   batchSize: 200,
+  prepareParallel: 2,
+  indexEveryMs: 15_000,
+  batchSpacingMs: 10_000,
   retryMinMs: 5_000,
   retryMaxMs: 5 * 60_000,
   resyncMs: 2 * 60_000,
@@ -73,6 +79,11 @@ export interface PublishQueueDeps {
   /** The pages' logo (its name relative to `brandDir`, as beside each page online); null: none. */
   logo: () => StoredLogo | null;
   brandDir: string;
+  /** An event's files are gone online: what was kept on the booth to send them (previews) may go too. */
+  forgetPreviews?: (eventId: number) => Promise<void>;
+  previewsMade: () => number;
+  /** Previews made as photos arrive: stopped with the queue. */
+  previewsAhead?: { stop(): Promise<void> };
 }
 
 /** The event's remote folder: booth name, then the event's unguessable token. */
@@ -101,6 +112,7 @@ export class PublishQueue {
   private staleStageCleared = false;
   /** The next pass compares every published event with the remote (the timer's, a retry, the start). */
   private fullCheck = true;
+  private passDone: Promise<void> = Promise.resolve();
   private readonly company: CompanyIndex;
 
   constructor(
@@ -115,10 +127,12 @@ export class PublishQueue {
     this.schedule(0);
   }
 
-  stop(): void {
+  /** Stops, and resolves once the pass under way has ended (an rclone run it waits on included). */
+  async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) this.deps.clock.clearTimeout(this.timer);
     this.timer = undefined;
+    await Promise.all([this.passDone, this.deps.previewsAhead?.stop()]);
   }
 
   /** Something changed (a photo, a request): a pass soon, unless the queue is waiting out a failure. */
@@ -174,12 +188,18 @@ export class PublishQueue {
     }, ms);
   }
 
-  private async run(): Promise<void> {
-    if (this.running || this.stopped) return;
+  private run(): Promise<void> {
+    if (this.running || this.stopped) return this.passDone;
     this.running = true;
+    this.passDone = this.runOnce();
+    return this.passDone;
+  }
+
+  private async runOnce(): Promise<void> {
     this.retryAt = null;
     this.state = 'working';
     try {
+      if (this.failures > 0) await this.probe();
       do {
         this.again = false;
         await this.pass();
@@ -195,7 +215,7 @@ export class PublishQueue {
       const reason =
         err instanceof RcloneError ? err.reason : err instanceof SourceMissingError ? 'source_missing' : (publishReasonOf(err) ?? 'failed');
       this.lastError = { reason, at: new Date(this.deps.clock.now()).toISOString() };
-      const wait = Math.min(this.options.retryMaxMs, this.options.retryMinMs * 2 ** (this.failures - 1));
+      const wait = this.waitAfter(this.failures);
       this.retryAt = this.deps.clock.monotonic() + wait;
       this.state = 'waiting';
       // rclone names the event's folder, and its token is the gallery's only key: never in a log.
@@ -208,6 +228,26 @@ export class PublishQueue {
       if (this.state === 'idle' && !this.again && !this.deps.repo.hasWork()) this.idleWaiters.splice(0).forEach((resolve) => resolve());
       this.options.passed?.();
     }
+  }
+
+  /** The wait after the n-th failure in a row: 5 s, then twice as long each time, up to 5 minutes. */
+  private waitAfter(failures: number): number {
+    return Math.min(this.options.retryMaxMs, this.options.retryMinMs * 2 ** (failures - 1));
+  }
+
+  /**
+   * After a failure, the remote is first asked something small, bounded in time. While that answer
+   * waits (a server that accepts and never answers), the console keeps counting down to the next
+   * try, as if this one fails when its time is up; once the remote answers, the work goes on.
+   */
+  private async probe(): Promise<void> {
+    const target = this.deps.target();
+    if (target === null) return;
+    this.state = 'waiting';
+    this.retryAt = this.deps.clock.monotonic() + PROBE_TIMEOUT_MS + this.waitAfter(this.failures + 1);
+    await this.deps.rclone.probe(target, remoteJoin(target.root, this.deps.settings().booth_name));
+    this.retryAt = null;
+    this.state = 'working';
   }
 
   private async pass(): Promise<void> {
@@ -227,14 +267,18 @@ export class PublishQueue {
     const current = this.deps.currentEvent();
     if (settings.enabled && current && !repo.publication(current.id))
       repo.requestPublish(current.id, this.deps.newToken(), this.deps.clock.now());
+    // Every event is moved before any is sent: one waiting its turn must not count, or link to,
+    // files at the place it left.
+    for (const pub of repo.publications()) if (pub.state !== 'withdrawn' && pub.place !== place) this.moveTo(pub, place, target, settings);
     for (const pub of repo.publications()) {
       if (this.stopped) return;
-      if (pub.state !== 'withdrawn' && pub.place !== place) this.moveTo(pub, place, target, settings);
       const dest = eventDest(target.root, settings.booth_name, pub.token);
       // A withdrawal is carried out even with publishing off: taking photos offline is always wanted.
       if (pub.state === 'withdrawing') {
         await this.deps.rclone.purge(target, dest);
-        if (!this.stopped) repo.markWithdrawn(pub.event_id);
+        if (this.stopped) return;
+        await this.deps.forgetPreviews?.(pub.event_id);
+        repo.markWithdrawn(pub.event_id);
       } else if (pub.state === 'publishing') await this.publishEvent(pub, { target, dest }, settings, full);
     }
     if (!this.stopped) await clearLeftovers(this.deps, settings, target, place, () => this.stopped);
@@ -253,15 +297,19 @@ export class PublishQueue {
 
   private async publishEvent(pub: PublicationRow, where: Where, settings: PublishSettings, full: boolean): Promise<void> {
     refuseLostKey(this.deps.repo.lock(pub.event_id));
-    const worked = await this.syncEvent(pub, where, settings);
+    const { worked, listing } = await this.syncEvent(pub, where, settings);
     if (this.stopped || !(worked || full)) return;
-    // After each sync, and on the timer: what the remote holds, not what the queue believes.
+    // After each sync, and on the timer: what the remote holds, not what the queue believes. The
+    // listing the sending took after its last upload serves when nothing but the page changed since.
     const fresh = this.deps.repo.publication(pub.event_id) ?? pub;
-    if (await checkEvent(this.deps, fresh, where)) if (!this.stopped) await this.syncEvent(pub, where, settings);
+    if (await checkEvent(this.deps, fresh, where, listing)) if (!this.stopped) await this.syncEvent(pub, where, settings);
   }
 
-  /** Sends what is pending, writes the page, removes what is no longer wanted; says whether there was anything to do. */
-  private async syncEvent(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<boolean> {
+  /**
+   * Sends what is pending, writes the page, removes what is no longer wanted; says whether there
+   * was anything to do, and gives the listing taken after the last upload while it still holds.
+   */
+  private async syncEvent(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<{ worked: boolean; listing?: Listing }> {
     const { repo } = this.deps;
     const { target, dest } = where;
     const photos = new Map(repo.wantedPhotos(pub.event_id).map((p) => [p.id, p]));
@@ -276,17 +324,36 @@ export class PublishQueue {
     );
     const pending = repo.pending(pub.event_id);
     let worked = pending.length > 0;
-    for (let i = 0; i < pending.length; i += this.options.batchSize) {
-      await this.upload(pub, pending.slice(i, i + this.options.batchSize), photos, where, settings);
-      if (this.stopped) return worked;
-      await this.writeIndex(pub, where, settings);
-      if (this.stopped) return worked;
+    let listing: Map<string, number> | undefined;
+    if (pending.length > 0) {
+      let written = false;
+      let lastIndex = -Infinity;
+      await sendPending(this.deps, { pub, event: this.deps.event(pub.event_id), where, settings, photos }, pending, this.options, {
+        stopped: () => this.stopped,
+        // The page follows the photos: at once after the first batch (the guests' link works), then
+        // now and then; after the last one, the pass writes it below.
+        sentBatch: async (last, there) => {
+          if (last) listing = new Map(there);
+          if (last || (written && this.deps.clock.monotonic() - lastIndex < this.options.indexEveryMs)) return;
+          written = true;
+          lastIndex = this.deps.clock.monotonic();
+          await this.writeIndex(pub, where, settings);
+        },
+      });
+      if (this.stopped) return { worked };
     }
-    if (!this.stopped && (await this.zip(pub, where))) worked = true;
-    if (this.stopped) return worked;
+    if (!this.stopped && (await this.zip(pub, where))) {
+      worked = true;
+      listing = undefined;
+    }
+    if (this.stopped) return { worked };
     if (repo.isIndexStale(pub.event_id)) {
       worked = true;
       await this.writeIndex(pub, where, settings);
+      // Written whole (rclone's copy succeeded), with the logo beside it.
+      listing?.set('index.html', 0);
+      const logo = this.deps.logo();
+      if (logo !== null) listing?.set(logo.name, 0);
     }
     // The page no longer lists them: their files may go.
     for (
@@ -295,6 +362,7 @@ export class PublishQueue {
       removing = repo.removing(pub.event_id, 500)
     ) {
       worked = true;
+      listing = undefined;
       await this.deps.rclone.remove(
         target,
         dest,
@@ -302,7 +370,7 @@ export class PublishQueue {
       );
       if (!this.stopped) repo.markRemoved(pub.event_id, removing);
     }
-    return worked;
+    return { worked, listing };
   }
 
   /** The "Tout télécharger" ZIP; a failure on the booth (its card full) leaves the page without it, not the queue stuck. */
@@ -318,89 +386,7 @@ export class PublishQueue {
     }
   }
 
-  private async upload(
-    pub: PublicationRow,
-    rows: PublishFileRow[],
-    photos: Map<string, PublishablePhoto>,
-    where: Where,
-    settings: PublishSettings,
-  ): Promise<void> {
-    const event = this.deps.event(pub.event_id);
-    const lock = this.deps.repo.lock(pub.event_id);
-    const downloads = downloadNames(event?.name ?? '', [...photos.values()]);
-    const dir = path.join(this.deps.stageDir, `${pub.token}-${randomBytes(4).toString('hex')}`);
-    await mkdir(dir, { recursive: true });
-    try {
-      const staged: PublishFileRow[] = [];
-      let missing: SourceMissingError | undefined;
-      for (const row of rows) {
-        const photo = photos.get(row.photo_id);
-        if (!photo) continue;
-        try {
-          if (lock !== undefined) await stageSealedPhoto(dir, photo, this.deps.sources, lock, settings.language, this.deps.work);
-          else
-            await stagePhoto(dir, photo, this.deps.sources, (names) =>
-              renderPhotoPage({
-                eventName: event?.name ?? '',
-                language: settings.language,
-                media: names.media,
-                shown: names.preview ?? names.media,
-                thumb: names.thumb,
-                kind: photo.kind,
-                downloadName: downloads.get(photo.id) ?? path.basename(names.media),
-              }),
-            );
-          staged.push(row);
-        } catch (err) {
-          if (!(err instanceof SourceMissingError)) throw err;
-          missing = err;
-        }
-      }
-      if (staged.length === 0) {
-        if (missing) throw missing;
-        return;
-      }
-      await this.deps.rclone.copyNew(
-        where.target,
-        dir,
-        staged.flatMap((r) => JSON.parse(r.names) as string[]),
-        where.dest,
-      );
-      // Stopped meanwhile (the service is closing): the rows stay pending and the next start finds the files there.
-      if (!this.stopped) this.deps.repo.markOnline(pub.event_id, staged, this.deps.clock.now());
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  }
-
-  private async writeIndex(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<void> {
-    const { repo } = this.deps;
-    const event = this.deps.event(pub.event_id);
-    if (!event) return;
-    repo.takeIndexStale(pub.event_id);
-    const logo = this.deps.logo();
-    // The logo goes beside the page (sent once: its name is its content's hash); an old one is a stray for the check.
-    if (logo !== null) await this.deps.rclone.copyNew(where.target, this.deps.brandDir, [logo.name], where.dest);
-    const html = eventPageHtml({
-      logo: logo?.name ?? null,
-      event,
-      rows: repo.onlineFiles(pub.event_id),
-      settings,
-      expiry: repo.publication(pub.event_id)?.expires_at ?? null,
-      lock: repo.lock(pub.event_id),
-      zip: repo.zip(pub.event_id),
-    });
-    await mkdir(this.deps.stageDir, { recursive: true });
-    const file = path.join(this.deps.stageDir, `index-${pub.token}.html`);
-    await writeFile(file, html);
-    try {
-      await this.deps.rclone.replace(where.target, file, remoteJoin(where.dest, 'index.html'));
-      if (!this.stopped) repo.setIndexWritten(pub.event_id, this.deps.clock.now());
-    } catch (err) {
-      if (!this.stopped) repo.markIndexStale(pub.event_id);
-      throw err;
-    } finally {
-      await rm(file, { force: true });
-    }
+  private writeIndex(pub: PublicationRow, where: Where, settings: PublishSettings): Promise<void> {
+    return writeEventPage(this.deps, pub, where, settings, () => this.stopped);
   }
 }

@@ -44,6 +44,19 @@ export interface PublishFileRow {
   /** Left from migration 008, already run on booths: nothing counts it any more. */
   attempts: number;
   updated_at: number;
+  /** JSON array of each name's size as sent (migration 014); null for rows sent before, whose names alone are compared. */
+  sizes: string | null;
+  /** The thumbnail's width and height, for the tile's proportions; null for rows sent before. */
+  thumb_w: number | null;
+  thumb_h: number | null;
+}
+
+/** A row the remote was seen to hold whole: the sizes it was listed with, and its thumbnail's shape. */
+export interface ConfirmedFile {
+  photo_id: string;
+  version: string;
+  sizes: readonly number[];
+  thumb: { width: number; height: number } | null;
 }
 
 /** A photo of an event as the publisher needs it. */
@@ -188,14 +201,16 @@ export class PublishRepository {
       .all(eventId, limit);
   }
 
-  /** The batch is online: every row of it at once, and the page must list them. */
-  markOnline(eventId: number, rows: readonly PublishFileRow[], at: number): void {
+  /** The listing of the remote showed these files whole: every row of them online at once, and the page must list them. */
+  markOnline(eventId: number, rows: readonly ConfirmedFile[], at: number): void {
     const stmt = this.db.prepare(
-      `UPDATE publish_files SET state = 'online', updated_at = ? WHERE event_id = ? AND photo_id = ? AND version = ? AND state = 'pending'`,
+      `UPDATE publish_files SET state = 'online', updated_at = ?, sizes = ?, thumb_w = ?, thumb_h = ?
+        WHERE event_id = ? AND photo_id = ? AND version = ? AND state = 'pending'`,
     );
     this.db
       .transaction(() => {
-        for (const r of rows) stmt.run(at, eventId, r.photo_id, r.version);
+        for (const r of rows)
+          stmt.run(at, JSON.stringify(r.sizes), r.thumb?.width ?? null, r.thumb?.height ?? null, eventId, r.photo_id, r.version);
         this.db.prepare('UPDATE publish_events SET index_stale = 1 WHERE event_id = ?').run(eventId);
       })
       .immediate();
@@ -374,11 +389,11 @@ export class PublishRepository {
     return raw ? (JSON.parse(raw) as ZipState) : null;
   }
 
-  /** A new ZIP (or none, or one found missing online): the page offers what is there. */
-  setZip(eventId: number, state: ZipState | null): void {
+  /** A new ZIP (or none, or one found missing online): the page offers what is there (written again unless `pageChanges` is false). */
+  setZip(eventId: number, state: ZipState | null, pageChanges = true): void {
     this.db
-      .prepare('UPDATE publish_events SET zip = ?, index_stale = 1 WHERE event_id = ?')
-      .run(state === null ? null : JSON.stringify(state), eventId);
+      .prepare(`UPDATE publish_events SET zip = ?, index_stale = CASE WHEN ? THEN 1 ELSE index_stale END WHERE event_id = ?`)
+      .run(state === null ? null : JSON.stringify(state), pageChanges ? 1 : 0, eventId);
   }
 
   hasWork(): boolean {

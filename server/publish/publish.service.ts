@@ -30,7 +30,7 @@ import { destinationInput } from './destination.schema.js';
 import { destinationFiles, DestinationStore, type PublishTarget } from './publish-destination.js';
 import { BOOTH_NAME, publishSettingsPatch, type PublishBackup } from './publish.schema.js';
 import { RcloneError, remoteJoin, type RclonePort } from './rclone.port.js';
-import { describePlace, parsePlace } from './publish-places.js';
+import { describePlace, parsePlace, placeKey } from './publish-places.js';
 
 /** A path nobody guesses: 128 random bits. */
 export const newEventToken = (): string => randomBytes(16).toString('base64url');
@@ -57,10 +57,17 @@ export function defaultPublishSettings(): PublishSettings {
   };
 }
 
-/** The event's address online, when the settings say where the remote is served from. */
+/**
+ * The event's address online, when the settings say where the remote is served from and the event
+ * is at the place they name: one not yet sent again after a move has nothing there yet.
+ */
 function urlOf(settings: PublishSettings, pub: PublicationRow): string | null {
-  return settings.public_base_url === '' ? null : `${settings.public_base_url}/${settings.booth_name}/${pub.token}/`;
+  if (settings.public_base_url === '' || !atPlace(settings, pub)) return null;
+  return `${settings.public_base_url}/${settings.booth_name}/${pub.token}/`;
 }
+
+/** Whether the event's files were sent to the place the settings name (rows older than places are taken to be). */
+const atPlace = (settings: PublishSettings, pub: PublicationRow): boolean => pub.place === null || pub.place === placeKey(settings);
 
 const logoBody = z.strictObject({ data: z.string().max(400_000, 'must be at most 256 KB') });
 const testBody = z.strictObject({ destination: destinationInput.optional() });
@@ -217,7 +224,8 @@ export class PublishService {
     const pub = this.repo.publication(event.id);
     const counts = this.repo.counts(event.id);
     const shown = pub !== undefined && pub.state !== 'withdrawn';
-    const online = shown ? counts.online : 0;
+    // Only what was seen at the place the link points to: an event waiting to be sent to a new place has nothing there yet.
+    const online = shown && atPlace(settings, pub) ? counts.online : 0;
     const base = {
       slug: event.slug,
       photos_online: online,
@@ -230,7 +238,7 @@ export class PublishService {
     if (!pub) return { ...base, state: 'none', url: null };
     if (pub.state !== 'publishing') return { ...base, state: pub.state, url: null };
     // Online once the remote was listed and matched: the queue's word alone is not enough.
-    const complete = pub.index_at !== null && pub.checked_at !== null && counts.online >= counts.total && pub.index_stale === 0;
+    const complete = pub.index_at !== null && pub.checked_at !== null && online >= counts.total && pub.index_stale === 0;
     return { ...base, state: complete ? 'online' : 'publishing', url: pub.index_at === null ? null : urlOf(settings, pub) };
   }
 

@@ -10,9 +10,22 @@ export class FakeRclone implements RclonePort {
   failure: PublishFailure | null = null;
   /** The remotes an owner's rclone file lists. */
   remotes: string[] = [];
+  /** While set, a probe waits for it (a server that accepts and never answers). */
+  hold: Promise<void> | null = null;
+  /** Runs of each kind, in order. */
+  readonly runs: string[] = [];
+  /** Called as each run starts, before it changes anything: a test looks at the console at every step. */
+  beforeRun: ((kind: string) => Promise<void>) | null = null;
 
-  private check(): void {
+  private async check(kind: string): Promise<void> {
+    this.runs.push(kind);
+    await this.beforeRun?.(kind);
     if (this.failure) throw new RcloneError(this.failure, 'fake remote set to fail');
+  }
+
+  async probe(_target: RcloneTarget, _dest: string): Promise<void> {
+    if (this.hold) await this.hold;
+    await this.check('probe');
   }
 
   private put(name: string, data: Buffer): void {
@@ -21,7 +34,7 @@ export class FakeRclone implements RclonePort {
   }
 
   async copyNew(_target: RcloneTarget, sourceDir: string, names: readonly string[], dest: string): Promise<void> {
-    this.check();
+    await this.check('copy');
     for (const name of names) {
       const data = await readFile(path.join(sourceDir, name));
       const key = remoteJoin(dest, name);
@@ -30,35 +43,35 @@ export class FakeRclone implements RclonePort {
   }
 
   async replace(_target: RcloneTarget, file: string, destFile: string): Promise<void> {
-    this.check();
+    await this.check('replace');
     this.put(destFile, await readFile(file));
   }
 
   async remove(_target: RcloneTarget, dest: string, names: readonly string[]): Promise<void> {
-    this.check();
+    await this.check('remove');
     for (const name of names) this.files.delete(remoteJoin(dest, name));
   }
 
   async purge(_target: RcloneTarget, dest: string): Promise<void> {
-    this.check();
+    await this.check('purge');
     for (const key of [...this.files.keys()]) if (key.startsWith(`${dest}/`)) this.files.delete(key);
   }
 
   async read(_target: RcloneTarget, destFile: string): Promise<string> {
-    this.check();
+    await this.check('read');
     const data = this.files.get(destFile);
     if (!data) throw new RcloneError('not_found', `${destFile} not found`);
     return data.toString('utf8');
   }
 
   async removeFile(_target: RcloneTarget, destFile: string): Promise<void> {
-    this.check();
+    await this.check('removeFile');
     if (!this.files.delete(destFile)) throw new RcloneError('not_found', `${destFile} not found`);
   }
 
-  listFiles(_target: RcloneTarget, dest: string): Promise<RemoteFile[]> {
-    this.check();
-    return Promise.resolve(this.list(dest).map((name) => ({ path: name, size: this.files.get(remoteJoin(dest, name))?.length ?? 0 })));
+  async listFiles(_target: RcloneTarget, dest: string): Promise<RemoteFile[]> {
+    await this.check('list');
+    return this.list(dest).map((name) => ({ path: name, size: this.files.get(remoteJoin(dest, name))?.length ?? 0 }));
   }
 
   listRemotes(_target: RcloneTarget): Promise<string[]> {

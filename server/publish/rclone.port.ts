@@ -11,6 +11,9 @@ export class RcloneError extends Error {
   }
 }
 
+/** A probe of the remote gives up after this long: the queue counts down to its next try from it. */
+export const PROBE_TIMEOUT_MS = 30_000;
+
 export interface RemoteFile {
   path: string;
   size: number;
@@ -43,6 +46,11 @@ export interface RclonePort {
   removeFile(target: RcloneTarget, destFile: string): Promise<void>;
   /** Every file under `dest`, relative to it, with its size; a folder not there is an empty list. */
   listFiles(target: RcloneTarget, dest: string): Promise<RemoteFile[]>;
+  /**
+   * Asks the remote one small question about `dest` (a folder not there is an answer), giving up
+   * after PROBE_TIMEOUT_MS: whether the remote is reachable again after a failure.
+   */
+  probe(target: RcloneTarget, dest: string): Promise<void>;
   /** The names of the remotes the target's file describes. */
   listRemotes(target: RcloneTarget): Promise<string[]>;
 }

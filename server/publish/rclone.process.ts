@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PublishFailure } from '../contract/publish.contract.js';
 import type { CommandResult, SystemPort } from '../system/system.port.js';
-import { RcloneError, type RclonePort, type RcloneTarget, type RemoteFile } from './rclone.port.js';
+import { PROBE_TIMEOUT_MS, RcloneError, type RclonePort, type RcloneTarget, type RemoteFile } from './rclone.port.js';
 
 /** A batch may be hundreds of photos over a slow Wi-Fi; a run past this is stopped and retried later. */
 const COPY_TIMEOUT_MS = 30 * 60_000;
@@ -123,6 +123,15 @@ export class RcloneProcess implements RclonePort {
       if (cut > 0 && Number.isFinite(size)) files.push({ path: line.slice(cut + 1), size });
     }
     return files;
+  }
+
+  async probe(target: RcloneTarget, dest: string): Promise<void> {
+    try {
+      await this.run(target, ['lsf', dest, '--max-depth', '1', '--dirs-only'], PROBE_TIMEOUT_MS, [0, 3]);
+    } catch (err) {
+      if (err instanceof RcloneError && err.reason === 'not_found') return;
+      throw err;
+    }
   }
 
   async listRemotes(target: RcloneTarget): Promise<string[]> {

@@ -107,7 +107,7 @@ describe('a folder destination', () => {
         .toBe('outside_root');
       expect(readdirSync(elsewhere)).toEqual([]);
     } finally {
-      queue.stop();
+      await queue.stop();
     }
   });
 });

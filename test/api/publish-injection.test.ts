@@ -197,7 +197,7 @@ describe('a destination that would make rclone run a program or read a file', ()
     const idle = b.t.services.publishing.queue.whenIdle();
     b.t.clock.advance(0);
     await idle;
-    b.t.services.publishing.queue.stop();
+    await b.t.services.publishing.queue.stop();
     expect(b.t.services.publishing.service.overview().status.state).toBe('unconfigured');
     expect(existsSync(MARKER)).toBe(false);
 

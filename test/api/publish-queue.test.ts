@@ -3,6 +3,7 @@ import path from 'node:path';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PublishOverview } from '../../server/contract/publish.contract.js';
+import { mediaVersion } from '../../server/photos/media-version.js';
 import { FakeRclone } from '../../server/publish/rclone.fake.js';
 import { startSimApp, type SimApp } from '../support/sim-app.js';
 
@@ -55,6 +56,9 @@ describe('the upload queue', () => {
     await enable(s);
     await s.services.publishing.queue.whenIdle();
     const [before] = media(rclone);
+    const versionOf = (): string => mediaVersion(s.services.photoRepository.find(item.id) ?? { mtime: 0, size: 0, updated_at: null });
+    const oldVersion = versionOf();
+    expect(s.services.publishing.previews.has(item.id, oldVersion)).toBe(true);
 
     const file = path.join(s.sim.dataDir, item.processed);
     appendFileSync(file, Buffer.alloc(64, 1));
@@ -67,6 +71,9 @@ describe('the upload queue', () => {
     expect(after[0]).not.toBe(before);
     expect(rclone.files.has(before ?? '')).toBe(false);
     expect(rclone.files.get(after[0] ?? '')?.subarray(-64)).toEqual(Buffer.alloc(64, 1));
+    // The old picture's preview is gone from the booth's card; the new one's is kept.
+    await expect.poll(() => s.services.publishing.previews.has(item.id, oldVersion)).toBe(false);
+    expect(s.services.publishing.previews.has(item.id, versionOf())).toBe(true);
   });
 
   it('waits out a refusing remote, says why, shows guests nothing yet, and catches up once it works', async () => {

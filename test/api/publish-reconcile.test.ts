@@ -1,36 +1,10 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import request from 'supertest';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { PublishOverview } from '../../server/contract/publish.contract.js';
+import { describe, expect, it } from 'vitest';
 import { createSystemClock } from '../../server/core/clock/clock.system.js';
-import { startSimApp, type SimApp } from '../support/sim-app.js';
-import { startWebdav, type WebdavServer } from '../support/rclone.js';
+import { publishHarness } from '../support/publish-harness.js';
 
-let t: SimApp | undefined;
-const davs: WebdavServer[] = [];
-const dirs: string[] = [];
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-  for (const dav of davs.splice(0)) await dav.stop();
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-const tempDir = (): string => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'boothdeck-remote-'));
-  dirs.push(dir);
-  return dir;
-};
-const app = (): SimApp => {
-  if (!t) throw new Error('no app');
-  return t;
-};
-const admin = (method: 'get' | 'put' | 'post' | 'delete', p: string, body?: object) =>
-  request(app().app)[method](`/api/admin${p}`).set('Cookie', app().cookie).send(body);
-const overview = async (): Promise<PublishOverview> => (await admin('get', '/publish')).body as PublishOverview;
-const settle = () => app().services.publishing.queue.whenIdle();
+const { app, admin, overview, settle, tempDir, start, webdav } = publishHarness('boothdeck-remote-');
 
 /** Two events of three photos each, the second one current. */
 async function twoEvents(): Promise<string[]> {
@@ -77,7 +51,7 @@ async function publishBoth(settings: object): Promise<string[]> {
 // No "Tout télécharger" ZIP here (publish-password.test.ts covers it): these compare photos and pages only.
 describe('what is online is what the console says', () => {
   it('a folder remote: a new folder and booth name get every event within one sync, and the old place is emptied', async () => {
-    t = await startSimApp({ publish: { settleMs: 0, zipMaxBytes: 0 } });
+    await start({ publish: { settleMs: 0, zipMaxBytes: 0 } });
     const first = tempDir();
     await publishBoth({ destination: { type: 'local', path: first }, booth_name: 'borne-1', public_base_url: 'https://p.example.com' });
     expect(placeOf(first, 'borne-1')).toHaveLength(2);
@@ -106,10 +80,9 @@ describe('what is online is what the console says', () => {
     'WebDAV: a new booth name moves the events on the same server; another server gets them all and the old copies are listed',
     { timeout: 60_000 },
     async () => {
-      t = await startSimApp({ publish: { settleMs: 0, zipMaxBytes: 0 } });
+      await start({ publish: { settleMs: 0, zipMaxBytes: 0 } });
       const servedA = tempDir();
-      const a = await startWebdav(servedA);
-      davs.push(a);
+      const a = await webdav(servedA);
       const davA = { type: 'webdav', url: a.url, vendor: 'other', user: 'booth', path: 'galeries' };
       await publishBoth({ destination: davA, booth_name: 'borne-1' });
       const rootA = path.join(servedA, 'galeries');
@@ -120,8 +93,7 @@ describe('what is online is what the console says', () => {
       expect(placeOf(rootA, 'borne-1')).toEqual([]);
 
       const servedB = tempDir();
-      const b = await startWebdav(servedB);
-      davs.push(b);
+      const b = await webdav(servedB);
       await admin('put', '/publish/settings', { destination: { ...davA, url: b.url, path: '' }, booth_name: 'borne-3' });
       await settle();
       expect(placeOf(servedB, 'borne-3')).toEqual([expect.objectContaining(complete), expect.objectContaining(complete)]);
@@ -148,7 +120,7 @@ describe('what is online is what the console says', () => {
   );
 
   it('a file removed on the remote by hand is put back at the next check, and the page too', async () => {
-    t = await startSimApp({ publish: { settleMs: 0, zipMaxBytes: 0 } });
+    const t = await start({ publish: { settleMs: 0, zipMaxBytes: 0 } });
     const root = tempDir();
     await publishBoth({ destination: { type: 'local', path: root }, booth_name: 'b' });
     const [place] = placeOf(root, 'b');
@@ -170,7 +142,7 @@ describe('what is online is what the console says', () => {
   });
 
   it('never counts more online than wanted: a photo deleted at the booth leaves both numbers at once', async () => {
-    t = await startSimApp({ publish: { settleMs: 0, zipMaxBytes: 0 } });
+    await start({ publish: { settleMs: 0, zipMaxBytes: 0 } });
     const root = tempDir();
     const [id] = await publishBoth({ destination: { type: 'local', path: root }, booth_name: 'b' });
     // No sync runs: the numbers come from the index and the rows, before the queue reacts.
@@ -184,7 +156,7 @@ describe('what is online is what the console says', () => {
 
 describe('Publier and the live toggle', () => {
   it('publishes an archived event with the toggle off, and the toggle alone does not publish the current one', async () => {
-    t = await startSimApp({ publish: { settleMs: 0, zipMaxBytes: 0 } });
+    await start({ publish: { settleMs: 0, zipMaxBytes: 0 } });
     await twoEvents();
     const root = tempDir();
     await admin('put', '/publish/settings', { destination: { type: 'local', path: root }, booth_name: 'b', enabled: false });
@@ -202,7 +174,7 @@ describe('expiry', () => {
     let offset = 0;
     const system = createSystemClock();
     const clock = { ...system, now: () => system.now() + offset };
-    t = await startSimApp({ clock, publish: { settleMs: 0, resyncMs: 100, zipMaxBytes: 0 } });
+    await start({ clock, publish: { settleMs: 0, resyncMs: 100, zipMaxBytes: 0 } });
     await twoEvents();
     const root = tempDir();
     expect((await admin('put', '/publish/events/avant', { expires_on: '2099-01-01' })).status).toBe(409);

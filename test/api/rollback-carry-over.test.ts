@@ -123,6 +123,56 @@ describe('print jobs carried into a database a rollback restored', () => {
     expect(log.lines.some((l) => l.includes('Queued again 2 print job(s) carried over by the rollback rollback-1'))).toBe(true);
   });
 
+  it('a job the restored database still has waiting but that was printed or handed to CUPS under the release rolled back takes that state: never printed twice, even read again', () => {
+    const { dataDir, file } = restoredFolder({
+      jobs: [],
+      sessions: [],
+      settled: [
+        {
+          photo_id: 'photo-40',
+          created_at: 4000,
+          copies: 1,
+          state: 'done',
+          started_at: 4100,
+          finished_at: 4200,
+          cups_job_id: 'PDF-5',
+          error: null,
+        },
+        {
+          photo_id: 'photo-41',
+          created_at: 4500,
+          copies: 1,
+          state: 'printing',
+          started_at: 4600,
+          finished_at: null,
+          cups_job_id: 'PDF-6',
+          error: null,
+        },
+      ],
+    });
+    const db = openDatabase(path.join(dataDir, 'boothdeck.sqlite'));
+    // As the snapshot had them: both still queued.
+    const queue = db.prepare(
+      "INSERT INTO print_jobs (photo_id, copies, source, state, created_at, queued_at, updated_at) VALUES (?, 1, 'admin', 'queued', ?, ?, ?)",
+    );
+    queue.run('photo-40', 4000, 4000, 4000);
+    queue.run('photo-41', 4500, 4500, 4500);
+    const text = readFileSync(file, 'utf8');
+    const log = createRecordingLogger();
+    carryOverPrintJobs(db, dataDir, clock, log);
+    writeFileSync(file, text);
+    carryOverPrintJobs(db, dataDir, clock, log);
+    db.close();
+    expect(jobsIn(dataDir).map((j) => [j.photo_id, j.state, j.cups_job_id])).toEqual([
+      ['photo-40', 'done', 'PDF-5'],
+      // Settled with CUPS by its job id before anything is resent, as after a crash.
+      ['photo-41', 'printing', 'PDF-6'],
+    ]);
+    expect(
+      log.lines.some((l) => l.includes('2 print job(s) the restored database still had waiting were printed or ended meanwhile')),
+    ).toBe(true);
+  });
+
   it('never adds a job twice when the same carry-over is read again', () => {
     const { dataDir, file } = restoredFolder();
     const db = openDatabase(path.join(dataDir, 'boothdeck.sqlite'));

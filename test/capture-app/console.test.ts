@@ -3,6 +3,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM_FLAGS } from '../../playwright.config.js';
 import { PIN, startBooth, until, type Booth } from './support/booth.js';
+import { plain } from '../support/plain-spaces.js';
 
 type Json = Record<string, unknown>;
 
@@ -55,7 +56,7 @@ describe('what the console says about the capture app', () => {
       30_000,
       'two failures recorded',
     );
-    const banner = await text('job-failure-text');
+    const banner = plain(await text('job-failure-text'));
     expect(banner).toContain(`« ${buttonTitle} » (Vidéo) a échoué 2 fois de suite`);
     expect(banner).toContain('les invités qui appuient sur ce bouton n’ont pas leur vidéo');
     await page.getByTestId('job-failure').getByTestId('details-toggle').click();
@@ -63,7 +64,7 @@ describe('what the console says about the capture app', () => {
     expect(await text('details-text')).toContain('L’application de capture n’a donné aucune raison');
     await page.screenshot({ path: 'test-screens/capture-app-video-failed-800x480.png' });
     const card = page.locator('[data-testid^="action-card-"]', { has: page.getByText('Vidéo', { exact: true }) });
-    expect(await card.getByTestId('action-failing').innerText()).toBe('2 échecs de suite');
+    expect(plain(await card.getByTestId('action-failing').innerText())).toBe('2 échecs de suite');
     await card.scrollIntoViewIfNeeded();
     await page.getByTestId('job-failure-seen').click();
     await page.getByTestId('job-failure').waitFor({ state: 'detached' });

@@ -28,11 +28,19 @@ export async function drag(page: Page, dx: number, dy: number, { steps = 5, rest
 }
 
 /**
- * Every uncaught error the page raises from now on, as "message (where)": a walk ends by
- * expecting it empty, so that an error with no visible effect still fails it.
+ * Every error the page raises from now on, as "message (where)": a walk ends by expecting it
+ * empty, so that an error with no visible effect still fails it. Uncaught errors and rejected
+ * promises, and also what Vue's production build catches in a component (a handler, a watcher, a
+ * render) and only logs with console.error: for the operator it is the same tap that did
+ * nothing. The browser's own line for a response with an error status is not one (the walks ask
+ * for 4xx on purpose, and the page says those in words).
  */
 export function pageErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(`${error.message} (${page.url()})`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error' || message.text().startsWith('Failed to load resource:')) return;
+    errors.push(`${message.text().split('\n')[0]} (console, ${page.url()})`);
+  });
   return errors;
 }

@@ -143,6 +143,23 @@ test('the published page works from a plain static server: first screen, lightbo
       .poll(() => tiles.locator('img').evaluateAll((imgs) => imgs.every((i) => (i as HTMLImageElement).naturalWidth > 0)))
       .toBe(true);
     await page.screenshot({ path: 'test-screens/online-published.png' });
+    // Each tile keeps its photo's proportions: nothing of a photo is cropped away.
+    const shapes = await tiles.evaluateAll((links) =>
+      links.map((a) => {
+        const img = a.querySelector('img') as HTMLImageElement;
+        const box = a.getBoundingClientRect();
+        return { tile: box.width / box.height, image: img.naturalWidth / img.naturalHeight };
+      }),
+    );
+    for (const shape of shapes) expect(Math.abs(shape.tile - shape.image) / shape.image).toBeLessThan(0.03);
+    for (const [name, size] of [
+      ['360', { width: 360, height: 640 }],
+      ['800', { width: 800, height: 480 }],
+    ] as const) {
+      await page.setViewportSize(size);
+      await page.screenshot({ path: `test-screens/online-published-${name}.png` });
+    }
+    await page.setViewportSize(PHONE);
 
     const still = tiles.filter({ hasNot: page.locator('.badge') }).first();
     await still.click();

@@ -108,17 +108,26 @@ export function smallTargets(page: Page, scope = 'body'): Promise<string[]> {
 }
 
 /**
- * Words cut by their box: the rail's names (ellipsis) and a page's subtitle (clamped to two
- * lines on short screens), which must be short enough to show whole.
+ * Words cut by their box: the rail's names (ellipsis), a page's subtitle (clamped to two lines on
+ * short screens), and any other text the console cuts with an ellipsis or a line clamp (an action
+ * card's line, a header), which must be short enough to show whole. What is data shown as
+ * written, cut on purpose when it is long (a file's name), is marked translate="no" and left out.
  */
 export function cutWords(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const cut: string[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>('.rail .label, main h1 + p.muted')) {
-      if (!el.checkVisibility({ checkVisibilityCSS: true })) continue;
+    const cuts = (el: HTMLElement): boolean => {
+      const style = getComputedStyle(el);
+      return style.textOverflow === 'ellipsis' || (style.webkitLineClamp !== 'none' && style.webkitLineClamp !== '');
+    };
+    for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+      if (!el.matches('.rail .label, main h1 + p.muted') && !cuts(el)) continue;
+      if (!el.checkVisibility({ checkVisibilityCSS: true }) || el.closest('[translate="no"]') !== null) continue;
+      // A field's own value, or a visually hidden field drawn by its label: no words of the page.
+      if (el.matches('input, select, textarea') || (el.textContent ?? '').trim() === '') continue;
       if (el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1) {
         cut.push(
-          `"${(el.textContent ?? '').trim().slice(0, 40)}" (${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight})`,
+          `${el.tagName.toLowerCase()}.${String(el.className).split(' ')[0]} "${(el.textContent ?? '').trim().slice(0, 40)}" (${el.scrollWidth}×${el.scrollHeight} in ${el.clientWidth}×${el.clientHeight})`,
         );
       }
     }

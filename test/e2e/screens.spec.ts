@@ -1,20 +1,16 @@
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { expect, fileTest as test } from './fixtures.js';
 import { currentWedding, typePin, unlockConsole } from './helpers.js';
 import { pageErrors } from './finger.js';
-import { cutWords, layoutProblems, smallTargets, textProblems, underFingerNow, unreachable, type Viewport } from './screens.helpers.js';
+import { textProblems, underFingerNow, type Viewport } from './screens.helpers.js';
+import { aboveKeyboard, checkScreen, closeKeyboard, fieldsAboveKeyboard, key, keyboard, overlap, SCREENS } from './screens.walk.js';
 
 /**
  * The booth's own screens, walked by finger: every console page and dialog at the sizes booths
- * really have (the official 7" display, 7" HDMI panels, the portrait Touch Display 2, 10" panels).
- * One browser context per screen, pages visited in sequence, so the walk stays within minutes.
+ * really have. One browser context per screen, pages visited in sequence, so the walk stays
+ * within minutes. The states that come and go (a failed job, a restart waiting, the owner's
+ * notices) are walked in screens-states.spec.ts.
  */
-const SCREENS: (Viewport & { name: string })[] = [
-  { name: '800x480', width: 800, height: 480 },
-  { name: '1024x600', width: 1024, height: 600 },
-  { name: '720x1280', width: 720, height: 1280 },
-  { name: '1280x800', width: 1280, height: 800 },
-];
 
 /** Each page, and the primary button of its form that must be under a finger without scrolling the page. */
 const PAGES: [path: string, testId: string, shot: string, primary?: string][] = [
@@ -29,48 +25,6 @@ const PAGES: [path: string, testId: string, shot: string, primary?: string][] = 
 ];
 
 const EVENT_PIN = '1357';
-
-const FIELDS =
-  'input:is([type="text"],[type="number"],[type="url"],[type="search"],[type="email"],[type="tel"],:not([type])):not([disabled]):not([readonly]):not([data-keyboard="off"]), textarea:not([disabled])';
-
-const keyboard = (page: Page) => page.getByTestId('on-screen-keyboard');
-const key = (page: Page, button: string) => keyboard(page).locator(`[data-skbtn="${button}"]`);
-
-async function closeKeyboard(page: Page): Promise<void> {
-  if (await keyboard(page).isVisible()) await key(page, '{done}').tap();
-  await expect(keyboard(page)).toHaveCount(0);
-}
-
-/** Whether `inner` lies wholly above the keyboard's top edge, and inside the screen. */
-async function aboveKeyboard(page: Page, inner: Locator): Promise<boolean> {
-  const box = await inner.boundingBox();
-  const board = await keyboard(page).boundingBox();
-  return box !== null && board !== null && box.y >= 0 && box.y + box.height <= board.y + 0.5;
-}
-
-/** The first and the last field of the page, tapped: each opens the keyboard and lies above it. */
-async function fieldsAboveKeyboard(page: Page, where: string): Promise<void> {
-  const fields = page.locator('main').locator(FIELDS);
-  const visible: Locator[] = [];
-  for (let i = 0; i < (await fields.count()); i++) if (await fields.nth(i).isVisible()) visible.push(fields.nth(i));
-  const picks = visible.length > 1 ? [visible[0]!, visible[visible.length - 1]!] : visible;
-  for (const field of picks) {
-    await closeKeyboard(page);
-    await field.scrollIntoViewIfNeeded();
-    await field.tap();
-    await expect(keyboard(page), `${where}: the keyboard opens`).toBeVisible();
-    await expect.poll(() => aboveKeyboard(page, field), { message: `${where}: the focused field lies above the keyboard` }).toBe(true);
-  }
-  await closeKeyboard(page);
-}
-
-async function checkScreen(page: Page, where: string, screen: Viewport): Promise<void> {
-  expect(await layoutProblems(page, screen), `${where}: nothing wider than the screen`).toEqual([]);
-  expect(await unreachable(page), `${where}: every field and primary button under a finger`).toEqual([]);
-  expect(await smallTargets(page), `${where}: every control at least 44 × 44 px`).toEqual([]);
-  expect(await cutWords(page), `${where}: no name or subtitle cut`).toEqual([]);
-  expect(await textProblems(page), `${where}: words as a French operator writes them`).toEqual([]);
-}
 
 /** The new-action dialog: typed into with the keyboard, its buttons above it, and OK keeps it. */
 async function newActionDialog(page: Page, screen: Viewport & { name: string }): Promise<void> {
@@ -176,13 +130,6 @@ async function galleryDialogs(page: Page, screen: Viewport & { name: string }): 
   await page.screenshot({ path: `test-screens/screens-${screen.name}-admin-print.png` });
 }
 
-/** Whether two boxes on the screen share any pixel. */
-async function overlap(a: Locator, b: Locator): Promise<boolean> {
-  const [x, y] = [await a.boundingBox(), await b.boundingBox()];
-  if (!x || !y) return false;
-  return x.x < y.x + y.width && y.x < x.x + x.width && x.y < y.y + y.height && y.y < x.y + x.height;
-}
-
 /** Passwords by finger: the destination's and the event gallery's, typed on the keyboard, shown on demand. */
 async function passwords(page: Page, screen: Viewport & { name: string }): Promise<void> {
   await page.goto('/admin/events');
@@ -227,12 +174,16 @@ async function notices(page: Page, screen: Viewport & { name: string }): Promise
   await form.getByTestId('publish-save').tap();
   const notice = page.getByTestId('notice');
   await expect(notice).toHaveClass(/error/);
+  // Beside the bar of places, wherever it runs: never over "Verrouiller" or "Accueil".
+  const bar = page.locator('nav.rail');
+  await expect.poll(() => overlap(notice, bar), { message: `${screen.name}: the notice off the bar of places` }).toBe(false);
   const user = form.getByTestId('publish-user');
   await user.tap();
   await expect(keyboard(page)).toBeVisible();
   await expect.poll(() => aboveKeyboard(page, user)).toBe(true);
   await expect.poll(() => overlap(notice, user), { message: `${screen.name}: the notice off the field typed in` }).toBe(false);
   await expect.poll(() => overlap(notice, keyboard(page)), { message: `${screen.name}: the notice off the keyboard` }).toBe(false);
+  await expect.poll(() => overlap(notice, bar), { message: `${screen.name}: the notice off the bar, the keyboard open` }).toBe(false);
   await page.screenshot({ path: `test-screens/screens-${screen.name}-notice-keyboard.png` });
   await closeKeyboard(page);
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -311,6 +262,13 @@ async function renter(browser: Browser, baseURL: string, screen: Viewport & { na
   await expect(page.getByTestId('nav-actions').getByTestId('owner-lock')).toBeVisible();
   await checkScreen(page, `${screen.name} renter`, screen);
   await page.screenshot({ path: `test-screens/screens-${screen.name}-renter.png` });
+  // A locked place asks for the owner's key in place: its keypad at a finger's size.
+  await page.getByTestId('nav-actions').tap();
+  await expect(page.getByTestId('owner-key-dialog')).toBeVisible();
+  await checkScreen(page, `${screen.name} the owner's key asked`, screen);
+  await page.screenshot({ path: `test-screens/screens-${screen.name}-owner-key.png` });
+  await page.getByTestId('owner-key-dialog-cancel').tap();
+  await expect(page.getByTestId('owner-key-dialog')).toHaveCount(0);
   expect(errors, `${screen.name}: no error on the renter's pages`).toEqual([]);
   await context.close();
 }
@@ -390,6 +348,7 @@ test.describe('the console on the booth’s screens', () => {
   test('every page in English: no lazy plural, no raw code', async ({ browser, baseURL }) => {
     const context = await browser.newContext({ baseURL, viewport: SCREENS[3], hasTouch: true, locale: 'en-US' });
     const page = await context.newPage();
+    const errors = pageErrors(page);
     await page.addInitScript(() => localStorage.setItem('boothdeck.locale', 'en'));
     await page.goto('/admin');
     await expect(page.getByTestId('pin-submit')).toHaveText('Unlock');
@@ -401,6 +360,7 @@ test.describe('the console on the booth’s screens', () => {
       await page.waitForLoadState('networkidle');
       expect(await textProblems(page, 'en'), path).toEqual([]);
     }
+    expect(errors, 'no error on any page in English').toEqual([]);
     await context.close();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addMonths, dayOf, monthWeeks, parseDay } from '../../renderer/admin/components/dates/calendar.js';
 
+// Its days in zones with summer time, and leap years: test/unit/calendar-zones.test.ts (Node sets the zone).
 describe('the date picker’s calendar', () => {
   it('shows a month in six whole weeks from Monday, its neighbours’ days marked', () => {
     // November 2026 starts on a Sunday: its first week begins on Monday 26 October.
@@ -19,16 +20,6 @@ describe('the date picker’s calendar', () => {
     expect(weeks[0]!.map((d) => d.inMonth)).toEqual([false, false, false, false, false, false, true]);
     expect(weeks.flat().filter((d) => d.inMonth)).toHaveLength(30);
     expect(weeks.flat().every((d) => d.date.getDay() === (weeks.flat().indexOf(d) + 1) % 7)).toBe(true);
-  });
-
-  it('keeps every day once across a change of summer time', () => {
-    // Paris goes back an hour on 25 October 2026: noon keeps each day its own.
-    const days = monthWeeks({ year: 2026, month: 10 })
-      .flat()
-      .map((d) => d.day);
-    expect(new Set(days).size).toBe(42);
-    expect(days).toContain('2026-10-25');
-    expect(days).toContain('2026-10-26');
   });
 
   it('moves across years by months, and reads only real days', () => {

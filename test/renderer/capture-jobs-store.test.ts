@@ -26,19 +26,35 @@ const action = (kind: BoothAction['general']['kind'], index: number, name: strin
 describe('the failed jobs the console tells', () => {
   beforeEach(() => setActivePinia(createPinia()));
 
-  it('shows the newest failure not seen yet, and counts the others', async () => {
+  it('shows the newest failure not seen yet; the run its sentence names is no other failure', async () => {
     const store = useCaptureJobsStore();
     store.status = {
       failures: [failure(3, 0, 'default action'), failure(2, 0, 'default action'), failure(1, 0, 'default action')],
       failing: [],
       seen_id: 1,
     };
-    expect(store.unseen).toEqual({ latest: expect.objectContaining({ id: 3 }), others: 1 });
+    // "failed 3 times in a row" already tells the two unseen ones: nothing "earlier" to add.
+    expect(store.unseen).toEqual({ latest: expect.objectContaining({ id: 3 }), others: 0 });
     const seen: CaptureJobsStatus = { ...store.status, seen_id: 3 };
     vi.mocked(systemService.markJobsSeen).mockResolvedValue(seen);
     await store.markSeen();
     expect(systemService.markJobsSeen).toHaveBeenCalledWith(3);
     expect(store.unseen).toBeNull();
+  });
+
+  it('counts as others the failures of other actions, and those of the same action before a good run', () => {
+    const store = useCaptureJobsStore();
+    const run = (id: number, inARow: number, index: number): CaptureJobFailure => ({
+      ...failure(id, index, 'default action'),
+      in_a_row: inARow,
+    });
+    // Newest first: action 0 failed twice in a row (5, 4), action 1 failed once between (3), and
+    // action 0 failed once (2) before a good run of it.
+    store.status = { failures: [run(5, 2, 0), run(4, 1, 0), run(3, 1, 1), run(2, 1, 0)], failing: [], seen_id: 0 };
+    expect(store.unseen).toEqual({ latest: expect.objectContaining({ id: 5 }), others: 2 });
+    // Once the others are seen, the newest stands alone.
+    store.status = { ...store.status, seen_id: 4 };
+    expect(store.unseen).toEqual({ latest: expect.objectContaining({ id: 5 }), others: 0 });
   });
 
   it('marks the card whose trigger and name match a failing action, not another of the same place', () => {

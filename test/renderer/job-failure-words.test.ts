@@ -3,11 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CaptureJobFailure } from '../../server/contract/capture.contract.js';
 import { jobFailureSentence } from '../../renderer/admin/components/job-failure.js';
 import { setLocale } from '../../renderer/shared/i18n/index.js';
+import { plain } from '../support/plain-spaces.js';
 
 afterEach(() => setLocale('fr'));
-
-/** French typography puts narrow no-break spaces inside « »: compared here as plain spaces. */
-const plain = (s: string): string => s.replace(/[\u00a0\u202f]/g, ' ');
 
 const failure = (kind: CaptureJobFailure['trigger']['kind'], inARow: number, title: string | null = null): CaptureJobFailure => ({
   id: 1,

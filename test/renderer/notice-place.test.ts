@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { noticePlace } from '../../renderer/admin/components/notice-place.js';
+import { noticePlace, noticeRoom } from '../../renderer/admin/components/notice-place.js';
 
 const screen = { top: 0, bottom: 480, left: 0, right: 800 };
 const notice = { width: 720, height: 70 };
@@ -25,5 +25,21 @@ describe('where a notice goes', () => {
   it('a field beside the notice, not under it, does not move it', () => {
     const aside = { top: 400, bottom: 456, left: 0, right: 30 };
     expect(noticePlace(notice, screen, [aside])).toBe('bottom');
+  });
+
+  it('above the console’s bar when the bar runs along the foot, never over its places', () => {
+    const portrait = { width: 720, height: 1280 };
+    const bar = { top: 1120, bottom: 1280, left: 0, right: 720 };
+    expect(noticeRoom(portrait, 0, bar).bottom).toBe(1120);
+    // The keyboard covers the bar: the room ends at the keyboard.
+    expect(noticeRoom(portrait, 330, bar).bottom).toBe(950);
+  });
+
+  it('beside the console’s rail when the rail runs down the left, never over "Verrouiller"', () => {
+    const rail = { top: 0, bottom: 480, left: 0, right: 104 };
+    expect(noticeRoom({ width: 800, height: 480 }, 0, rail)).toEqual({ top: 0, bottom: 480, left: 104, right: 800 });
+    expect(noticeRoom({ width: 800, height: 480 }, 250, rail)).toEqual({ top: 0, bottom: 230, left: 104, right: 800 });
+    // No bar (the keypad's screen): the whole screen.
+    expect(noticeRoom({ width: 800, height: 480 }, 0, null)).toEqual({ top: 0, bottom: 480, left: 0, right: 800 });
   });
 });

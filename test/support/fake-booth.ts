@@ -359,7 +359,7 @@ export class FakeBooth {
     other.kit = this.kit;
     const envFile = other.home('.config/boothdeck/boothdeck.env');
     writeFileSync(envFile, readFileSync(envFile, 'utf8').replace(/^BOOTHDECK_PORT=.*$/m, `BOOTHDECK_PORT=${other.port}`));
-    for (const f of ['.trial-args', '.trial-env']) rmSync(other.home(f), { force: true });
+    for (const f of ['.trial-args', '.trial-env', '.trial-modes']) rmSync(other.home(f), { force: true });
     await other.systemd.listen();
     if (this.systemd.show('boothdeck.service').active === 'active') {
       await other.systemd.startUnit('boothdeck.service');

@@ -5,6 +5,9 @@
  * by the unit it migrates the live database as the real migrator would (refusing a migration it
  * does not know that is not backward compatible); started for a trial it does the same to its copy.
  *
+ * A trial records its arguments, environment and the modes of what it was given (.trial-args,
+ * .trial-env, .trial-modes on the board).
+ *
  * Behaviours: healthy; crash (exits at start, trial included); live-crash (exits at start under the
  * unit only); dies-after:N (under the unit, answers then exits N seconds after each start); hang
  * (under the unit, never answers); gate (the trial waits for a line on the board's .gate FIFO);
@@ -22,6 +25,12 @@ const live = !trial;
 if (trial) {
   fs.writeFileSync(path.join(board, '.trial-args'), args.join(' ') + '\\n');
   fs.writeFileSync(path.join(board, '.trial-env'), Object.entries(process.env).map(([k, v]) => k + '=' + v).join('\\n') + '\\n');
+  // The modes of what it was given (its folder, the data folder, the database copied), before it writes a byte there.
+  try {
+    const given = process.env.BOOTHDECK_DATA_DIR;
+    const files = [path.dirname(given), given, ...fs.readdirSync(given).sort().map((f) => path.join(given, f))];
+    fs.writeFileSync(path.join(board, '.trial-modes'), files.map((f) => (fs.statSync(f).mode & 0o777).toString(8) + ' ' + f).join('\\n') + '\\n');
+  } catch {}
 }
 if (behaviour === 'crash') {
   console.error('SqliteError: database disk image is malformed');

@@ -270,6 +270,8 @@ export class FakeSystemd {
         if (name === 'boothdeck.service') return { code: await this.startService(name), out: '' };
         return more.includes('--no-block') ? this.runOneshot(name, {}, false) : this.runOneshot(name, pick(callerEnv));
       case 'stop':
+        // A user manager that does not get the release to stop (a hung stop job).
+        if (callerEnv.FAKE_STOP_FAILS && name === 'boothdeck.service') return { code: 1, out: 'Job for boothdeck.service canceled.\n' };
         if (this.transient.has(name)) {
           const child = this.transient.get(name)!;
           if (child.pid) killGroup(child.pid, 'SIGTERM');

@@ -122,7 +122,7 @@ export async function startSimApp(
         });
       }),
     async close() {
-      services.publishing.queue.stop();
+      await services.publishing.queue.stop();
       await services.printWorker.stop();
       services.captureLink.stop();
       await services.photoSync.stop();

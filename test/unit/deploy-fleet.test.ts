@@ -1,5 +1,16 @@
 import Database from 'better-sqlite3';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import { FakeBooth } from '../support/fake-booth.js';
@@ -48,6 +59,23 @@ function liveMigrations(booth: FakeBooth): string[] {
   }
 }
 
+/** Each file and folder under DIR (DIR included) that other users may read, write or enter, with its mode. */
+function openToOthers(dir: string): string[] {
+  const all = [dir, ...readdirSync(dir, { recursive: true, encoding: 'utf8' }).map((f) => path.join(dir, f))];
+  return all
+    .filter((f) => (statSync(f).mode & 0o077) !== 0)
+    .map((f) => `${path.relative(dir, f) || '.'} ${(statSync(f).mode & 0o777).toString(8)}`);
+}
+
+/** The modes the trial instance found on what it was given: its folder, its data folder, the files in it. */
+function trialModes(booth: FakeBooth): [string, string][] {
+  const lines = readFileSync(booth.home('.trial-modes'), 'utf8').trim().split('\n');
+  return lines.map((line, i) => {
+    const [mode, file] = line.split(' ') as [string, string];
+    return [mode, i === 0 ? 'trial folder' : i === 1 ? 'data' : path.basename(file)];
+  });
+}
+
 const starts = (booth: FakeBooth): number => booth.calls().filter((c) => c === 'systemctl --user start boothdeck.service').length;
 
 /** When a line of the deploy log was written (its stamp, to the second). */
@@ -76,8 +104,18 @@ describe.concurrent(
     it('a release that migrates the database then fails live: the booth ends on the old release and its database, answering', async (context) => {
       const { expect } = context;
       const booth = await boothFor(context);
+      // The live database as the release leaving keeps it (0644 under its umask).
+      chmodSync(booth.home(DB), 0o644);
       const { code, out } = await booth.deploy([booth.build(NEW, 'live-crash', { knows: 10, migrate: '10:0' })]);
       expect(code).toBe(1);
+      // The trial's copy (PIN hashes) was closed to other users before the release started on it.
+      const [folder, data, ...files] = trialModes(booth);
+      expect([folder, data]).toEqual([
+        ['700', 'trial folder'],
+        ['700', 'data'],
+      ]);
+      expect(files).toContainEqual(['600', 'boothdeck.sqlite']);
+      expect(files.filter(([mode]) => mode !== '600')).toEqual([]);
       expect(out).toContain('Database snapshot of Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage kept');
       expect(out).toMatch(/not backward compatible \(10:0\)/);
       expect(out).toContain('put back the snapshot of Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage');
@@ -88,6 +126,10 @@ describe.concurrent(
       // The failed release is not kept, and the database it left is kept aside for a look.
       expect(existsSync(booth.home('boothdeck', B))).toBe(false);
       expect(readdirSync(booth.home('.config/Boothdeck/data/replaced-databases'))).toHaveLength(1);
+      // Its snapshot, and the replaced database (the new release's, which held the live one's secrets), are the booth user's alone.
+      expect(openToOthers(booth.home('boothdeck/snapshots'))).toEqual([]);
+      expect(openToOthers(booth.home('.config/Boothdeck/data/replaced-databases'))).toEqual([]);
+      expect(statSync(booth.home('boothdeck/snapshots', path.basename(A), 'boothdeck.sqlite')).mode & 0o777).toBe(0o600);
     });
 
     it('a crash loop is seen from the unit and rolled back within 20 s, long before /healthz would give up', async (context) => {
@@ -233,7 +275,17 @@ describe.concurrent(
     it('a rollback over backward-compatible migrations only keeps the live database', async (context) => {
       const { expect } = context;
       const booth = await boothFor(context);
+      // A snapshot an earlier version left open to other users (the publishing password was in clear then).
+      const old = booth.home('boothdeck/snapshots/Boothdeck-0.0.9-g0000000-arm64.AppImage');
+      mkdirSync(old, { recursive: true });
+      chmodSync(booth.home('boothdeck/snapshots'), 0o755);
+      chmodSync(old, 0o755);
+      writeFileSync(path.join(old, 'boothdeck.sqlite'), 'secrets in clear', { mode: 0o644 });
+      expect(openToOthers(booth.home('boothdeck/snapshots'))).not.toEqual([]);
       expect((await booth.deploy([booth.build(NEW, 'healthy', { knows: 10, migrate: '10:1' })])).code).toBe(0);
+      // Closed at the switch, the old one included.
+      expect(openToOthers(booth.home('boothdeck/snapshots'))).toEqual([]);
+      expect(readdirSync(booth.home('boothdeck/snapshots')).sort()).toEqual([path.basename(A), path.basename(old)].sort());
       const { code, out } = await booth.onBooth('boothdeck-rollback');
       expect(code, out).toBe(0);
       expect(out).toContain('all backward compatible (10:1): it stays');

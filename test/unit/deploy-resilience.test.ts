@@ -10,6 +10,7 @@ import {
   openSync,
   readFileSync,
   renameSync,
+  rmSync,
   writeFileSync,
 } from 'node:fs';
 import { open } from 'node:fs/promises';
@@ -38,6 +39,18 @@ date +%s%3N >"$FAKE_BOARD/.killed"
 if [ "$FAKE_KILL_SIGNAL" = KILL ]; then
   read -r _ _ _ _ group _ <"/proc/$2/stat"
   kill -s KILL -- "-$group"
+elif [ "$FAKE_KILL_SIGNAL" = TERM-UNIT ]; then
+  # As systemd stops the deploy's unit: SIGTERM to every process of it (the lock's holder too).
+  trap '' TERM
+  seen=$(wc -l <"$FAKE_BOARD/boothdeck/deploy.log")
+  read -r _ _ _ _ group _ <"/proc/$2/stat"
+  kill -s TERM -- "-$group"
+  # Time for a watcher that found the lock free to show itself in the log before the deploy goes on.
+  i=0
+  while [ $i -lt 30 ] && ! tail -n +$((seen + 1)) "$FAKE_BOARD/boothdeck/deploy.log" | grep -qF '[recover-'; do
+    sleep 0.1
+    i=$((i + 1))
+  done
 else
   kill -TERM "$2"
 fi
@@ -98,14 +111,14 @@ async function expectSettled(expect: ExpectStatic, booth: FakeBooth, why: string
 }
 
 /** The hook, written into the booth, and the variables that make the deploy run it. */
-function hookEnv(booth: FakeBooth, step: string, signal: 'KILL' | 'TERM'): Record<string, string> {
+function hookEnv(booth: FakeBooth, step: string, signal: Case['signal']): Record<string, string> {
   const hook = path.join(booth.root, 'step-hook');
   writeFileSync(hook, HOOK);
   chmodSync(hook, 0o755);
   return { BOOTHDECK_DEPLOY_STEP_HOOK: hook, FAKE_KILL_STEP: step, FAKE_KILL_SIGNAL: signal };
 }
 
-type Case = { step: string; signal: 'KILL' | 'TERM' };
+type Case = { step: string; signal: 'KILL' | 'TERM' | 'TERM-UNIT' };
 const cases = (steps: readonly string[]): Case[] =>
   steps.flatMap((step) => (['KILL', 'TERM'] as const).map((signal) => ({ step, signal })));
 const withDatabaseSwap = new Set(['restore-ready', 'restore-swap']);
@@ -119,6 +132,7 @@ async function interruptAndSettle(
   c: Case,
   act: (booth: FakeBooth, env: Record<string, string>) => Promise<unknown>,
   expected: string,
+  after?: (booth: FakeBooth, why: string) => void,
 ): Promise<void> {
   const booth = await seeded.clone();
   try {
@@ -132,6 +146,7 @@ async function interruptAndSettle(
     const dark = (Date.now() - killedAt) / 1000;
     expect(dark, `${why}: dark for ${dark} s`).toBeLessThan(20);
     expect(await expectSettled(expect, booth, why), why).toBe(expected);
+    after?.(booth, why);
   } finally {
     await booth.dispose();
   }
@@ -173,6 +188,27 @@ describe.concurrent('a deploy that does not go to its end', () => {
       await interruptAndSettle(expect, c, (booth, env) => booth.deploy([booth.artifact(NEW)], env), expected);
     });
   }, 1_200_000);
+
+  it('its unit stopped in the middle of the switch (SIGTERM to every process of it, the lock holder too): the lock stays held while the deploy brings the booth to a running release, and the watcher finishes only after it', async ({
+    expect,
+  }) => {
+    await eachConcurrently(['stopped', 'restored'], AT_ONCE, async (step) => {
+      await interruptAndSettle(
+        expect,
+        { step, signal: 'TERM-UNIT' },
+        (booth, env) => booth.deploy([booth.artifact(NEW)], env),
+        NEW,
+        (booth, why) => {
+          const lines = booth.deployLog().split('\n');
+          const stopped = lines.findIndex((l) => l.includes('Stopped (SIGTERM) at "starting"'));
+          const watcher = lines.findIndex((l) => /\[recover-[^\]]*\] An earlier deploy stopped at/.test(l));
+          expect(stopped, `${why}: the deploy settles on a running release\n${booth.deployLog()}`).toBeGreaterThan(0);
+          expect(watcher, `${why}: the watcher finishes the switch\n${booth.deployLog()}`).toBeGreaterThan(0);
+          expect(watcher, `${why}: the watcher ran beside the deploy\n${booth.deployLog()}`).toBeGreaterThan(stopped);
+        },
+      );
+    });
+  }, 600_000);
 
   it(`going back from a release that migrated the database and died, stopped at each step (${BACK_STEPS.length} steps, the database swap included): the old release answers again within 20 s`, async ({
     expect,
@@ -235,6 +271,61 @@ describe.concurrent('a deploy that does not go to its end', () => {
       const db = new Database(path.join(data, 'boothdeck.sqlite'), { readonly: true });
       expect((db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number }).v).toBe(9);
       db.close();
+    } finally {
+      await booth.dispose();
+    }
+  }, 120_000);
+
+  it('a step that fails while Boothdeck is stopped (its database snapshot cannot be written): the release that ran starts again at once, the fleet page says why, and the new release is not blamed', async ({
+    expect,
+  }) => {
+    const booth = await seeded.clone();
+    try {
+      // Where the snapshot goes is not a folder: copying the database there throws, as on a full disk.
+      rmSync(booth.home('boothdeck/snapshots'), { recursive: true, force: true });
+      writeFileSync(booth.home('boothdeck/snapshots'), '');
+      writeFileSync(booth.home('.config/boothdeck/fleet.env'), 'BOOTHDECK_BOOTH_NAME=salle-a\n');
+      const { code, out } = await booth.deploy([booth.artifact(NEW)]);
+      expect(code, out).toBe(1);
+      expect(out).toContain('FAILED: the deploy could not go on at "stopped"');
+      expect(await booth.liveVersion()).toBe(OLD);
+      expect(booth.link('current')).toBe(A);
+      expect(existsSync(booth.home('boothdeck/deploy.state'))).toBe(false);
+      expect(booth.fleetEntry()).toMatchObject({
+        version: OLD,
+        last_outcome: 'failed',
+        detail: expect.stringMatching(
+          /^0\.1\.0-gbbbbbbb was not installed: the deploy could not go on at "stopped" .*; 0\.1\.0-gaaaaaaa runs again$/,
+        ),
+      });
+      // Not the release's fault: it stays on the booth, not marked failed, and a later pull may try it again.
+      expect(existsSync(booth.home('boothdeck', B))).toBe(true);
+      expect(existsSync(booth.home('boothdeck/failed', path.basename(B)))).toBe(false);
+    } finally {
+      await booth.dispose();
+    }
+  }, 120_000);
+
+  it('a stop that fails (the unit still runs): nothing is switched, the running release serves on, and the new release is not blamed', async ({
+    expect,
+  }) => {
+    const booth = await seeded.clone();
+    try {
+      writeFileSync(booth.home('.config/boothdeck/fleet.env'), 'BOOTHDECK_BOOTH_NAME=salle-a\n');
+      const { code, out } = await booth.deploy([booth.artifact(NEW)], { FAKE_STOP_FAILS: '1' });
+      expect(code, out).toBe(1);
+      expect(out).toContain('FAILED: systemctl --user stop boothdeck.service failed and the unit is active/running');
+      expect(await booth.liveVersion()).toBe(OLD);
+      expect(booth.link('current')).toBe(A);
+      expect(existsSync(booth.home('boothdeck/deploy.state'))).toBe(false);
+      // No snapshot of a database that was still being written.
+      expect(existsSync(booth.home('boothdeck/snapshots', path.basename(A)))).toBe(false);
+      expect(existsSync(booth.home('boothdeck/failed', path.basename(B)))).toBe(false);
+      expect(booth.fleetEntry()).toMatchObject({
+        version: OLD,
+        last_outcome: 'failed',
+        detail: expect.stringContaining('0.1.0-gbbbbbbb was not installed: Boothdeck could not be stopped for the switch'),
+      });
     } finally {
       await booth.dispose();
     }

@@ -9,6 +9,7 @@ import {
   readlinkSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import http from 'node:http';
@@ -131,6 +132,53 @@ describe.concurrent(
       ]);
       const asRoot = booth.calls().filter((c) => c.startsWith('sudo'));
       for (const call of asRoot) expect(call).toMatch(/^sudo -n (true|\/usr\/local\/libexec\/boothdeck\/boothdeck-system firewall)$/);
+    });
+
+    it("refuses to run when a folder above root's copy is not root's alone, or an ACL lets another user write (the mode then ends in +); a link left in root's folder is never written through", async (context) => {
+      const { expect } = context;
+      const booth = await boothFor(context);
+      const script = rootCopy(booth);
+      const refusal = (what: string): string => `boothdeck-system refuses to run: ${what} can be changed by someone other than root`;
+      // A folder above: whoever may write to it may put another boothdeck/ folder in place of root's.
+      chmodSync(sysroot(booth, 'usr/local'), 0o777);
+      const above = await system(booth, ['uninstall'], '', {}, script);
+      expect(above.code, above.out).toBe(77);
+      expect(above.out).toContain(refusal(sysroot(booth, 'usr/local')));
+      chmodSync(sysroot(booth, 'usr/local'), 0o755);
+      // An ACL granting nobody write on root's folder: its mode reads drwxrwxr-x+.
+      const acl = (set: boolean): void => {
+        const py = `import os, struct
+e = lambda tag, perm, id=0xffffffff: struct.pack('<HHI', tag, perm, id)
+p = os.environ['TARGET']
+if ${set ? 'True' : 'False'}:
+    os.setxattr(p, 'system.posix_acl_access', struct.pack('<I', 2) + e(1, 7) + e(2, 7, 65534) + e(4, 5) + e(16, 7) + e(32, 5))
+else:
+    os.removexattr(p, 'system.posix_acl_access')`;
+        const done = spawnSync('python3', ['-c', py], { env: { ...process.env, TARGET: sysroot(booth, LIBEXEC) }, encoding: 'utf8' });
+        expect(done.status, done.stderr).toBe(0);
+      };
+      acl(true);
+      expect(spawnSync('ls', ['-ldn', sysroot(booth, LIBEXEC)], { encoding: 'utf8' }).stdout).toMatch(/^drwxrwxr-x\+ /);
+      const granted = await system(booth, ['uninstall'], '', {}, script);
+      expect(granted.code, granted.out).toBe(77);
+      expect(granted.out).toContain(refusal(sysroot(booth, LIBEXEC)));
+      acl(false);
+      // Installed from a fresh checkout of root's into a folder where a link was left under the copy's temporary name.
+      const checkout = sysroot(booth, 'root/checkout');
+      mkdirSync(checkout, { recursive: true, mode: 0o755 });
+      for (const f of ['boothdeck-system', 'boothdeck-fetch']) {
+        copyFileSync(path.join(repo, 'deploy', f), path.join(checkout, f));
+        chmodSync(path.join(checkout, f), 0o755);
+      }
+      const victim = path.join(booth.root, 'victim');
+      writeFileSync(victim, 'precious\n');
+      symlinkSync(victim, sysroot(booth, `${LIBEXEC}/boothdeck-system.tmp`));
+      const installed = await system(booth, ['install', 'pi'], '', {}, path.join(checkout, 'boothdeck-system'));
+      expect(installed.code, installed.out).toBe(0);
+      expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+      expect(readFileSync(sysroot(booth, `${LIBEXEC}/boothdeck-system`), 'utf8')).toBe(
+        readFileSync(path.join(repo, 'deploy/boothdeck-system'), 'utf8'),
+      );
     });
 
     it('installs a table of its own that lets only loopback reach port 8000, idempotent, loaded at boot, removed on uninstall', async (context) => {

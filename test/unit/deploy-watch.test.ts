@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
 import { FakeBooth } from '../support/fake-booth.js';
@@ -102,9 +102,60 @@ describe.concurrent('the watch window after the switch', { timeout: 240_000 }, (
     });
   });
 
+  it('a release that answers slowly (5 s a look) under the unit, but answers, is alive: it stays installed and is not blamed', async (context) => {
+    const { expect } = context;
+    const booth = await boothFor(context);
+    const deploying = booth.deploy([booth.build(NEW)], { BOOTH_WATCH_SECONDS: '20', BOOTH_HEALTH_WAIT: '0.3' });
+    try {
+      expect(await booth.waitFor(() => booth.fleetEntry()?.last_outcome === 'watching', 60_000)).toBe(true);
+      // From here every /healthz answer takes 5 s (the index and the kiosk busy the booth's first minute).
+      writeFileSync(booth.home('.slow'), '');
+      const { code, out } = await deploying;
+      expect(code, out).toBe(0);
+      expect(out).toContain(`Boothdeck ${NEW} stayed up for the watch window (20 s)`);
+    } finally {
+      rmSync(booth.home('.slow'), { force: true });
+    }
+    expect(await booth.liveVersion()).toBe(NEW);
+    expect(booth.fleetEntry()).toMatchObject({ version: NEW, last_outcome: 'installed' });
+    expect(existsSync(booth.home('boothdeck/failed', path.basename(B)))).toBe(false);
+  });
+
+  it('a release slow (5 s a look) from its very start is waited for, not rolled back: the start, then the watch window', async (context) => {
+    const { expect } = context;
+    const booth = await boothFor(context);
+    // Run by the switch before each step: the booth turns slow just before the new release starts (after the guard's last look).
+    const hook = path.join(booth.root, 'slow-hook');
+    writeFileSync(hook, `#!/bin/sh\n[ "$1" != switched ] || : >"$FAKE_BOARD/.slow"\n`);
+    chmodSync(hook, 0o755);
+    try {
+      const { code, out } = await booth.deploy([booth.build(NEW)], {
+        BOOTH_WATCH_SECONDS: '12',
+        BOOTH_HEALTH_WAIT: '0.3',
+        BOOTHDECK_DEPLOY_STEP_HOOK: hook,
+      });
+      expect(existsSync(booth.home('.slow')), 'the hook ran').toBe(true);
+      expect(code, out).toBe(0);
+      expect(out).toContain(`Boothdeck ${NEW} answers /healthz; watching it for 12 s`);
+      expect(out).toContain(`Boothdeck ${NEW} stayed up for the watch window (12 s)`);
+    } finally {
+      rmSync(booth.home('.slow'), { force: true });
+    }
+    expect(await booth.liveVersion()).toBe(NEW);
+    expect(booth.link('current')).toBe(B);
+  });
+
   it('a release that migrates the database, then dies in the window: rolled back with the snapshot, the print jobs queued meanwhile carried over, never only in a log', async (context) => {
     const { expect } = context;
     const booth = await boothFor(context);
+    // Waiting when the release leaving is stopped (its snapshot keeps it queued), then printed under the new one.
+    const before = new Database(booth.home(DB));
+    before
+      .prepare(
+        "INSERT INTO print_jobs (photo_id, copies, source, state, created_at, queued_at, updated_at) VALUES ('photo-7', 1, 'admin', 'queued', 4000, 4000, 4000)",
+      )
+      .run();
+    before.close();
     const deploying = booth.deploy([booth.build(NEW, 'dies-after:6', { knows: 10, migrate: '10:0' })], {
       BOOTH_WATCH_SECONDS: '30',
       BOOTH_HEALTH_WAIT: '0.3',
@@ -115,6 +166,9 @@ describe.concurrent('the watch window after the switch', { timeout: 240_000 }, (
     db.prepare("INSERT INTO guest_sessions VALUES ('guest-1', 1000, 2)").run();
     db.prepare(
       "INSERT INTO print_jobs (photo_id, copies, source, session_id, event_id, state, created_at, queued_at, updated_at) VALUES ('photo-42', 2, 'guest', 'guest-1', NULL, 'queued', 5000, 5000, 5000)",
+    ).run();
+    db.prepare(
+      "UPDATE print_jobs SET state = 'done', started_at = 6000, finished_at = 6100, cups_job_id = 'PDF-9' WHERE photo_id = 'photo-7'",
     ).run();
     db.close();
     const { code, out } = await deploying;
@@ -129,6 +183,9 @@ describe.concurrent('the watch window after the switch', { timeout: 240_000 }, (
     const file = JSON.parse(readFileSync(booth.home('.config/Boothdeck/data/carry-over', carried[0]!), 'utf8'));
     expect(file.jobs).toEqual([expect.objectContaining({ photo_id: 'photo-42', copies: 2, state: 'queued', session_id: 'guest-1' })]);
     expect(file.sessions).toEqual([{ id: 'guest-1', created_at: 1000, copies_used: 2 }]);
+    // Printed under the release rolled back: the restored database, which has it queued, must not print it again.
+    expect(file.settled).toEqual([expect.objectContaining({ photo_id: 'photo-7', state: 'done', cups_job_id: 'PDF-9' })]);
+    expect(out).toContain('photo photo-7, 1 copies (done since the snapshot)');
     // The replaced database is kept for a look.
     expect(readdirSync(booth.home('.config/Boothdeck/data/replaced-databases')).length).toBe(1);
   });

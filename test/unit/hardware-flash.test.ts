@@ -2,9 +2,6 @@ import { setImmediate as flush } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createFakeHardware } from '../../native/hardware.js';
 import { CaptureLink } from '../../server/capture/capture-link.js';
-import { FakeCaptureApp } from '../../server/capture/capture.fake.js';
-import type { CaptureConnectionState, CaptureSubscription } from '../../server/capture/capture.port.js';
-import type { CaptureEvent } from '../../server/capture/capture.types.js';
 import type { HardwareSettings } from '../../server/contract/settings.contract.js';
 import { FakeClock } from '../../server/core/clock/clock.fake.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
@@ -12,18 +9,7 @@ import { CAMERA_SLACK_MS, EVENT_LATE_MS } from '../../server/hardware/flash.cont
 import { HardwareService } from '../../server/hardware/hardware.service.js';
 import { UNREACHABLE_COLOR } from '../../server/hardware/led-scenes.js';
 import { defaultSettings } from '../../server/settings/settings.schema.js';
-
-/** A capture app whose stream state the test moves. */
-class StreamCapture extends FakeCaptureApp {
-  setState: (s: CaptureConnectionState) => void = () => undefined;
-  override subscribe(
-    onEvent: (e: CaptureEvent) => void,
-    onState: (s: CaptureConnectionState) => void = () => undefined,
-  ): CaptureSubscription {
-    this.setState = onState;
-    return super.subscribe(onEvent, onState);
-  }
-}
+import { StreamCapture } from '../support/stream-capture.js';
 
 type Patch = { [K in keyof HardwareSettings]?: Partial<HardwareSettings[K]> };
 const settingsWith = (patch: Patch = {}): HardwareSettings => {

@@ -6,6 +6,7 @@ import { databaseBytes, freeBytes } from './disk.js';
 import { probeHealth } from './health-probe.js';
 import { UNIT } from './paths.js';
 import { sleep } from './process.js';
+import { monotonicMs } from './systemd.js';
 import { baseName } from '../rules/names.js';
 import { currentLinks, removeRelease, storedReleases } from './release-store.js';
 
@@ -19,8 +20,9 @@ export async function eventGuard(ctx: Ctx, force: boolean): Promise<GuardVerdict
   const port = livePort(ctx.paths);
   let [health, unit] = await Promise.all([probeHealth(port), systemd.show(UNIT)]);
   const first = unit;
-  const until = Date.now() + settings.guardGapSeconds * 1000;
-  while (health.kind === 'nothing-listens' && unit && unitRuns(unit) && Date.now() < until && !ctx.signal.aborted) {
+  // The monotonic clock: a booth's clock steps at boot (a Pi 4 has no RTC until NTP answers).
+  const until = monotonicMs() + settings.guardGapSeconds * 1000;
+  while (health.kind === 'nothing-listens' && unit && unitRuns(unit) && monotonicMs() < until && !ctx.signal.aborted) {
     await sleep(1000, ctx.signal);
     [health, unit] = await Promise.all([probeHealth(port), systemd.show(UNIT)]);
   }

@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fsyncSync, openSync, readlinkSync, readSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Flushes a file or a folder (the folder: so that a rename in it survives a power cut). */
@@ -23,13 +23,26 @@ export function writeAtomic(file: string, text: string, mode = 0o644): void {
   fsyncPath(path.dirname(file));
 }
 
-/** A small text file's content, at most MAX bytes; undefined when it cannot be read. */
+/**
+ * A small text file's first MAX bytes at most (the rest is never read: a file that is huge, or a
+ * device that never ends, costs nothing); undefined when it cannot be read.
+ */
 export function readSmall(file: string, max = 65536): string | undefined {
+  let fd: number | undefined;
   try {
-    const bytes = readFileSync(file);
-    return bytes.subarray(0, max).toString('utf8');
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const buf = Buffer.alloc(max);
+    let got = 0;
+    while (got < max) {
+      const n = readSync(fd, buf, got, max - got, null);
+      if (n === 0) break;
+      got += n;
+    }
+    return buf.subarray(0, got).toString('utf8');
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

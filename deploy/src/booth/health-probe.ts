@@ -4,6 +4,14 @@ import { parseHealth } from '../rules/health.js';
 
 const MAX_BODY = 64 * 1024;
 
+/**
+ * How long one look may take and still count as an answer once the new release runs (its start,
+ * the watch window, an undo): its first minute under the unit is the busiest (the index, the
+ * kiosk), and a release that answers slowly is alive, not dead to be rolled back. The guard keeps
+ * probeHealth's 3 s: there a slow answer defers, which is the safe side.
+ */
+export const ALIVE_PROBE_MS = 10_000;
+
 /** One look at `/healthz` on a loopback port: an answer within the time limit, or why not. */
 export function probeHealth(port: number, timeoutMs = 3000): Promise<HealthProbe> {
   return new Promise((resolve) => {
@@ -32,7 +40,7 @@ export function probeHealth(port: number, timeoutMs = 3000): Promise<HealthProbe
     req.on('error', (err: NodeJS.ErrnoException) =>
       done(err.code === 'ECONNREFUSED' ? { kind: 'nothing-listens' } : { kind: 'error', message: err.code ?? err.message }),
     );
-    const timer = setTimeout(() => done({ kind: 'timeout' }), timeoutMs);
+    const timer = setTimeout(() => done({ kind: 'timeout', afterMs: timeoutMs }), timeoutMs);
   });
 }
 

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnvFile } from '../rules/env-file.js';
+import { CLOSED_DIR } from './closed-copies.js';
 import { boothEnv, livePort, type Ctx } from './context.js';
 import { copyDatabase } from './database.js';
 import { readSmall } from './files.js';
@@ -43,11 +44,12 @@ export async function trialStart(ctx: Ctx, release: string, version: string, dat
   const { paths, log, settings } = ctx;
   const dir = path.join(paths.root, `trial-${log.runId ?? 'run'}`);
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(path.join(dir, 'data'), { recursive: true });
-  mkdirSync(path.join(dir, 'config'), { recursive: true });
+  // Its copy of the database holds the PIN hashes: the whole folder is the booth user's alone.
+  mkdirSync(path.join(dir, 'data'), { recursive: true, mode: CLOSED_DIR });
+  mkdirSync(path.join(dir, 'config'), { recursive: true, mode: CLOSED_DIR });
   if (existsSync(path.join(databaseFrom, 'boothdeck.sqlite'))) {
-    copyDatabase(databaseFrom, path.join(dir, 'data'));
-    log.note('Copied the database for the trial start');
+    if (copyDatabase(databaseFrom, path.join(dir, 'data'))) log.note('Copied the database for the trial start');
+    else log.note('WARNING: the database kept changing while it was copied for the trial start: the trial uses the last copy');
   } else log.note('No database yet: the trial start begins with an empty one');
   const port = await sparePort(livePort(paths));
   log.note(`Trial start of ${version} on port ${port} (live settings, copied data, fake hardware, no printer, no window)`);

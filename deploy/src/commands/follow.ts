@@ -5,6 +5,7 @@ import { detach } from '../booth/detach.js';
 import { readSmall } from '../booth/files.js';
 import { EXIT } from '../booth/log.js';
 import { alive, sleep } from '../booth/process.js';
+import { monotonicMs } from '../booth/systemd.js';
 import { isToken } from '../rules/names.js';
 
 /**
@@ -43,7 +44,7 @@ export async function followMain(ctx: Ctx, args: string[]): Promise<number> {
     return EXIT.unexpected;
   }
   const log = path.join(runs, `${id}.log`);
-  const deadline = Date.now() + followTimeoutSeconds * 1000;
+  const deadline = monotonicMs() + followTimeoutSeconds * 1000;
   let offset = 0;
   let pending = '';
   for (;;) {
@@ -64,7 +65,7 @@ export async function followMain(ctx: Ctx, args: string[]): Promise<number> {
       );
       return EXIT.unexpected;
     }
-    if (Date.now() > deadline) {
+    if (monotonicMs() > deadline) {
       process.stdout.write(
         `Still installing after ${followTimeoutSeconds} s: the booth goes on by itself; see ~/boothdeck/deploy.log there\n`,
       );

@@ -19,7 +19,7 @@ import { runMain } from './run.js';
 export async function recoverMain(ctx: Ctx, args: string[]): Promise<number> {
   const id = newRunId('recover', new Date(), process.pid);
   if (args[0] === '--wait') {
-    const lock = await acquireLock(ctx.paths.lock, true);
+    const lock = await acquireLock(ctx.paths.lock, true, ctx.signal);
     if (!lock) return EXIT.unexpected;
     if (!readJournal(ctx)) {
       await lock.release();

@@ -8,6 +8,11 @@
  * database left by a release that was killed (its WAL not checkpointed) reads as it was committed.
  * Anything it cannot read with certainty throws SqliteReadError: the caller then takes the safe
  * path (the database plan puts the snapshot back).
+ *
+ * Bounded whatever the files hold: pages are read one at a time from their source (a file is never
+ * read whole), the WAL is scanned once keeping only where each page's newest frame is, a page
+ * reached twice in a walk (a loop in a damaged or hostile file) stops it, and a row longer than
+ * MAX_PAYLOAD, or than the database itself, is refused before anything is allocated for it.
  */
 
 export class SqliteReadError extends Error {
@@ -20,8 +25,18 @@ export type SqliteRow = Record<string, SqliteValue>;
 const HEADER = 'SQLite format 3\u0000';
 const WAL_MAGIC_LE = 0x377f0682;
 const WAL_MAGIC_BE = 0x377f0683;
-/** Pages visited at most in one table walk: a loop in a damaged file ends here. */
-const MAX_PAGES_VISITED = 1_000_000;
+/** The longest row read (a migration or a print job is a few hundred bytes). */
+const MAX_PAYLOAD = 16 * 1024 * 1024;
+
+/** Where the bytes of a file come from: read a range at a time (a buffer, or a file on disk). */
+export interface ByteSource {
+  readonly length: number;
+  /** LENGTH bytes from AT (fewer at the end of the source). */
+  read(at: number, length: number): Uint8Array;
+}
+
+export const bytesOf = (buf: Uint8Array): ByteSource => ({ length: buf.length, read: (at, length) => buf.subarray(at, at + length) });
+const sourceOf = (file: Uint8Array | ByteSource): ByteSource => (file instanceof Uint8Array ? bytesOf(file) : file);
 
 /** A varint and how many bytes it took. */
 function varint(buf: Uint8Array, at: number): [bigint, number] {
@@ -45,58 +60,74 @@ const smallVarint = (buf: Uint8Array, at: number): [number, number] => {
   return [Number(v), n];
 };
 
+const view = (bytes: Uint8Array): DataView => new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 class Pages {
   readonly pageSize: number;
   readonly usable: number;
-  private readonly pageCount: number;
-  private readonly fromWal = new Map<number, Uint8Array>();
+  readonly pageCount: number;
+  /** Each page the WAL commits: where its newest committed frame's data starts. */
+  private readonly fromWal = new Map<number, number>();
+  private readonly wal: ByteSource | undefined;
 
   constructor(
-    private readonly main: Uint8Array,
-    wal: Uint8Array | undefined,
+    private readonly main: ByteSource,
+    wal: ByteSource | undefined,
   ) {
     // A database whose every write is still in its WAL has no header in the main file yet: the
     // page size then comes from the WAL, and the header is read from page 1 as the WAL has it.
-    const mainHasHeader = main.length >= 100 && isHeader(main);
-    const walPageSize = wal && wal.length >= 32 ? new DataView(wal.buffer, wal.byteOffset, wal.byteLength).getUint32(8) : 0;
-    const raw = mainHasHeader ? new DataView(main.buffer, main.byteOffset, main.byteLength).getUint16(16) : walPageSize;
+    const head = main.read(0, 100);
+    const mainHasHeader = head.length >= 100 && isHeader(head);
+    const walHead = wal?.read(0, 32);
+    const walPageSize = walHead && walHead.length >= 32 ? view(walHead).getUint32(8) : 0;
+    const raw = mainHasHeader ? view(head).getUint16(16) : walPageSize;
     this.pageSize = raw === 1 ? 65536 : raw;
     if (this.pageSize < 512 || this.pageSize > 65536 || (this.pageSize & (this.pageSize - 1)) !== 0) {
       throw new SqliteReadError('not a SQLite database');
     }
     const walSize = wal ? this.readWal(wal) : undefined;
+    this.wal = wal;
     this.pageCount = walSize ?? Math.floor(main.length / this.pageSize);
     const first = this.page(1);
     if (!isHeader(first)) throw new SqliteReadError('not a SQLite database');
-    const view = new DataView(first.buffer, first.byteOffset, first.byteLength);
-    const encoding = view.getUint32(56);
+    const encoding = view(first).getUint32(56);
     if (encoding !== 0 && encoding !== 1) throw new SqliteReadError('not a UTF-8 database');
     this.usable = this.pageSize - (first[20] ?? 0);
   }
 
-  /** Applies the WAL's committed frames; answers the database size in pages it commits, if any. */
-  private readWal(wal: Uint8Array): number | undefined {
-    if (wal.length < 32) return undefined;
-    const view = new DataView(wal.buffer, wal.byteOffset, wal.byteLength);
-    const magic = view.getUint32(0);
+  /**
+   * Scans the WAL's frames once, as SQLite's recovery does: each frame must carry the header's
+   * salts and continue the checksum chain; the frames up to the last commit count (a checkpoint
+   * that restarted the WAL left older frames behind, with other salts: they end the scan). Only
+   * where each page's newest committed frame is gets kept. Answers the database size in pages
+   * the last commit gives, if any.
+   */
+  private readWal(wal: ByteSource): number | undefined {
+    const header = wal.read(0, 32);
+    if (header.length < 32) return undefined;
+    const h = view(header);
+    const magic = h.getUint32(0);
     if (magic !== WAL_MAGIC_LE && magic !== WAL_MAGIC_BE) return undefined;
     const bigEndian = magic === WAL_MAGIC_BE;
-    const pageSize = view.getUint32(8);
+    const pageSize = h.getUint32(8);
     if (pageSize !== this.pageSize) throw new SqliteReadError('the WAL and the database disagree on the page size');
-    const salt1 = view.getUint32(16);
-    const salt2 = view.getUint32(20);
-    let [s0, s1] = walChecksum(wal, 0, 24, 0, 0, bigEndian);
-    if (s0 !== view.getUint32(24) || s1 !== view.getUint32(28)) return undefined;
+    const salt1 = h.getUint32(16);
+    const salt2 = h.getUint32(20);
+    let [s0, s1] = walChecksum(header, 0, 24, 0, 0, bigEndian);
+    if (s0 !== h.getUint32(24) || s1 !== h.getUint32(28)) return undefined;
     const frameSize = 24 + pageSize;
-    let pending = new Map<number, Uint8Array>();
+    let pending = new Map<number, number>();
     let committedSize: number | undefined;
     for (let at = 32; at + frameSize <= wal.length; at += frameSize) {
-      if (view.getUint32(at + 8) !== salt1 || view.getUint32(at + 12) !== salt2) break;
-      [s0, s1] = walChecksum(wal, at, 8, s0, s1, bigEndian);
-      [s0, s1] = walChecksum(wal, at + 24, pageSize, s0, s1, bigEndian);
-      if (s0 !== view.getUint32(at + 16) || s1 !== view.getUint32(at + 20)) break;
-      pending.set(view.getUint32(at), wal.subarray(at + 24, at + frameSize));
-      const commitSize = view.getUint32(at + 4);
+      const frame = wal.read(at, frameSize);
+      if (frame.length < frameSize) break;
+      const f = view(frame);
+      if (f.getUint32(8) !== salt1 || f.getUint32(12) !== salt2) break;
+      [s0, s1] = walChecksum(frame, 0, 8, s0, s1, bigEndian);
+      [s0, s1] = walChecksum(frame, 24, pageSize, s0, s1, bigEndian);
+      if (s0 !== f.getUint32(16) || s1 !== f.getUint32(20)) break;
+      pending.set(f.getUint32(0), at + 24);
+      const commitSize = f.getUint32(4);
       if (commitSize !== 0) {
         for (const [page, data] of pending) this.fromWal.set(page, data);
         pending = new Map();
@@ -107,21 +138,21 @@ class Pages {
   }
 
   page(n: number): Uint8Array {
-    if (n < 1 || n > this.pageCount) throw new SqliteReadError(`page ${n} is outside the database`);
+    if (!Number.isInteger(n) || n < 1 || n > this.pageCount) throw new SqliteReadError(`page ${n} is outside the database`);
     const logged = this.fromWal.get(n);
-    if (logged) return logged;
-    const start = (n - 1) * this.pageSize;
-    if (start + this.pageSize > this.main.length) throw new SqliteReadError(`page ${n} is missing from the file`);
-    return this.main.subarray(start, start + this.pageSize);
+    const bytes =
+      logged !== undefined && this.wal ? this.wal.read(logged, this.pageSize) : this.main.read((n - 1) * this.pageSize, this.pageSize);
+    if (bytes.length < this.pageSize) throw new SqliteReadError(`page ${n} is missing from the file`);
+    return bytes;
   }
 }
 
 /** SQLite's WAL checksum over LEN bytes (a multiple of 8), continued from S0 and S1. */
 function walChecksum(buf: Uint8Array, at: number, len: number, s0: number, s1: number, bigEndian: boolean): [number, number] {
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const v = view(buf);
   for (let i = at; i < at + len; i += 8) {
-    s0 = (s0 + view.getUint32(i, !bigEndian) + s1) >>> 0;
-    s1 = (s1 + view.getUint32(i + 4, !bigEndian) + s0) >>> 0;
+    s0 = (s0 + v.getUint32(i, !bigEndian) + s1) >>> 0;
+    s1 = (s1 + v.getUint32(i + 4, !bigEndian) + s0) >>> 0;
   }
   return [s0, s1];
 }
@@ -131,27 +162,41 @@ interface Cell {
   payload: Uint8Array;
 }
 
+/** Reads within a page, or a SqliteReadError (a damaged file points past its page). */
+function u16(page: Uint8Array, at: number): number {
+  if (at < 0 || at + 2 > page.length) throw new SqliteReadError('a pointer runs past its page');
+  return view(page).getUint16(at);
+}
+function u32(page: Uint8Array, at: number): number {
+  if (at < 0 || at + 4 > page.length) throw new SqliteReadError('a pointer runs past its page');
+  return view(page).getUint32(at);
+}
+
 /** Every cell of a table's b-tree, in rowid order, with its whole payload (overflow followed). */
 function tableCells(pages: Pages, root: number): Cell[] {
   const cells: Cell[] = [];
   const stack = [root];
-  let visited = 0;
+  // In a b-tree each page has one parent: a page reached twice is a loop, which would never end.
+  const reached = new Set([root]);
   // Depth-first, right-most child pushed first: leaves come out in rowid order.
   while (stack.length > 0) {
-    if (++visited > MAX_PAGES_VISITED) throw new SqliteReadError('the table does not end (damaged file?)');
     const n = stack.pop()!;
     const page = pages.page(n);
     const base = n === 1 ? 100 : 0;
-    const view = new DataView(page.buffer, page.byteOffset, page.byteLength);
     const type = page[base];
-    const count = view.getUint16(base + 3);
+    const count = u16(page, base + 3);
     if (type === 0x05) {
       const children: number[] = [];
-      for (let i = 0; i < count; i++) children.push(view.getUint32(view.getUint16(base + 12 + 2 * i)));
-      children.push(view.getUint32(base + 8));
-      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+      for (let i = 0; i < count; i++) children.push(u32(page, u16(page, base + 12 + 2 * i)));
+      children.push(u32(page, base + 8));
+      for (let i = children.length - 1; i >= 0; i--) {
+        const child = children[i]!;
+        if (reached.has(child)) throw new SqliteReadError(`page ${child} is reached twice: the table loops (damaged file?)`);
+        reached.add(child);
+        stack.push(child);
+      }
     } else if (type === 0x0d) {
-      for (let i = 0; i < count; i++) cells.push(leafCell(pages, page, view.getUint16(base + 8 + 2 * i)));
+      for (let i = 0; i < count; i++) cells.push(leafCell(pages, page, u16(page, base + 8 + 2 * i)));
     } else {
       throw new SqliteReadError(`page ${n} is not a table page`);
     }
@@ -165,22 +210,27 @@ function leafCell(pages: Pages, page: Uint8Array, at: number): Cell {
   const start = at + a + b;
   const u = pages.usable;
   const x = u - 35;
-  if (size <= x) return { rowid, payload: page.subarray(start, start + size) };
+  if (size > MAX_PAYLOAD || size > pages.pageCount * u) throw new SqliteReadError(`a row of ${size} bytes is longer than it can be`);
+  if (size <= x) {
+    if (start + size > page.length) throw new SqliteReadError('a row runs past its page');
+    return { rowid, payload: page.subarray(start, start + size) };
+  }
   const m = Math.floor(((u - 12) * 32) / 255) - 23;
   const k = m + ((size - m) % (u - 4));
   const local = k <= x ? k : m;
   const payload = new Uint8Array(size);
   payload.set(page.subarray(start, start + local));
   let filled = local;
-  let next = new DataView(page.buffer, page.byteOffset, page.byteLength).getUint32(start + local);
-  let hops = 0;
+  let next = u32(page, start + local);
+  const reached = new Set<number>();
   while (filled < size) {
-    if (next === 0 || ++hops > MAX_PAGES_VISITED) throw new SqliteReadError('an overflow chain ends early');
+    if (next === 0 || reached.has(next)) throw new SqliteReadError('an overflow chain ends early, or loops');
+    reached.add(next);
     const overflow = pages.page(next);
     const take = Math.min(u - 4, size - filled);
     payload.set(overflow.subarray(4, 4 + take), filled);
     filled += take;
-    next = new DataView(overflow.buffer, overflow.byteOffset, overflow.byteLength).getUint32(0);
+    next = u32(overflow, 0);
   }
   return { rowid, payload };
 }
@@ -194,10 +244,11 @@ function recordValues(payload: Uint8Array): SqliteValue[] {
     types.push(t);
     at += n;
   }
-  const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+  const record = view(payload);
   const values: SqliteValue[] = [];
   let at = headerSize;
   const int = (bytes: number): number | bigint => {
+    if (at + bytes > payload.length) throw new SqliteReadError('a value runs past its record');
     let v = 0n;
     for (let i = 0; i < bytes; i++) v = (v << 8n) | BigInt(payload[at + i] ?? 0);
     if (payload[at] !== undefined && payload[at]! & 0x80) v -= 1n << BigInt(bytes * 8);
@@ -210,7 +261,8 @@ function recordValues(payload: Uint8Array): SqliteValue[] {
     else if (t === 5) values.push(int(6));
     else if (t === 6) values.push(int(8));
     else if (t === 7) {
-      values.push(view.getFloat64(at));
+      if (at + 8 > payload.length) throw new SqliteReadError('a value runs past its record');
+      values.push(record.getFloat64(at));
       at += 8;
     } else if (t === 8) values.push(0);
     else if (t === 9) values.push(1);
@@ -277,10 +329,10 @@ export function tableColumns(sql: string): { columns: string[]; rowidAlias: stri
   return { columns, rowidAlias };
 }
 
-/** A database's files, as read from disk: the main file and its WAL (absent when there is none). */
+/** A database's files: the main file and its WAL (absent when there is none), whole or read as needed. */
 export interface SqliteFiles {
-  main: Uint8Array;
-  wal?: Uint8Array | undefined;
+  main: Uint8Array | ByteSource;
+  wal?: Uint8Array | ByteSource | undefined;
 }
 
 /**
@@ -288,7 +340,7 @@ export interface SqliteFiles {
  * A column added after a row was written (ALTER TABLE ADD COLUMN) reads as null in that row.
  */
 export function readTable(files: SqliteFiles, table: string): SqliteRow[] | undefined {
-  const pages = new Pages(files.main, files.wal);
+  const pages = new Pages(sourceOf(files.main), files.wal === undefined ? undefined : sourceOf(files.wal));
   let root: number | undefined;
   let sql = '';
   for (const cell of tableCells(pages, 1)) {

@@ -1,4 +1,9 @@
-import type { CarriedGuestSession, CarriedPrintJob, PrintCarryOver } from '../../../server/contract/carry-over.contract.js';
+import type {
+  CarriedGuestSession,
+  CarriedPrintJob,
+  PrintCarryOver,
+  SettledPrintJob,
+} from '../../../server/contract/carry-over.contract.js';
 import { blockingMigrations, type AppliedMigration } from '../../../common/schema-compat.js';
 import type { SqliteRow } from '../database/sqlite-file.js';
 import type { DatabasePlanKind } from './journal.js';
@@ -85,13 +90,34 @@ function jobOf(r: SqliteRow): CarriedPrintJob | undefined {
   };
 }
 
+const MOVED_ON: readonly string[] = ['printing', 'done', 'failed', 'cancelled'];
+
+/** A job of the replaced database in a state past waiting; undefined otherwise. */
+function settledOf(r: SqliteRow): SettledPrintJob | undefined {
+  const photo = text(r.photo_id);
+  const copies = int(r.copies);
+  const created = int(r.created_at);
+  if (!photo || copies === null || created === null || typeof r.state !== 'string' || !MOVED_ON.includes(r.state)) return undefined;
+  return {
+    photo_id: photo,
+    created_at: created,
+    copies,
+    state: r.state as SettledPrintJob['state'],
+    started_at: int(r.started_at),
+    finished_at: int(r.finished_at),
+    cups_job_id: text(r.cups_job_id),
+    error: text(r.error),
+  };
+}
+
 /** One job, whichever database holds it (ids are not kept from one database to the other). */
 const jobKey = (j: Partial<Record<'photo_id' | 'created_at' | 'copies', unknown>>): string =>
   `${String(j.photo_id)}|${String(j.created_at)}|${String(j.copies)}`;
 
 /**
  * The print jobs waiting in the replaced database (queued, or handed to CUPS) that the restored
- * one does not have, and the guest sessions they count against.
+ * one does not have, and the guest sessions they count against; and the jobs the restored one
+ * still has waiting that moved on meanwhile (printed, cancelled…), which it must not print again.
  */
 export function printCarryOver(
   replaced: { jobs: readonly SqliteRow[]; sessions: readonly SqliteRow[] },
@@ -111,5 +137,13 @@ export function printCarryOver(
     const used = int(s.copies_used);
     return id && wanted.has(id) && created !== null && used !== null ? [{ id, created_at: created, copies_used: used }] : [];
   });
-  return { written_at: now.toISOString(), run, jobs, sessions };
+  const waiting = new Map(restoredJobs.map((r) => [jobKey(r), r.state]));
+  const settled = replaced.jobs.flatMap((r) => {
+    const job = settledOf(r);
+    const before = job && waiting.get(jobKey(job));
+    // Queued there and past it here, or handed to CUPS there and finished here.
+    const movedOn = job && (before === 'queued' || (before === 'printing' && job.state !== 'printing'));
+    return movedOn ? [job] : [];
+  });
+  return { written_at: now.toISOString(), run, jobs, sessions, settled };
 }

@@ -54,6 +54,8 @@ export interface Journal {
   step: Step;
   /** Why the switch goes back, once it does. */
   failure?: string;
+  /** The switch went back before `to` was ever started (the deploy failed, not the release). */
+  notStarted?: boolean;
   /** When `to` first answered: CLOCK_MONOTONIC milliseconds of the boot `bootId`. */
   answeredAt?: number;
   bootId?: string;
@@ -109,6 +111,7 @@ export function parseJournal(text: string): Journal | undefined {
   };
   if (isPlan(d.backPlan)) journal.backPlan = d.backPlan;
   if (typeof d.failure === 'string') journal.failure = d.failure;
+  if (d.notStarted === true) journal.notStarted = true;
   if (typeof d.answeredAt === 'number' && typeof d.bootId === 'string') {
     journal.answeredAt = d.answeredAt;
     journal.bootId = d.bootId;
@@ -154,3 +157,17 @@ export function resumeDirection(journal: Journal): 'undo' | 'forward' | 'back' {
  */
 export const needsFilesBeforeStart = (journal: Journal): boolean =>
   ['restore-ready', 'restore-swap', 'back-restore-ready', 'back-restore-swap'].includes(journal.step);
+
+/**
+ * A step that throws (a full disk, a read error): what the switch does then. Between the stop and
+ * the start of the new release Boothdeck is stopped, and redoing the step would keep it dark until
+ * someone comes: the switch goes back to the release that ran (`back`), or, on a first install
+ * with nothing to go back to, gives up (`give-up`). Elsewhere a release runs, or the switch is
+ * already going back: the error stands (`rethrow`) and the next run redoes the step.
+ */
+export function whenStepFails(journal: Journal): 'back' | 'give-up' | 'rethrow' {
+  if (isBackStep(journal.step)) return 'rethrow';
+  const at = forwardIndex(journal.step);
+  if (at < forwardIndex('stopped') || at >= forwardIndex('switched')) return 'rethrow';
+  return journal.from === null || journal.from === journal.to ? 'give-up' : 'back';
+}

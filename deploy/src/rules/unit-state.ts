@@ -20,7 +20,7 @@ export type HealthProbe =
   /** Nothing listens on the port (connection refused). */
   | { kind: 'nothing-listens' }
   /** No answer within the time limit. */
-  | { kind: 'timeout' }
+  | { kind: 'timeout'; afterMs: number }
   | { kind: 'error'; message: string };
 
 /**
@@ -42,7 +42,7 @@ export function describeProbe(probe: HealthProbe, port: number): string {
     case 'nothing-listens':
       return `nothing listens on port ${port}`;
     case 'timeout':
-      return `/healthz on port ${port} did not answer within 3 s (a busy booth?)`;
+      return `/healthz on port ${port} did not answer within ${Math.round(probe.afterMs / 1000)} s (a busy booth?)`;
     case 'error':
       return `/healthz on port ${port} failed (${probe.message})`;
   }

@@ -2,18 +2,18 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import type { FleetOutcome } from '../../../server/contract/fleet.contract.js';
 import { livePort, type Ctx } from '../booth/context.js';
-import { moveLiveAside, planFor, prepareRestore, snapshotDatabase, swapIn } from '../booth/database.js';
+import { closeCopies, moveLiveAside, planFor, prepareRestore, snapshotDatabase, swapIn } from '../booth/database.js';
 import { writeAtomic } from '../booth/files.js';
 import { pointLink } from '../booth/files.js';
 import { fleetPublish, fleetReport } from '../booth/fleet-report.js';
-import { probeHealth } from '../booth/health-probe.js';
+import { ALIVE_PROBE_MS, probeHealth } from '../booth/health-probe.js';
 import { UNIT } from '../booth/paths.js';
 import { sleep } from '../booth/process.js';
 import { markFailed, markHealthy, markHeld, prune } from '../booth/release-store.js';
 import { bootId, monotonicMs } from '../booth/systemd.js';
-import { isBackStep, type Journal, type Step } from '../rules/journal.js';
+import { isBackStep, whenStepFails, type Journal, type Step } from '../rules/journal.js';
 import { versionOf } from '../rules/names.js';
-import type { UnitState } from '../rules/unit-state.js';
+import { describeUnit, unitRuns, type UnitState } from '../rules/unit-state.js';
 import { startStep, watchStep, type WatchState } from '../rules/watch.js';
 import { startWatcher } from './watcher.js';
 import { undo } from './undo.js';
@@ -99,9 +99,34 @@ export class Switch {
         const stopped = this.ctx.signal.aborted ? await this.whenStopped(step) : undefined;
         if (stopped) return stopped;
       }
-      const done = await this.step(step);
+      let done: SwitchOutcome | undefined;
+      try {
+        done = await this.step(step);
+      } catch (err) {
+        done = this.stepFailed(step, err);
+      }
       if (done) return done;
     }
+  }
+
+  /**
+   * A step threw (rules/journal.ts, whenStepFails): with Boothdeck stopped, the switch goes back
+   * to the release that ran rather than leave the booth dark; the new release is not blamed.
+   */
+  private stepFailed(step: Step, err: unknown): SwitchOutcome | undefined {
+    const what = whenStepFails({ ...this.journal, step });
+    if (what === 'rethrow') throw err;
+    const why = `the deploy could not go on at "${step}" (${err instanceof Error ? err.message : String(err)})`;
+    this.ctx.log.note(`FAILED: ${why}`);
+    if (what === 'give-up') return this.dropJournal('failed', `${this.toVersion} was not installed: ${why}`);
+    this.journal = { ...this.journal, step: 'back-stopping', failure: why, notStarted: true };
+    try {
+      this.save('back-stopping');
+    } catch {
+      // The journal cannot be written either (a full disk): going back goes on from memory.
+      this.ctx.log.note('WARNING: the journal could not be written; going back all the same');
+    }
+    return undefined;
   }
 
   /**
@@ -143,10 +168,17 @@ export class Switch {
         return;
       case 'stopping':
         if (j.from) log.note(`Stopping Boothdeck ${this.fromVersion} for the database snapshot`);
-        if (!(await systemd.stop(UNIT))) log.note(`systemctl --user stop ${UNIT} failed`);
+        if (!(await systemd.stop(UNIT))) {
+          const unit = await systemd.show(UNIT);
+          // Still running, or systemd cannot say: a snapshot now would copy a database being
+          // written, and the new release could not take the port. Nothing was changed yet.
+          if (!unit || unitRuns(unit)) return this.stopFailed(unit);
+          log.note(`systemctl --user stop ${UNIT} failed, but the unit is stopped (${describeUnit(unit)}): going on`);
+        }
         this.save('stopped');
         return;
       case 'stopped':
+        closeCopies(ctx);
         if (j.from) snapshotDatabase(ctx, j.from);
         this.save('snapshotted');
         return;
@@ -224,6 +256,13 @@ export class Switch {
         const answer = await this.waitAnswer(this.fromVersion, j.baseline);
         if (answer.kind === 'aborted') return;
         prune(ctx);
+        if (answer.kind === 'answered' && j.notStarted) {
+          log.note(`${j.from} answers /healthz again; ${j.to} was never started`);
+          return this.dropJournal(
+            'failed',
+            `${this.toVersion} was not installed: ${j.failure ?? 'the deploy failed'}; ${this.fromVersion} runs again`,
+          );
+        }
         if (answer.kind === 'answered') {
           log.note(`ROLLED BACK to ${j.from}, which answers /healthz again`);
           return this.dropJournal(
@@ -249,13 +288,17 @@ export class Switch {
     return undefined;
   }
 
-  /** After the start: the release answers with its version, or the unit says it died, or the wait runs out. */
+  /**
+   * After the start: the release answers with its version, or the unit says it died, or the wait
+   * runs out (the attempts, or their time, whichever first: slow looks do not stretch it).
+   */
   private async waitAnswer(version: string, baseline: UnitState | undefined): Promise<WaitResult> {
     const { settings, systemd, signal } = this.ctx;
     const port = livePort(this.ctx.paths);
-    for (let i = 0; i < settings.healthAttempts; i++) {
+    const until = monotonicMs() + settings.healthAttempts * settings.healthWaitMs;
+    for (let i = 0; i < settings.healthAttempts && (i === 0 || monotonicMs() < until); i++) {
       if (signal.aborted) return { kind: 'aborted' };
-      const [unit, health] = await Promise.all([systemd.show(UNIT), probeHealth(port)]);
+      const [unit, health] = await Promise.all([systemd.show(UNIT), probeHealth(port, ALIVE_PROBE_MS)]);
       const verdict = startStep(baseline, unit, health, version);
       if (verdict.kind === 'answered') return { kind: 'answered', unit };
       if (verdict.kind === 'crashed') {
@@ -282,7 +325,7 @@ export class Switch {
     const policy = { windowMs: settings.watchSeconds * 1000, healthFailures: 3 };
     for (;;) {
       if (signal.aborted) return 'aborted';
-      const [unit, health] = await Promise.all([systemd.show(UNIT), probeHealth(port)]);
+      const [unit, health] = await Promise.all([systemd.show(UNIT), probeHealth(port, ALIVE_PROBE_MS)]);
       const result = watchStep(state, { at: monotonicMs(), unit, health, port }, this.toVersion, policy);
       state = result.state;
       if (result.verdict.kind === 'passed') {
@@ -296,6 +339,18 @@ export class Switch {
       const left = state.startedAt + policy.windowMs - monotonicMs();
       await sleep(Math.max(50, Math.min(settings.healthWaitMs, left)), signal);
     }
+  }
+
+  /** Boothdeck could not be stopped: the switch is undone (the release leaving runs on), and the new release is not blamed. */
+  private async stopFailed(unit: UnitState | undefined): Promise<SwitchOutcome> {
+    const state = unit ? `the unit is ${describeUnit(unit)}` : 'systemd does not answer';
+    this.ctx.log.note(`FAILED: systemctl --user stop ${UNIT} failed and ${state}: nothing is switched`);
+    const undone = await undo(this.ctx, this.journal);
+    return {
+      code: 1,
+      outcome: 'failed',
+      detail: `${this.toVersion} was not installed: Boothdeck could not be stopped for the switch (${state}); ${undone.detail}`,
+    };
   }
 
   /** A failure after the stop: the release is marked failed, and the switch goes back to the one before. */

@@ -2,9 +2,10 @@ import { rmSync } from 'node:fs';
 import type { FleetOutcome } from '../../../server/contract/fleet.contract.js';
 import { livePort, type Ctx } from '../booth/context.js';
 import { pointLink } from '../booth/files.js';
-import { probeHealth } from '../booth/health-probe.js';
+import { ALIVE_PROBE_MS, probeHealth } from '../booth/health-probe.js';
 import { UNIT } from '../booth/paths.js';
 import { sleep } from '../booth/process.js';
+import { monotonicMs } from '../booth/systemd.js';
 import type { Journal } from '../rules/journal.js';
 import { versionOf } from '../rules/names.js';
 import { startStep } from '../rules/watch.js';
@@ -21,7 +22,7 @@ export async function undo(ctx: Ctx, journal: Journal): Promise<{ code: number; 
   }
   const fromVersion = versionOf(from) ?? from;
   const port = livePort(ctx.paths);
-  const probe = await probeHealth(port);
+  const probe = await probeHealth(port, ALIVE_PROBE_MS);
   if (probe.kind === 'answer' && probe.status.version === fromVersion) {
     rmSync(ctx.paths.journal, { force: true });
     ctx.log.note(`RECOVERED: the switch never happened and ${fromVersion} still runs`);
@@ -34,8 +35,10 @@ export async function undo(ctx: Ctx, journal: Journal): Promise<{ code: number; 
   pointLink(ctx.paths.root, 'current', from);
   const before = await ctx.systemd.show(UNIT);
   await ctx.systemd.start(UNIT);
-  for (let i = 0; i < ctx.settings.healthAttempts && !ctx.signal.aborted; i++) {
-    const [unit, health] = await Promise.all([ctx.systemd.show(UNIT), probeHealth(port)]);
+  // As the switch's own wait: the attempts or their time, whichever ends first (slow looks do not stretch it).
+  const until = monotonicMs() + ctx.settings.healthAttempts * ctx.settings.healthWaitMs;
+  for (let i = 0; i < ctx.settings.healthAttempts && !ctx.signal.aborted && (i === 0 || monotonicMs() < until); i++) {
+    const [unit, health] = await Promise.all([ctx.systemd.show(UNIT), probeHealth(port, ALIVE_PROBE_MS)]);
     const verdict = startStep(before, unit, health, fromVersion);
     if (verdict.kind === 'answered') {
       rmSync(ctx.paths.journal, { force: true });

@@ -15,12 +15,21 @@ export const useCaptureJobsStore = defineStore('captureJobs', () => {
   let users = 0;
   let unsubscribe: (() => void) | undefined;
 
-  /** The newest failure not seen yet, and how many others are not seen either. */
+  /**
+   * The newest failure not seen yet, and how many others are not seen either beyond those its
+   * sentence already counts: "failed 2 times in a row" names the run before it, which is no
+   * other failure.
+   */
   const unseen = computed((): { latest: CaptureJobFailure; others: number } | null => {
     const s = status.value;
     const fresh = s ? s.failures.filter((f) => f.id > s.seen_id) : [];
     const [latest] = fresh;
-    return latest ? { latest, others: fresh.length - 1 } : null;
+    if (!latest) return null;
+    // A run's failures are the newest of their action (newest first): a good run ended any older one.
+    const sameAction = (f: CaptureJobFailure): boolean =>
+      f.trigger.kind === latest.trigger.kind && f.trigger.index === latest.trigger.index && f.name === latest.name;
+    const inRun = fresh.filter(sameAction).slice(0, latest.in_a_row).length;
+    return { latest, others: fresh.length - inRun };
   });
 
   /** The mark of an action card: its capture-app trigger and (when known) its name match. */

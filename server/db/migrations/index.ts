@@ -12,6 +12,7 @@ import { collageParts } from './010-collage-parts.js';
 import { publishPlaces } from './011-publish-places.js';
 import { publishLocks } from './012-publish-locks.js';
 import { captureJobFailures } from './013-capture-job-failures.js';
+import { publishSizes } from './014-publish-sizes.js';
 
 /** Every schema change, in the order it must run. Append only. */
 export const migrations: readonly Migration[] = [
@@ -28,4 +29,5 @@ export const migrations: readonly Migration[] = [
   publishPlaces,
   publishLocks,
   captureJobFailures,
+  publishSizes,
 ];

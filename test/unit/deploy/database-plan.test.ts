@@ -100,4 +100,72 @@ describe('print jobs carried into a restored database', () => {
     );
     expect(carried.jobs).toEqual([]);
   });
+
+  it('settles the jobs the restored database still has waiting that were printed, cancelled or handed to CUPS meanwhile: never printed twice', () => {
+    const replaced = {
+      jobs: [
+        job({ id: 1, photo_id: 'printed', created_at: 500, state: 'done', started_at: 600, finished_at: 700, cups_job_id: 'PDF-3' }),
+        job({ id: 2, photo_id: 'sent', created_at: 510, state: 'printing', started_at: 800, cups_job_id: 'PDF-4' }),
+        job({ id: 3, photo_id: 'cancelled', created_at: 520, state: 'cancelled', finished_at: 900 }),
+        job({ id: 4, photo_id: 'settled-by-cups', created_at: 530, state: 'failed', finished_at: 950, error: 'printer_error' }),
+        job({ id: 5, photo_id: 'still-waiting', created_at: 540 }),
+        job({ id: 6, photo_id: 'already-done-there', created_at: 550, state: 'done' }),
+        job({ id: 7, photo_id: 'same-cups-job', created_at: 560, state: 'printing', cups_job_id: 'PDF-5' }),
+      ],
+      sessions: [],
+    };
+    const restored = [
+      job({ id: 1, photo_id: 'printed', created_at: 500 }),
+      job({ id: 2, photo_id: 'sent', created_at: 510 }),
+      job({ id: 3, photo_id: 'cancelled', created_at: 520 }),
+      job({ id: 4, photo_id: 'settled-by-cups', created_at: 530, state: 'printing', cups_job_id: 'PDF-2' }),
+      job({ id: 5, photo_id: 'still-waiting', created_at: 540 }),
+      job({ id: 6, photo_id: 'already-done-there', created_at: 550, state: 'done' }),
+      job({ id: 7, photo_id: 'same-cups-job', created_at: 560, state: 'printing', cups_job_id: 'PDF-5' }),
+    ];
+    const carried = printCarryOver(replaced, restored, 'run-1', new Date(0));
+    expect(carried.jobs).toEqual([]);
+    expect(carried.settled).toEqual([
+      {
+        photo_id: 'printed',
+        created_at: 500,
+        copies: 1,
+        state: 'done',
+        started_at: 600,
+        finished_at: 700,
+        cups_job_id: 'PDF-3',
+        error: null,
+      },
+      {
+        photo_id: 'sent',
+        created_at: 510,
+        copies: 1,
+        state: 'printing',
+        started_at: 800,
+        finished_at: null,
+        cups_job_id: 'PDF-4',
+        error: null,
+      },
+      {
+        photo_id: 'cancelled',
+        created_at: 520,
+        copies: 1,
+        state: 'cancelled',
+        started_at: null,
+        finished_at: 900,
+        cups_job_id: null,
+        error: null,
+      },
+      {
+        photo_id: 'settled-by-cups',
+        created_at: 530,
+        copies: 1,
+        state: 'failed',
+        started_at: null,
+        finished_at: 950,
+        cups_job_id: null,
+        error: 'printer_error',
+      },
+    ]);
+  });
 });

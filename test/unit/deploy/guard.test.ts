@@ -58,12 +58,18 @@ describe('the event guard', () => {
   });
 
   it('fails closed: a slow, odd or failing /healthz defers', () => {
-    for (const health of [{ kind: 'timeout' }, { kind: 'not-boothdeck' }, { kind: 'error', message: 'ECONNRESET' }] as const) {
+    for (const health of [
+      { kind: 'timeout', afterMs: 3000 },
+      { kind: 'not-boothdeck' },
+      { kind: 'error', message: 'ECONNRESET' },
+    ] as const) {
       const v = guardVerdict(observe({ health }), policy, false);
       expect(v, health.kind).toMatchObject({ go: false, event: 'unknown' });
       expect(v.sentence).toContain('cannot tell whether an event is under way');
     }
-    expect(guardVerdict(observe({ health: { kind: 'timeout' } }), policy, false).sentence).toContain('did not answer within 3 s');
+    expect(guardVerdict(observe({ health: { kind: 'timeout', afterMs: 3000 } }), policy, false).sentence).toContain(
+      'did not answer within 3 s',
+    );
   });
 
   it('reads the unit, not only the port: nothing listening while the unit restarts is a gap, not a stopped Boothdeck', () => {

@@ -5,6 +5,7 @@ import {
   needsFilesBeforeStart,
   parseJournal,
   resumeDirection,
+  whenStepFails,
   type Journal,
 } from '../../../deploy/src/rules/journal.js';
 
@@ -31,6 +32,8 @@ describe("the switch's journal", () => {
       baseline: { active: 'active', sub: 'running', restarts: 2, mainPid: 77 },
     });
     expect(parseJournal(JSON.stringify(j))).toEqual(j);
+    const back = journal({ step: 'back-stopping', failure: 'the disk is full', notStarted: true });
+    expect(parseJournal(JSON.stringify(back))).toEqual(back);
   });
 
   it('refuses what is not a journal: a release path outside releases/, an unknown step, a torn text', () => {
@@ -75,5 +78,31 @@ describe("the switch's journal", () => {
   it('at boot, finishes a database swap before the unit opens a database half put back', () => {
     expect(FORWARD_STEPS.filter((step) => needsFilesBeforeStart(journal({ step })))).toEqual(['restore-ready', 'restore-swap']);
     expect(BACK_STEPS.filter((step) => needsFilesBeforeStart(journal({ step })))).toEqual(['back-restore-ready', 'back-restore-swap']);
+  });
+
+  it('a step that throws while Boothdeck is stopped goes back to the release that ran; elsewhere the error stands and the step is redone', () => {
+    const when = Object.fromEntries([...FORWARD_STEPS, ...BACK_STEPS].map((step) => [step, whenStepFails(journal({ step }))]));
+    expect(when).toEqual({
+      prepared: 'rethrow',
+      stopping: 'rethrow',
+      stopped: 'back',
+      snapshotted: 'back',
+      'restore-ready': 'back',
+      'restore-swap': 'back',
+      restored: 'back',
+      switched: 'rethrow',
+      starting: 'rethrow',
+      watching: 'rethrow',
+      committing: 'rethrow',
+      'back-stopping': 'rethrow',
+      'back-stopped': 'rethrow',
+      'back-restore-ready': 'rethrow',
+      'back-restore-swap': 'rethrow',
+      'back-restored': 'rethrow',
+      'back-switched': 'rethrow',
+      'back-starting': 'rethrow',
+    });
+    // A first install has nothing to go back to.
+    expect(whenStepFails(journal({ from: null, step: 'restored' }))).toBe('give-up');
   });
 });

@@ -72,18 +72,34 @@ function scrollsVertically(el: Element): boolean {
 }
 
 /**
- * Scrolls every container around the field until the field sits in view above `limit` (the
- * keyboard's top edge, in viewport pixels). The containers reserve the keyboard's height below
- * their content (see the keyboard's styles), so even the last field of a page can come up.
+ * The lowest edge of the field and of what describes it (`aria-describedby`: a hint, or a verdict
+ * that changes as it is typed, such as a password's strength), in viewport pixels.
+ */
+function describedBottom(el: Element): number {
+  let bottom = el.getBoundingClientRect().bottom;
+  for (const id of (el.getAttribute('aria-describedby') ?? '').split(/\s+/)) {
+    const hint = id === '' ? null : el.ownerDocument.getElementById(id);
+    if (hint && hint.getClientRects().length > 0) bottom = Math.max(bottom, hint.getBoundingClientRect().bottom);
+  }
+  return bottom;
+}
+
+/**
+ * Scrolls every container around the field until the field, and what describes it when there is
+ * room, sits in view above `limit` (the keyboard's top edge, in viewport pixels): a verdict under
+ * a password is read while typing, not once the keyboard is gone. The field's own top always
+ * stays in view. The containers reserve the keyboard's height below their content (see the
+ * keyboard's styles), so even the last field of a page can come up.
  */
 export function revealAbove(el: Element, limit: number): void {
   for (let box: Element | null = el.parentElement; box; box = box.parentElement) {
     if (!scrollsVertically(box)) continue;
     const field = el.getBoundingClientRect();
+    const wanted = describedBottom(el);
     const area = box.getBoundingClientRect();
     const bottom = Math.min(area.bottom, limit) - MARGIN;
     const top = area.top + MARGIN;
-    if (field.bottom > bottom) box.scrollTop += Math.min(field.bottom - bottom, field.top - top);
+    if (wanted > bottom) box.scrollTop += Math.min(wanted - bottom, field.top - top);
     else if (field.top < top) box.scrollTop -= top - field.top;
   }
   const field = el.getBoundingClientRect();

@@ -11,6 +11,8 @@ export const enFields: Record<keyof typeof frFields, string> = {
   'datePicker.choose': 'Choose a date',
   'datePicker.previous': 'Previous month',
   'datePicker.next': 'Next month',
+  'datePicker.previousYear': 'Previous year',
+  'datePicker.nextYear': 'Next year',
   'datePicker.today': 'Today',
   'datePicker.clear': 'No date',
   'datePicker.ok': 'Choose',

@@ -36,6 +36,7 @@ export const enHardware: Record<keyof typeof frHardware, string> = {
   'hw.lux.address.92': 'The sensor’s ADDR pin to 3.3 V.',
   'hw.unit.lux': 'lux',
   'hw.unit.ms': 'ms',
+  'hw.unit.s': 's',
   'hw.unit.leds': 'LEDs',
 
   'hw.diag': 'Live diagnostic',

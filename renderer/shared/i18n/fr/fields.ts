@@ -10,6 +10,8 @@ export const frFields = {
   'datePicker.choose': 'Choisir une date',
   'datePicker.previous': 'Mois précédent',
   'datePicker.next': 'Mois suivant',
+  'datePicker.previousYear': 'Année précédente',
+  'datePicker.nextYear': 'Année suivante',
   'datePicker.today': 'Aujourd’hui',
   'datePicker.clear': 'Sans date',
   'datePicker.ok': 'Choisir',

@@ -35,6 +35,7 @@ export const frHardware = {
   'hw.lux.address.92': 'Broche ADDR du capteur au 3,3 V.',
   'hw.unit.lux': 'lux',
   'hw.unit.ms': 'ms',
+  'hw.unit.s': 's',
   'hw.unit.leds': 'LED',
 
   'hw.diag': 'Diagnostic en direct',
