@@ -20,6 +20,13 @@ describe("the booth's hosts start Boothdeck with the memory settings of a 2 GB P
     expect(unit).toContain(`Environment=MALLOC_ARENA_MAX=${MALLOC_ARENAS}`);
   });
 
+  it("the unit's start line gives the kiosk's own V8, where the service runs, the young generation of a Pi", () => {
+    const start = readFileSync(path.join(repo, 'deploy/boothdeck.service'), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('ExecStart='));
+    expect(start?.split(/\s+/)).toContain(`--js-flags=${V8_MEMORY_FLAGS.join(' ')}`);
+  });
+
   it('npm start runs the headless service with both, and an arena count set by hand wins', () => {
     const scripts = (JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts;
     const { MALLOC_ARENA_MAX: _unset, ...env } = process.env;
