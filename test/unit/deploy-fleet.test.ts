@@ -12,38 +12,18 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
-import { FakeBooth } from '../support/fake-booth.js';
-
-const A = 'releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage';
-const B = 'releases/Boothdeck-0.1.0-gbbbbbbb-arm64.AppImage';
-const OLD = '0.1.0-gaaaaaaa';
-const NEW = '0.1.0-gbbbbbbb';
-const DB = '.config/Boothdeck/data/boothdeck.sqlite';
+import { describe, it } from 'vitest';
+import { type FakeBooth } from '../support/fake-booth.js';
+import { A, B, DB, NEW, OLD, seedDatabase, seededBooths } from '../support/seeded-booth.js';
 
 /** A booth running 0.1.0-gaaaaaaa on a real SQLite database at migration 9, copied by each case. */
-let seeded: FakeBooth;
-beforeAll(async () => {
-  seeded = await FakeBooth.create();
-  mkdirSync(seeded.home('.config/Boothdeck/data'), { recursive: true });
-  const db = new Database(seeded.home(DB));
-  db.exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL,
-    backward_compatible INTEGER NOT NULL DEFAULT 0);
-    CREATE TABLE print_jobs (id INTEGER PRIMARY KEY, photo_id TEXT NOT NULL, copies INTEGER NOT NULL, source TEXT NOT NULL DEFAULT 'guest',
-      state TEXT NOT NULL, created_at INTEGER NOT NULL DEFAULT 0);`);
-  for (let v = 1; v <= 9; v++) db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, 0)').run(v, `m${v}`, 'then');
-  db.close();
-  writeFileSync(seeded.home('.config/boothdeck/fleet.env'), 'BOOTHDECK_BOOTH_NAME=salle-a\n');
-  const first = await seeded.deploy([seeded.build(OLD)]);
-  if (first.code !== 0) throw new Error(first.out);
-}, 120_000);
-afterAll(() => seeded.dispose());
-
-async function boothFor({ onTestFinished }: TestContext): Promise<FakeBooth> {
-  const booth = await seeded.clone();
-  onTestFinished(() => booth.dispose());
-  return booth;
-}
+const { boothFor, original } = seededBooths((booth) =>
+  seedDatabase(
+    booth,
+    `CREATE TABLE print_jobs (id INTEGER PRIMARY KEY, photo_id TEXT NOT NULL, copies INTEGER NOT NULL, source TEXT NOT NULL DEFAULT 'guest',
+      state TEXT NOT NULL, created_at INTEGER NOT NULL DEFAULT 0);`,
+  ),
+);
 
 /** The migrations of the live database, as "version:compatible". */
 function liveMigrations(booth: FakeBooth): string[] {
@@ -296,7 +276,7 @@ describe.concurrent(
     it('a booth that missed three releases installs the newest by itself when its pull timer fires, once idle; then says it is up to date', async (context) => {
       const { expect } = context;
       const booth = await boothFor(context);
-      expect(seeded.calls()).toContain('systemctl --user enable --now boothdeck-pull.timer');
+      expect(original().calls()).toContain('systemctl --user enable --now boothdeck-pull.timer');
       await booth.publish(['0.1.0-gbbbbbbb', '0.1.0-gccccccc', '0.1.0-gddddddd']);
       booth.event(300);
       const during = await booth.timerFires();

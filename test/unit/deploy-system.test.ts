@@ -15,27 +15,14 @@ import {
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
-import { FakeBooth, repo, type Outcome } from '../support/fake-booth.js';
+import { describe, it } from 'vitest';
+import { type FakeBooth, repo, type Outcome } from '../support/fake-booth.js';
+import { NEW, seededBooths } from '../support/seeded-booth.js';
 
-const OLD = '0.1.0-gaaaaaaa';
-const NEW = '0.1.0-gbbbbbbb';
 const TOKEN = 'github_pat_11ABCDEFG0readonly_x9Y8z7';
 
 /** A booth after its first deploy (its user without sudo), copied by each case. */
-let seeded: FakeBooth;
-beforeAll(async () => {
-  seeded = await FakeBooth.create();
-  const first = await seeded.deploy([seeded.build(OLD)]);
-  if (first.code !== 0) throw new Error(first.out);
-}, 120_000);
-afterAll(() => seeded.dispose());
-
-async function boothFor({ onTestFinished }: TestContext): Promise<FakeBooth> {
-  const booth = await seeded.clone();
-  onTestFinished(() => booth.dispose());
-  return booth;
-}
+const { boothFor } = seededBooths();
 
 const LIBEXEC = 'usr/local/libexec/boothdeck';
 

@@ -1,41 +1,21 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, it, type TestContext } from 'vitest';
-import { FakeBooth } from '../support/fake-booth.js';
-
-const A = 'releases/Boothdeck-0.1.0-gaaaaaaa-arm64.AppImage';
-const B = 'releases/Boothdeck-0.1.0-gbbbbbbb-arm64.AppImage';
-const OLD = '0.1.0-gaaaaaaa';
-const NEW = '0.1.0-gbbbbbbb';
-const DB = '.config/Boothdeck/data/boothdeck.sqlite';
+import { describe, it } from 'vitest';
+import { type FakeBooth } from '../support/fake-booth.js';
+import { A, B, DB, NEW, OLD, seedDatabase, seededBooths } from '../support/seeded-booth.js';
 
 /** A booth running 0.1.0-gaaaaaaa on a real SQLite database at migration 9 (print queue included), copied by each case. */
-let seeded: FakeBooth;
-beforeAll(async () => {
-  seeded = await FakeBooth.create();
-  mkdirSync(seeded.home('.config/Boothdeck/data'), { recursive: true });
-  const db = new Database(seeded.home(DB));
-  db.pragma('journal_mode = WAL');
-  db.exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL,
-      backward_compatible INTEGER NOT NULL DEFAULT 0);
-    CREATE TABLE guest_sessions (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, copies_used INTEGER NOT NULL DEFAULT 0);
+const { boothFor } = seededBooths((booth) =>
+  seedDatabase(
+    booth,
+    `CREATE TABLE guest_sessions (id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, copies_used INTEGER NOT NULL DEFAULT 0);
     CREATE TABLE print_jobs (id INTEGER PRIMARY KEY AUTOINCREMENT, photo_id TEXT NOT NULL, copies INTEGER NOT NULL, source TEXT NOT NULL,
       session_id TEXT, event_id INTEGER, state TEXT NOT NULL, created_at INTEGER NOT NULL, queued_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
-      started_at INTEGER, finished_at INTEGER, cups_job_id TEXT, error TEXT, error_detail TEXT, cleared INTEGER NOT NULL DEFAULT 0, client_address TEXT);`);
-  for (let v = 1; v <= 9; v++) db.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?, 0)').run(v, `m${v}`, 'then');
-  db.close();
-  writeFileSync(seeded.home('.config/boothdeck/fleet.env'), 'BOOTHDECK_BOOTH_NAME=salle-a\n');
-  const first = await seeded.deploy([seeded.build(OLD)]);
-  if (first.code !== 0) throw new Error(first.out);
-}, 120_000);
-afterAll(() => seeded.dispose());
-
-async function boothFor({ onTestFinished }: TestContext): Promise<FakeBooth> {
-  const booth = await seeded.clone();
-  onTestFinished(() => booth.dispose());
-  return booth;
-}
+      started_at INTEGER, finished_at INTEGER, cups_job_id TEXT, error TEXT, error_detail TEXT, cleared INTEGER NOT NULL DEFAULT 0, client_address TEXT);`,
+    true,
+  ),
+);
 
 /** When a line of the deploy log was written (its stamp, to the second). */
 function stampOf(log: string, text: string): number {

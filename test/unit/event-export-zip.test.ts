@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
@@ -17,6 +17,7 @@ import { EventExportService, type ExportPlan } from '../../server/events/event-e
 import type { EventService } from '../../server/events/event.service.js';
 import type { PhotoRepository } from '../../server/photos/photo.repository.js';
 import { readZip } from '../support/zip.js';
+import { exportProcesses } from '../support/export-processes.js';
 
 /** Python's zipfile checks every CRC and the ZIP64 records: an independent reader. */
 function pythonCheck(zipPath: string): { names: string[]; bad: string | null } {
@@ -146,24 +147,6 @@ describe('the ZIP export through archiver', () => {
     expect(state.files_done).toBeLessThan(6);
   });
 });
-
-/** The export processes this test process has started and that still run. */
-function exportProcesses(): number[] {
-  return readdirSync('/proc/self/task').flatMap((tid) =>
-    readFileSync(`/proc/self/task/${tid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number)
-      .filter((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('export.worker');
-        } catch {
-          return false;
-        }
-      }),
-  );
-}
 
 /** A sink that takes the ZIP slowly, so that the export is still under way when the test looks. */
 function slowSink(): PassThrough & { bytes: () => number } {

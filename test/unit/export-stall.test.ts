@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import http from 'node:http';
 import net, { type AddressInfo, type Socket } from 'node:net';
@@ -11,6 +11,7 @@ import { EventExportService, type ExportPlan } from '../../server/events/event-e
 import { procAddresses, unreadBytes } from '../../server/events/export-stall.js';
 import type { EventService } from '../../server/events/event.service.js';
 import type { PhotoRepository } from '../../server/photos/photo.repository.js';
+import { exportProcesses } from '../support/export-processes.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -25,24 +26,6 @@ function bigPlan(): ExportPlan {
     return { name: `${i}.jpg`, file, size: 2 * 1024 * 1024, mtime: Date.UTC(2026, 10, 22) };
   });
   return { eventId: 1, fileName: 'x.zip', entries, totalBytes: entries.reduce((n, e) => n + e.size, 0) };
-}
-
-/** The export processes this test process has started and that still run. */
-function exportProcesses(): number[] {
-  return readdirSync('/proc/self/task').flatMap((tid) =>
-    readFileSync(`/proc/self/task/${tid}/children`, 'utf8')
-      .trim()
-      .split(/\s+/)
-      .filter(Boolean)
-      .map(Number)
-      .filter((pid) => {
-        try {
-          return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('export.worker');
-        } catch {
-          return false;
-        }
-      }),
-  );
 }
 
 interface Download {
