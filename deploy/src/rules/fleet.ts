@@ -1,5 +1,6 @@
 import type { FleetEntry, FleetEventState, FleetOutcome } from '../../../server/contract/fleet.contract.js';
 import { isToken } from './names.js';
+import { parseObject } from './json-object.js';
 
 /**
  * The fleet page: each booth's entry (booths/<name>.json on the company's remote), and the page
@@ -23,14 +24,8 @@ const EVENTS: readonly FleetEventState[] = ['idle', 'under-way', 'unknown', 'sto
 
 /** An entry read back from a booth's file (its own, or another booth's on the remote); undefined if it is not one. */
 export function parseFleetEntry(text: string): FleetEntry | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof data !== 'object' || data === null) return undefined;
-  const d = data as Record<string, unknown>;
+  const d = parseObject(text);
+  if (!d) return undefined;
   const str = (v: unknown, max = 200): string => (typeof v === 'string' ? v.slice(0, max) : '-');
   if (typeof d.booth !== 'string' || !isToken(d.booth)) return undefined;
   return {

@@ -1,18 +1,13 @@
 import type { HealthStatus } from '../../../server/contract/health.contract.js';
+import { parseObject } from './json-object.js';
 
 /**
  * `/healthz`'s body as the service writes it (server/contract/health.contract.ts), checked field
  * by field: anything else is not a Boothdeck's answer.
  */
 export function parseHealth(body: string): HealthStatus | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-  if (typeof data !== 'object' || data === null) return undefined;
-  const d = data as Record<string, unknown>;
+  const d = parseObject(body);
+  if (!d) return undefined;
   const age = (v: unknown): number | null | undefined =>
     v === null || v === undefined ? null : typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
   const lastPhoto = age(d.last_photo_age_seconds);

@@ -1,5 +1,6 @@
 import type { UnitState } from './unit-state.js';
 import { versionOf } from './names.js';
+import { parseObject } from './json-object.js';
 
 /**
  * The switch's journal (~/boothdeck/deploy.state): written, and synced, before each step, so that
@@ -82,14 +83,8 @@ function unitOf(v: unknown): UnitState | undefined {
 export function parseJournal(text: string): Journal | undefined {
   const legacy = parseLegacyJournal(text);
   if (legacy) return legacy;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof data !== 'object' || data === null) return undefined;
-  const d = data as Record<string, unknown>;
+  const d = parseObject(text);
+  if (!d) return undefined;
   if (typeof d.run !== 'string' || (d.kind !== 'install' && d.kind !== 'rollback')) return undefined;
   if (
     !(d.from === null || isRelease(d.from)) ||
