@@ -39,13 +39,17 @@ export async function relayTiming(record: RecordFn): Promise<void> {
     await sleep(60);
     const onAt = hardware.relay.onTimes()[before];
     if (onAt !== undefined) errors.push(onAt - (sentAt + durationMs - 200 - EVENT_LATE_MS));
+    // The job ends, as the capture app's does: the light goes off after its hold, and the relay's
+    // duty cycle (30 s of light in any 60 s) is not what the next countdown meets.
+    capture.emit({ event: 'ProcessStateinfo', data: { source: 'capture', target: 'finished', jobmodel: {} } });
+    await sleep(100);
   }
   await service.stop();
   link.stop();
   const abs = errors.map(Math.abs);
   record(
     'relay switch-on error over 100 countdowns (real timer)',
-    `min ${round(Math.min(...errors))} ms, p50 ${round(percentile(errors, 50))} ms, p95 ${round(percentile(errors, 95))} ms, max ${round(Math.max(...errors))} ms`,
+    `min ${round(Math.min(...errors))} ms, p50 ${round(percentile(errors, 50))} ms, p95 ${round(percentile(errors, 95))} ms, max ${round(Math.max(...errors))} ms${errors.length === 100 ? '' : `; the relay came on for ${errors.length} of 100`}`,
     '±15 ms',
     errors.length === 100 && Math.max(...abs) <= 15,
   );

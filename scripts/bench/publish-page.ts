@@ -84,9 +84,8 @@ export async function publishPageWeight(record: RecordFn, cleanups: string[], ex
       await context.close();
 
       // The same event protected: the prompt is all a guest loads before typing the password.
-      const put = await handle.services.publishing.service.updateEvent(handle.services.events.list().events[0]?.slug ?? '', {
-        password: 'banc essai page protegee',
-      });
+      const password = 'banc essai page protegee';
+      const put = await handle.services.publishing.service.updateEvent(handle.services.events.list().events[0]?.slug ?? '', { password });
       if (!put.password_set) throw new Error('the password was not set');
       await handle.services.publishing.queue.whenIdle();
       const locked = await browser.newContext({ viewport: PHONE });
@@ -94,7 +93,7 @@ export async function publishPageWeight(record: RecordFn, cleanups: string[], ex
       await prompt.goto(`${server.url}/bench/${token}/`, { waitUntil: 'load' });
       const before = await fetched(prompt);
       const t0 = Date.now();
-      await prompt.getByTestId('unlock-password').fill('bench-password');
+      await prompt.getByTestId('unlock-password').fill(password);
       await prompt.getByTestId('unlock-button').click();
       await prompt.waitForFunction(() => {
         const img = document.querySelector<HTMLImageElement>('a.t img');
