@@ -11,10 +11,6 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
 ];
 
-// The services the tests start run background work at the suite's own priority: beside another
-// load on every core, work at SCHED_IDLE never runs (server/core/background/own-priority.ts).
-process.env.BOOTHDECK_BACKGROUND_PRIORITY ??= 'normal';
-
 export default defineConfig({
   testDir: './test/e2e',
   globalSetup: './test/support/playwright.global-setup.ts',

@@ -271,6 +271,9 @@ async function publicListUnderLoad(): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`Boothdeck bench on ${process.platform}/${process.arch}, Node ${process.version}\n`);
+  if (process.env.BOOTHDECK_BACKGROUND_PRIORITY === 'normal') {
+    console.log('Note: BOOTHDECK_BACKGROUND_PRIORITY=normal: background work runs at normal priority, not as on a booth.\n');
+  }
   // `npm run bench -- index live` runs only the sections named.
   const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const sections: [string, () => Promise<void>][] = [
