@@ -39,8 +39,7 @@ export async function relayTiming(record: RecordFn): Promise<void> {
     await sleep(60);
     const onAt = hardware.relay.onTimes()[before];
     if (onAt !== undefined) errors.push(onAt - (sentAt + durationMs - 200 - EVENT_LATE_MS));
-    // The job ends, as the capture app's does, and the booth rests as long as the countdown took:
-    // the relay's duty cycle (30 s of light in any 60 s) is not what the next countdown meets.
+    // The job ends, as the capture app's does, and the booth rests as long as the countdown took.
     capture.emit({ event: 'ProcessStateinfo', data: { source: 'capture', target: 'finished', jobmodel: {} } });
     await sleep(durationMs);
   }
