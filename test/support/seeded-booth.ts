@@ -23,6 +23,20 @@ export function seedDatabase(booth: FakeBooth, schema: string, wal = false): voi
   writeFileSync(booth.home('.config/boothdeck/fleet.env'), 'BOOTHDECK_BOOTH_NAME=salle-a\n');
 }
 
+/** The migrations of a booth's live database, as "version:compatible", in order. */
+export function liveMigrations(booth: FakeBooth): string[] {
+  const db = new Database(booth.home(DB), { readonly: true });
+  try {
+    const rows = db.prepare('SELECT version, backward_compatible AS c FROM schema_migrations ORDER BY version').all() as {
+      version: number;
+      c: number;
+    }[];
+    return rows.map((r) => `${r.version}:${r.c}`);
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * A booth after its first deploy of OLD (`seed` first prepares it), made once for the file; each
  * case gets its own copy, removed when the case ends.

@@ -14,7 +14,7 @@ import {
 import path from 'node:path';
 import { describe, it } from 'vitest';
 import { type FakeBooth } from '../support/fake-booth.js';
-import { A, B, DB, NEW, OLD, seedDatabase, seededBooths } from '../support/seeded-booth.js';
+import { A, B, DB, NEW, OLD, liveMigrations, seedDatabase, seededBooths } from '../support/seeded-booth.js';
 
 /** A booth running 0.1.0-gaaaaaaa on a real SQLite database at migration 9, copied by each case. */
 const { boothFor, original } = seededBooths((booth) =>
@@ -24,20 +24,6 @@ const { boothFor, original } = seededBooths((booth) =>
       state TEXT NOT NULL, created_at INTEGER NOT NULL DEFAULT 0);`,
   ),
 );
-
-/** The migrations of the live database, as "version:compatible". */
-function liveMigrations(booth: FakeBooth): string[] {
-  const db = new Database(booth.home(DB), { readonly: true });
-  try {
-    const rows = db.prepare('SELECT version, backward_compatible AS c FROM schema_migrations ORDER BY version').all() as {
-      version: number;
-      c: number;
-    }[];
-    return rows.map((r) => `${r.version}:${r.c}`);
-  } finally {
-    db.close();
-  }
-}
 
 /** Each file and folder under DIR (DIR included) that other users may read, write or enter, with its mode. */
 function openToOthers(dir: string): string[] {

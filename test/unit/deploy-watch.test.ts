@@ -2,8 +2,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'vitest';
-import { type FakeBooth } from '../support/fake-booth.js';
-import { A, B, DB, NEW, OLD, seedDatabase, seededBooths } from '../support/seeded-booth.js';
+import { A, B, DB, NEW, OLD, liveMigrations, seedDatabase, seededBooths } from '../support/seeded-booth.js';
 
 /** A booth running 0.1.0-gaaaaaaa on a real SQLite database at migration 9 (print queue included), copied by each case. */
 const { boothFor } = seededBooths((booth) =>
@@ -23,20 +22,6 @@ function stampOf(log: string, text: string): number {
   if (!line) throw new Error(`no line with "${text}" in:\n${log}`);
   return Date.parse(line.slice(0, 20));
 }
-
-const liveMigrations = (booth: FakeBooth): string[] => {
-  const db = new Database(booth.home(DB), { readonly: true });
-  try {
-    return (
-      db.prepare('SELECT version, backward_compatible AS c FROM schema_migrations ORDER BY version').all() as {
-        version: number;
-        c: number;
-      }[]
-    ).map((r) => `${r.version}:${r.c}`);
-  } finally {
-    db.close();
-  }
-};
 
 describe.concurrent('the watch window after the switch', { timeout: 240_000 }, () => {
   it('a release that answers, then dies 8 s after each start, is rolled back within the watch window + 20 s; the fleet page says watching, then rolled back', async (context) => {
