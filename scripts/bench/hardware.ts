@@ -39,9 +39,10 @@ export async function relayTiming(record: RecordFn): Promise<void> {
     await sleep(60);
     const onAt = hardware.relay.onTimes()[before];
     if (onAt !== undefined) errors.push(onAt - (sentAt + durationMs - 200 - EVENT_LATE_MS));
-    // The job ends, as the capture app's does, and the booth rests as long as the countdown took.
+    // The job ends, as the capture app's does. A rest as long as the countdown after it was tried
+    // and changed nothing (57 of 100 switch-ons still missed): the still's end is not announced yet.
     capture.emit({ event: 'ProcessStateinfo', data: { source: 'capture', target: 'finished', jobmodel: {} } });
-    await sleep(durationMs);
+    await sleep(100);
   }
   await service.stop();
   link.stop();
