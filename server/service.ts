@@ -30,6 +30,7 @@ import type { VideoFramePort } from './media/video-frame.port.js';
 import type { RclonePort } from './publish/rclone.port.js';
 import { RcloneProcess } from './publish/rclone.process.js';
 import type { PublishQueueOptions } from './publish/publish.queue.js';
+import { keepPhonesConnected } from './http/keep-alive.js';
 
 export interface ServiceHandle {
   /** Where this process listens, on loopback: what the kiosk window loads. */
@@ -206,6 +207,7 @@ export async function startService(config: ServiceConfig, overrides: ServiceOver
     const server: Server = await new Promise((resolve, reject) => {
       const s = app.listen(config.port, config.host, (err?: Error) => (err ? reject(err) : resolve(s)));
     });
+    keepPhonesConnected(server);
     cleanup.push(
       () =>
         new Promise<void>((resolve) => {

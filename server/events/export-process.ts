@@ -3,7 +3,7 @@ import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { workerEnvironment } from '../core/background/background-pool.js';
-import { lowerChild } from '../core/background/own-priority.js';
+import { backgroundLaunch, lowerChild } from '../core/background/own-priority.js';
 import type { WorkerEntry } from '../core/background/worker-entry.js';
 import { V8_MEMORY_FLAGS } from '../core/host-memory.js';
 import { EXPORT_DATA_FD, type ExportJob, type ExportWorkerMessage } from './export.protocol.js';
@@ -46,8 +46,10 @@ export async function zipInBackground(
   const socket = await handOver(out);
   let child: ChildProcess;
   try {
+    const launch = backgroundLaunch();
     child = fork(entry.file, [], {
-      execArgv: [...V8_MEMORY_FLAGS, ...entry.execArgv],
+      execPath: launch.execPath,
+      execArgv: [...launch.execArgvBefore, ...V8_MEMORY_FLAGS, ...entry.execArgv],
       env: workerEnvironment(),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc', socket ?? 'pipe'],
     });

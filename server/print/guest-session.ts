@@ -16,6 +16,8 @@ const ISSUE_LIMIT = 20;
 const ISSUE_WINDOW_MS = 3600 * 1000;
 /** Addresses remembered for that count; beyond, the oldest are forgotten first. */
 const ISSUE_TRACKED = 4096;
+/** Cookies already proved, kept so that a phone's every request does not compute an HMAC again. */
+const VERIFIED_KEPT = 4096;
 
 /** The client address as the quota counts it (see clientKey). */
 export const clientAddressOf = (req: Request): string => clientKey(req.socket.remoteAddress ?? 'unknown');
@@ -28,6 +30,8 @@ export class GuestSessions {
   private key: Buffer | undefined;
   /** Sessions handed to each address in the current window (insertion order = oldest first). */
   private readonly issued = new Map<string, { since: number; count: number }>();
+  /** Cookie values proved by their HMAC, and the id each proves (insertion order = oldest first). */
+  private readonly verified = new Map<string, string>();
 
   constructor(
     private readonly settings: SettingsRepository,
@@ -58,11 +62,17 @@ export class GuestSessions {
   /** The session id a cookie value proves, or undefined. */
   verify(value: string | undefined): string | undefined {
     if (!value) return undefined;
+    // Only a value that was proved is kept: a forged one is checked, and refused, every time.
+    const known = this.verified.get(value);
+    if (known !== undefined) return known;
     const [id, mac, extra] = value.split('.');
     if (!id || !mac || extra !== undefined || !ID.test(id)) return undefined;
     const expected = Buffer.from(this.sign(id));
     const given = Buffer.from(mac);
-    return given.length === expected.length && timingSafeEqual(given, expected) ? id : undefined;
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    if (this.verified.size >= VERIFIED_KEPT) this.verified.delete(this.verified.keys().next().value as string);
+    this.verified.set(value, id);
+    return id;
   }
 
   issue(): { id: string; cookie: string } {

@@ -8,7 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
-import { readSchedulingOf } from '../../server/core/background/own-priority.js';
+import { probeIdleStart, readSchedulingOf, SCHED_IDLE } from '../../server/core/background/own-priority.js';
+import { schedulingOnceNode } from '../support/after-exec.js';
 import { createRecordingLogger } from '../../server/core/logger.js';
 import { createBackgroundMedia } from '../../server/media/background-resize.js';
 import { publishTasks, publishWork } from '../../server/publish/publish-tasks.js';
@@ -174,10 +175,12 @@ describe('the ZIP export in its own low-priority process', () => {
     expect(recorded).toEqual(['2 photo(s), 1 manquante(s)']);
   });
 
-  it('runs at nice 19 and is gone once the client goes away', async () => {
+  it('runs at nice 19 and SCHED_IDLE from its start, and is gone once the client goes away', async () => {
     // As on a booth: the suite runs background work at its own priority (vitest.config.ts).
     process.env.BOOTHDECK_BACKGROUND_PRIORITY = 'lowest';
     onTestFinished(() => void (process.env.BOOTHDECK_BACKGROUND_PRIORITY = 'normal'));
+    // The service asks at its start (BackgroundPool) whether chrt may start processes at SCHED_IDLE.
+    const idleStart = await probeIdleStart();
     const files = Array.from({ length: 8 }, (_, i) => ({ name: `${i}.jpg`, data: randomBytes(2 * 1024 * 1024) }));
     const { plan } = planOf(files);
     const out = slowSink();
@@ -187,6 +190,8 @@ describe('the ZIP export in its own low-priority process', () => {
     await vi.waitFor(() => expect(exportProcesses()).toHaveLength(1), { timeout: 30_000 });
     const [pid] = exportProcesses();
     expect(readSchedulingOf(pid!)?.nice).toBe(19);
+    // Where chrt may start it so, Node's own start in it already runs at SCHED_IDLE.
+    if (idleStart) expect((await schedulingOnceNode(pid!))?.policy).toBe(SCHED_IDLE);
     out.destroy();
     const state = await writing;
     expect(state.state).toBe('aborted');

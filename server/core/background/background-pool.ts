@@ -4,7 +4,15 @@ import { MALLOC_ARENAS, V8_MEMORY_FLAGS } from '../host-memory.js';
 import type { Logger } from '../logger.js';
 import { BackgroundTaskError, WORKER_CRASHED, type TaskHandlers, type TaskMessage, type WorkerMessage } from './background.protocol.js';
 import type { BoardLoad } from './board-load.js';
-import { BACKGROUND_NICE, BACKGROUND_PRIORITY_VARIABLE, backgroundPriority, lowerChild, type LoweredPriority } from './own-priority.js';
+import {
+  BACKGROUND_NICE,
+  BACKGROUND_PRIORITY_VARIABLE,
+  backgroundLaunch,
+  backgroundPriority,
+  lowerChild,
+  probeIdleStart,
+  type LoweredPriority,
+} from './own-priority.js';
 import type { WorkerEntry } from './worker-entry.js';
 
 export interface BackgroundPoolOptions {
@@ -77,7 +85,10 @@ export class BackgroundPool {
   private closed = false;
   private reported = false;
 
-  constructor(private readonly options: BackgroundPoolOptions) {}
+  constructor(private readonly options: BackgroundPoolOptions) {
+    // Asked at the service's start, so that the first worker already starts at SCHED_IDLE.
+    void probeIdleStart();
+  }
 
   /** Runs one task at background priority and resolves with its output. */
   run<T>(name: string, input: unknown): Promise<T> {
@@ -139,8 +150,10 @@ export class BackgroundPool {
 
   private spawn(): void {
     const entry = this.options.entry as WorkerEntry;
+    const launch = backgroundLaunch();
     const child = fork(entry.file, [], {
-      execArgv: [...V8_MEMORY_FLAGS, ...entry.execArgv],
+      execPath: launch.execPath,
+      execArgv: [...launch.execArgvBefore, ...V8_MEMORY_FLAGS, ...entry.execArgv],
       env: workerEnvironment(),
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

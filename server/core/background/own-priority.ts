@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 
 /** The lowest CPU priority a process can give itself without privileges. */
@@ -32,6 +32,42 @@ export function lowerChild(pid: number | undefined): void {
   } catch {
     /* refused or already gone: nothing to lower */
   }
+}
+
+/** util-linux's chrt, looked for in the system's own folders only (never the service's PATH). */
+const CHRT = ['/usr/bin/chrt', '/bin/chrt'].find((file) => existsSync(file));
+/** Whether `chrt --idle 0` may start a program here (a container's seccomp may refuse it): asked once. */
+let idleStart: Promise<boolean> | undefined;
+let idleStartWorks = false;
+
+/**
+ * Asks once whether a program can be started at SCHED_IDLE (`chrt --idle 0 true`), so that the
+ * next background process is. Until the answer comes, and where it is no, processes start at nice
+ * 19 alone and lower themselves once running.
+ */
+export function probeIdleStart(): Promise<boolean> {
+  idleStart ??= CHRT
+    ? new Promise<boolean>((resolve) => {
+        execFile(CHRT, ['--idle', '0', 'true'], { shell: false, timeout: 5000, env: TOOL_ENV }, (error) => resolve(!error));
+      }).then((works) => (idleStartWorks = works))
+    : Promise.resolve(false);
+  return idleStart;
+}
+
+/**
+ * How to fork a background Node process (a worker, the export) so that it runs at SCHED_IDLE from
+ * its first instruction: through `chrt --idle 0 <node>`, which sets the policy and then execs Node
+ * (the IPC channel and the environment pass through the exec). Node's own start and the loading
+ * of the worker's modules, 50 to 500 ms of CPU, then take nothing from the capture app; started at
+ * nice 19 alone, they took their share of a core beside it for seconds (0.4 % of the cores over
+ * an evening for one export, in the share bench). Plain Node where that cannot be, or where the
+ * runner keeps background work at normal priority.
+ */
+export function backgroundLaunch(): { execPath: string; execArgvBefore: string[] } {
+  if (backgroundPriority() === 'normal') return { execPath: process.execPath, execArgvBefore: [] };
+  void probeIdleStart();
+  if (!CHRT || !idleStartWorks) return { execPath: process.execPath, execArgvBefore: [] };
+  return { execPath: CHRT, execArgvBefore: ['--idle', '0', process.execPath] };
 }
 
 /** What a background process managed to lower; a machine that refuses one keeps the others. */

@@ -7,6 +7,20 @@ import ipaddr from 'ipaddr.js';
  * its /64 at will, so the /64 is what it cannot leave.
  */
 export function clientKey(address: string): string {
+  const known = keys.get(address);
+  if (known !== undefined) return known;
+  const key = keyOf(address);
+  // Every request of every phone asks: parsing the address each time was a measurable part of a
+  // guest's request. Bounded; the oldest address is forgotten first.
+  if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value as string);
+  keys.set(address, key);
+  return key;
+}
+
+const KEYS_KEPT = 4096;
+const keys = new Map<string, string>();
+
+function keyOf(address: string): string {
   if (!ipaddr.isValid(address)) return address;
   let parsed = ipaddr.parse(address);
   if (parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress()) parsed = parsed.toIPv4Address();
