@@ -7,7 +7,6 @@ import type { BoardLoad } from './board-load.js';
 import {
   BACKGROUND_NICE,
   BACKGROUND_PRIORITY_VARIABLE,
-  backgroundLaunch,
   backgroundPriority,
   lowerChild,
   probeIdleStart,
@@ -86,7 +85,7 @@ export class BackgroundPool {
   private reported = false;
 
   constructor(private readonly options: BackgroundPoolOptions) {
-    // Asked at the service's start, so that the first worker already starts at SCHED_IDLE.
+    // Asked at the service's start, so that the first export process already starts at SCHED_IDLE.
     void probeIdleStart();
   }
 
@@ -150,10 +149,11 @@ export class BackgroundPool {
 
   private spawn(): void {
     const entry = this.options.entry as WorkerEntry;
-    const launch = backgroundLaunch();
+    // Started at nice 19 (below), not at SCHED_IDLE: a guest may be waiting for the first-screen
+    // thumbnail this worker will make, and beside a capture app that keeps every core busy a
+    // worker started at SCHED_IDLE took a minute to load sharp (the share bench's rounds).
     const child = fork(entry.file, [], {
-      execPath: launch.execPath,
-      execArgv: [...launch.execArgvBefore, ...V8_MEMORY_FLAGS, ...entry.execArgv],
+      execArgv: [...V8_MEMORY_FLAGS, ...entry.execArgv],
       env: workerEnvironment(),
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -55,13 +55,13 @@ export function probeIdleStart(): Promise<boolean> {
 }
 
 /**
- * How to fork a background Node process (a worker, the export) so that it runs at SCHED_IDLE from
- * its first instruction: through `chrt --idle 0 <node>`, which sets the policy and then execs Node
- * (the IPC channel and the environment pass through the exec). Node's own start and the loading
- * of the worker's modules, 50 to 500 ms of CPU, then take nothing from the capture app; started at
- * nice 19 alone, they took their share of a core beside it for seconds (0.4 % of the cores over
- * an evening for one export, in the share bench). Plain Node where that cannot be, or where the
- * runner keeps background work at normal priority.
+ * How to fork the export process so that it runs at SCHED_IDLE from its first instruction:
+ * through `chrt --idle 0 <node>`, which sets the policy and then execs Node (the IPC channel and
+ * the environment pass through the exec). Node's start and the loading of its modules, about
+ * 100 ms of CPU, then take nothing from the capture app; started at nice 19 alone, they took their
+ * share of a core beside it for seconds (0.4 % of the cores over an evening, in the share bench).
+ * Thumbnail workers are not started so (background-pool.ts): a guest may wait for their work.
+ * Plain Node where that cannot be, or where the runner keeps background work at normal priority.
  */
 export function backgroundLaunch(): { execPath: string; execArgvBefore: string[] } {
   if (backgroundPriority() === 'normal') return { execPath: process.execPath, execArgvBefore: [] };
