@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { keepBounded } from '../core/util/bounded-map.js';
 import { runMigrations, type Migration } from './migrator.js';
 import { migrations } from './migrations/index.js';
 
@@ -45,8 +46,7 @@ function cacheStatements(db: Db): void {
     let statement = cache.get(sql);
     if (!statement) {
       statement = prepare(sql);
-      if (cache.size >= STATEMENT_CACHE) cache.delete(cache.keys().next().value as string);
-      cache.set(sql, statement);
+      keepBounded(cache, sql, statement, STATEMENT_CACHE);
     }
     return statement;
   };

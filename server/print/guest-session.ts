@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, RequestHandler, Response } from 'express';
+import { keepBounded } from '../core/util/bounded-map.js';
 import { clientKey } from '../core/util/client-key.js';
 import { readCookie } from '../http/request-context.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
@@ -70,8 +71,7 @@ export class GuestSessions {
     const expected = Buffer.from(this.sign(id));
     const given = Buffer.from(mac);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    if (this.verified.size >= VERIFIED_KEPT) this.verified.delete(this.verified.keys().next().value as string);
-    this.verified.set(value, id);
+    keepBounded(this.verified, value, id, VERIFIED_KEPT);
     return id;
   }
 

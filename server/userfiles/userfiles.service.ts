@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { CaptureAppPort } from '../capture/capture.port.js';
 import type { UserFile } from '../contract/actions.contract.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
+import { keepBounded } from '../core/util/bounded-map.js';
 
 const IMAGE = /\.(png|jpe?g|webp|gif)$/i;
 const USERDATA_PATH = /^userdata\/(?:[\p{L}\p{N} _.\-()+,'&]+\/)*[\p{L}\p{N} _.\-()+,'&]+$/u;
@@ -100,8 +101,7 @@ export class UserFilesService {
     } catch {
       throw new ValidationError('That file is not an image that can be previewed');
     }
-    if (this.cache.size >= CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(version, analysis);
+    keepBounded(this.cache, version, analysis, CACHE_SIZE);
     return analysis;
   }
 }

@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { keepBounded } from './bounded-map.js';
 
 /**
  * The client as every per-client limit counts it (sign-in attempts, live streams, guest
@@ -12,8 +13,7 @@ export function clientKey(address: string): string {
   const key = keyOf(address);
   // Every request of every phone asks: parsing the address each time was a measurable part of a
   // guest's request. Bounded; the oldest address is forgotten first.
-  if (keys.size >= KEYS_KEPT) keys.delete(keys.keys().next().value as string);
-  keys.set(address, key);
+  keepBounded(keys, address, key, KEYS_KEPT);
   return key;
 }
 
