@@ -8,6 +8,7 @@ import type { PhotoRepository } from '../photos/photo.repository.js';
 import type { EventService } from './event.service.js';
 import { fileNamePart, photoFileName } from './file-names.js';
 import { captureMediaPath } from '../capture/capture-media.js';
+import { probeIdleStart } from '../core/background/own-priority.js';
 import { resolveWorkerEntry, type WorkerEntry } from '../core/background/worker-entry.js';
 import type { Logger } from '../core/logger.js';
 import { ExportProcessUnavailable, zipInBackground } from './export-process.js';
@@ -80,6 +81,8 @@ export class EventExportService {
   ) {
     const where = options.workers ?? (built ? 'processes' : 'in-process');
     this.worker = where === 'processes' ? resolveWorkerEntry(import.meta.url, 'export.worker') : undefined;
+    // Asked at the service's start, so that the first export process already starts at SCHED_IDLE.
+    if (this.worker) void probeIdleStart();
   }
 
   plan(slug: string): ExportPlan {

@@ -4,14 +4,7 @@ import { MALLOC_ARENAS, V8_MEMORY_FLAGS } from '../host-memory.js';
 import type { Logger } from '../logger.js';
 import { BackgroundTaskError, WORKER_CRASHED, type TaskHandlers, type TaskMessage, type WorkerMessage } from './background.protocol.js';
 import type { BoardLoad } from './board-load.js';
-import {
-  BACKGROUND_NICE,
-  BACKGROUND_PRIORITY_VARIABLE,
-  backgroundPriority,
-  lowerChild,
-  probeIdleStart,
-  type LoweredPriority,
-} from './own-priority.js';
+import { BACKGROUND_NICE, BACKGROUND_PRIORITY_VARIABLE, backgroundPriority, lowerChild, type LoweredPriority } from './own-priority.js';
 import type { WorkerEntry } from './worker-entry.js';
 
 export interface BackgroundPoolOptions {
@@ -84,10 +77,7 @@ export class BackgroundPool {
   private closed = false;
   private reported = false;
 
-  constructor(private readonly options: BackgroundPoolOptions) {
-    // Asked at the service's start, so that the first export process already starts at SCHED_IDLE.
-    void probeIdleStart();
-  }
+  constructor(private readonly options: BackgroundPoolOptions) {}
 
   /** Runs one task at background priority and resolves with its output. */
   run<T>(name: string, input: unknown): Promise<T> {
